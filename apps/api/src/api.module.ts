@@ -1,0 +1,14 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { type AppConfig, HealthModule, LoggingModule, loadConfig } from '#app/platform';
+import { contexts, coreImports } from '../../common/core.js';
+
+/** HTTP only: controllers and the queues they add jobs to; it consumes no queue. */
+@Module({})
+export class ApiModule {
+  static forRoot(config: AppConfig = loadConfig()): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [...coreImports(config, { migrate: true }), LoggingModule, HealthModule, ...contexts.domain, ...contexts.http],
+    };
+  }
+}

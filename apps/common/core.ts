@@ -1,0 +1,30 @@
+import { CqrsModule } from '@nestjs/cqrs';
+import { EventStoreModule } from '#app/event-store';
+import { type AppConfig, ConfigModule, DatabaseModule, QueueModule } from '#app/platform';
+import { migrations } from '../../migrations/index.js';
+
+/** What every process is built on: configuration, the database, the queues, CQRS and the log. */
+export function coreImports(config: AppConfig, options: { migrate: boolean }) {
+  return [
+    ConfigModule.forRoot(config),
+    DatabaseModule.forRoot({ migrations, migrate: options.migrate }),
+    QueueModule.forRoot(),
+    CqrsModule.forRoot(),
+    EventStoreModule,
+  ];
+}
+
+/** The context modules each process role loads; the bounded contexts add themselves here. */
+export const contexts = {
+  /** Command handlers, queries, projections: everywhere events are appended or replayed. */
+  domain: [] as const,
+  /** Controllers. */
+  http: [] as const,
+  /** BullMQ processors and reactors. */
+  worker: [] as const,
+};
+
+export function describeMode(config: AppConfig): string {
+  if (!config.database.url) return 'embedded: PGlite in DATA_DIR, queues on the same database';
+  return config.queue.redisUrl ? 'production: PostgreSQL, queues on Redis' : 'PostgreSQL, queues on PostgreSQL';
+}

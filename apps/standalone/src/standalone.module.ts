@@ -1,0 +1,23 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { ReactorRunnerModule } from '#app/event-store';
+import { type AppConfig, HealthModule, LoggingModule, loadConfig } from '#app/platform';
+import { contexts, coreImports } from '../../common/core.js';
+
+/** `npm start`: the API and the worker in one process, the default for a first run. */
+@Module({})
+export class StandaloneModule {
+  static forRoot(config: AppConfig = loadConfig()): DynamicModule {
+    return {
+      module: StandaloneModule,
+      imports: [
+        ...coreImports(config, { migrate: true }),
+        LoggingModule,
+        HealthModule,
+        ReactorRunnerModule,
+        ...contexts.domain,
+        ...contexts.http,
+        ...contexts.worker,
+      ],
+    };
+  }
+}

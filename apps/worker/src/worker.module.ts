@@ -1,0 +1,15 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { ReactorRunnerModule } from '#app/event-store';
+import { type AppConfig, LoggingModule, loadConfig } from '#app/platform';
+import { contexts, coreImports } from '../../common/core.js';
+
+/** No HTTP: the reactors that follow the log and the BullMQ processors. */
+@Module({})
+export class WorkerModule {
+  static forRoot(config: AppConfig = loadConfig()): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [...coreImports(config, { migrate: false }), LoggingModule, ReactorRunnerModule, ...contexts.domain, ...contexts.worker],
+    };
+  }
+}

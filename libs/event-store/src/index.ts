@@ -1,0 +1,14 @@
+export * from './event.types.js';
+export { ConcurrencyError } from './errors.js';
+export { EventStore } from './event-store.js';
+export { EventUpcasters, type Upcast } from './upcasters.js';
+export { AsProjection, op, type Projection, type ProjectionOp, type Row } from './projection.js';
+export { ProjectionRegistry } from './projection-registry.js';
+export { ProjectionReplayer, type ReplayProgress, type ReplayResult } from './replay.js';
+export { AsReactor, type Reactor, type ReactorJob } from './reactor.js';
+export { ReactorRegistry } from './reactor-registry.js';
+export { ReactorRunner } from './reactor-runner.js';
+export { Checkpoints, type CheckpointStatus } from './checkpoints.js';
+export { EventStoreModule } from './event-store.module.js';
+export { ReactorRunnerModule } from './reactor-runner.module.js';
+export { LOCKS } from './locks.js';

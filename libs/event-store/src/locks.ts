@@ -1,0 +1,10 @@
+/**
+ * Advisory-lock keys. Appends hold PROJECTIONS shared for their transaction; a replay takes it
+ * exclusively only for its final catch-up and table swap, so writers pause for that moment alone.
+ */
+export const LOCKS = {
+  projections: `hashtextextended('event-store:projections', 0)`,
+  replay: `hashtextextended('event-store:replay', 0)`,
+  reactor: (param: string) => `hashtextextended('event-store:reactor:' || ${param}, 0)`,
+  migrations: `hashtextextended('event-store:migrations', 0)`,
+} as const;

@@ -1,0 +1,59 @@
+import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource, type MigrationInterface } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { DATABASE_ENDPOINT, type DatabaseEndpoint, openDatabaseEndpoint } from './database-endpoint.js';
+import { runMigrationsLocked } from './run-migrations.js';
+
+export interface DatabaseModuleOptions {
+  readonly migrations: readonly (new () => MigrationInterface)[];
+  /** Run pending migrations at start-up (the standalone process and the API do). */
+  readonly migrate: boolean;
+}
+
+@Global()
+@Module({})
+class DatabaseEndpointModule implements OnApplicationShutdown {
+  constructor(@Inject(DATABASE_ENDPOINT) private readonly endpoint: DatabaseEndpoint) {}
+
+  // Runs after TypeORM's own shutdown hook has closed its pool (module order), so the embedded
+  // server is the last thing to stop.
+  async onApplicationShutdown(): Promise<void> {
+    await this.endpoint.close();
+  }
+}
+
+/** The one database connection: Postgres from DATABASE_URL, or the embedded PGlite. */
+@Module({})
+export class DatabaseModule {
+  static forRoot(options: DatabaseModuleOptions): DynamicModule {
+    const endpoint = {
+      module: DatabaseEndpointModule,
+      providers: [{ provide: DATABASE_ENDPOINT, inject: [APP_CONFIG], useFactory: openDatabaseEndpoint }],
+      exports: [DATABASE_ENDPOINT],
+    };
+    return {
+      module: DatabaseModule,
+      imports: [
+        endpoint,
+        TypeOrmModule.forRootAsync({
+          inject: [DATABASE_ENDPOINT],
+          useFactory: (db: DatabaseEndpoint) => ({
+            type: 'postgres',
+            url: db.url,
+            autoLoadEntities: true,
+            migrations: [...options.migrations],
+            migrationsRun: false,
+            synchronize: false,
+            extra: { max: db.embedded ? 8 : 20 },
+          }),
+          dataSourceFactory: async (opts) => {
+            const dataSource = await new DataSource(opts!).initialize();
+            if (options.migrate) await runMigrationsLocked(dataSource);
+            return dataSource;
+          },
+        }),
+      ],
+    };
+  }
+}

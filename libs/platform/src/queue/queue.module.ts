@@ -1,0 +1,38 @@
+import { BullModule } from '@nestjs/bullmq';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { createPostgresBackend, setDefaultBackendFactory } from 'bullmq';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { DATABASE_ENDPOINT, type DatabaseEndpoint } from '../database/database-endpoint.js';
+
+/** Where BullMQ keeps its queues when no Redis is configured: beside the application's tables. */
+export const PG_QUEUE_SCHEMA = { embedded: 'public', server: 'bullmq' } as const;
+
+/**
+ * BullMQ on Redis when REDIS_URL is set, otherwise on BullMQ's own PostgreSQL backend in the
+ * application database. Embedded PGlite shares session state between its multiplexed
+ * connections, so there BullMQ cannot switch search_path and lives in `public`.
+ */
+@Module({})
+export class QueueModule {
+  static forRoot(): DynamicModule {
+    return {
+      module: QueueModule,
+      global: true,
+      imports: [
+        BullModule.forRootAsync({
+          inject: [APP_CONFIG, DATABASE_ENDPOINT],
+          useFactory: (config: AppConfig, db: DatabaseEndpoint) => {
+            if (config.queue.redisUrl) {
+              // Workers block on Redis, which BullMQ requires to be retried forever.
+              return { connection: { url: config.queue.redisUrl, maxRetriesPerRequest: null }, prefix: config.queue.prefix };
+            }
+            setDefaultBackendFactory(createPostgresBackend);
+            const schema = db.embedded ? PG_QUEUE_SCHEMA.embedded : PG_QUEUE_SCHEMA.server;
+            return { connection: { connectionString: db.url, schema, migrate: true }, prefix: config.queue.prefix };
+          },
+        }),
+      ],
+      exports: [BullModule],
+    };
+  }
+}
