@@ -1,0 +1,23 @@
+/**
+ * Jest 30 + ts-jest in native ESM mode (run with NODE_OPTIONS=--experimental-vm-modules, see the
+ * npm scripts). Three tiers by file name: *.spec.ts (unit), *.int-spec.ts (Postgres),
+ * *.e2e-spec.ts (the whole app over HTTP). Each file gets its own database, so files run in parallel.
+ * @type {import('jest').Config}
+ */
+export default {
+  testEnvironment: 'node',
+  rootDir: '.',
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
+  testRegex: '.*\\.(spec|int-spec|e2e-spec)\\.ts$',
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
+  moduleNameMapper: {
+    '^#app/(.*)$': '<rootDir>/libs/$1/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testTimeout: 60_000,
+  maxWorkers: 2,
+};

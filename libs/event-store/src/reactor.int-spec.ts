@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { BullModule, InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Injectable, type INestApplicationContext, Module } from '@nestjs/common';
+import type { Job, Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { testEnvironment, type TestEnvironment } from '../../../test/support/test-config.js';
+import { bootContext } from '../../../test/support/test-context.js';
+import { Checkpoints } from './checkpoints.js';
+import { EventStore } from './event-store.js';
+import type { StoredEvent } from './event.types.js';
+import type { Reactor } from './reactor.js';
+import { ReactorRegistry } from './reactor-registry.js';
+import { ReactorRunner } from './reactor-runner.js';
+import { ReactorRunnerModule } from './reactor-runner.module.js';
+
+const QUEUE = 'test-deliveries';
+const processed: string[] = [];
+
+@Processor(QUEUE)
+class RecordingProcessor extends WorkerHost {
+  async process(job: Job<{ eventId: string }>): Promise<void> {
+    processed.push(job.data.eventId);
+  }
+}
+
+@Injectable()
+class QueueHandle {
+  constructor(@InjectQueue(QUEUE) readonly queue: Queue) {}
+}
+
+@Module({ imports: [BullModule.registerQueue({ name: QUEUE })], providers: [RecordingProcessor, QueueHandle], exports: [QueueHandle] })
+class TestQueueModule {}
+
+/** A reactor that "dies" once, at the nth event of its first pass, after enqueueing the events before it. */
+function crashingReactor(type: string, crashAt: number): Reactor & { crashed: boolean } {
+  let seen = 0;
+  return {
+    name: 'test-deliveries',
+    queue: QUEUE,
+    handles: [type],
+    crashed: false,
+    toJob(event: StoredEvent) {
+      seen++;
+      if (!this.crashed && seen === crashAt) {
+        this.crashed = true;
+        throw new Error('worker killed mid-batch');
+      }
+      return { name: 'deliver', data: { eventId: event.eventId } };
+    },
+  };
+}
+
+describe('reactors', () => {
+  let env: TestEnvironment;
+  let app: INestApplicationContext;
+  let store: EventStore;
+  let runner: ReactorRunner;
+  let queue: Queue;
+
+  beforeAll(async () => {
+    env = await testEnvironment();
+    app = await bootContext(env.config, [TestQueueModule, ReactorRunnerModule]);
+    store = app.get(EventStore);
+    runner = app.get(ReactorRunner);
+    queue = app.get(QueueHandle).queue;
+  });
+  afterAll(async () => {
+    await app?.close();
+    await env?.cleanup();
+  });
+
+  const append = (type: string, n: number) =>
+    store.transaction((tx) =>
+      store.append(tx, [
+        { streamId: `r-${randomUUID()}`, streamType: 'test.R', expectedVersion: 'no_stream', events: Array.from({ length: n }, (_, i) => ({ type, data: { i } })) },
+      ]),
+    );
+
+  async function until(check: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('delivers every job exactly once, with the event id as job id, when killed mid-batch and restarted', async () => {
+    const type = `test.Deliver${randomUUID().slice(0, 6)}`;
+    const [appended] = await append(type, 20);
+    const ids = appended!.events.map((e) => e.eventId);
+    const reactor = crashingReactor(type, 8);
+    app.get(ReactorRegistry).add(reactor);
+
+    await expect(runner.deliver(reactor)).rejects.toThrow('worker killed mid-batch');
+    // The first seven jobs reached BullMQ, the checkpoint did not move.
+    await until(async () => (await queue.getJobCountByTypes('waiting', 'active', 'completed')) === 7, 'seven jobs');
+    const [checkpoint] = await app.get(DataSource).query(`SELECT position FROM checkpoints WHERE name = $1`, [reactor.name]);
+    expect(checkpoint).toBeUndefined();
+
+    // Restarted: the whole batch is offered again.
+    expect(await runner.deliver(reactor)).toBe(20);
+    expect(await runner.deliver(reactor)).toBe(0);
+
+    await until(() => processed.length >= 20, 'twenty processed jobs');
+    await new Promise((r) => setTimeout(r, 300)); // room for a duplicate to show up, if any
+    expect([...processed].sort()).toEqual([...ids].sort());
+    const jobs = await queue.getJobs(['completed', 'waiting', 'active', 'delayed', 'failed']);
+    expect(jobs.map((j) => j.id).sort()).toEqual([...ids].sort());
+  });
+
+  (process.env.TEST_PG_ADMIN_URL ? it : it.skip)('sees an event whose transaction commits late, once', async () => {
+    const type = `test.Late${randomUUID().slice(0, 6)}`;
+    const seen: string[] = [];
+    const reactor: Reactor = {
+      name: `late-${type}`,
+      queue: 'never-used',
+      handles: [type],
+      toJob: (e) => (seen.push(e.eventId), null),
+    };
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let started!: () => void;
+    const hasAppended = new Promise<void>((r) => (started = r));
+    const slow = store.transaction(async (tx) => {
+      await store.append(tx, [{ streamId: `slow-${randomUUID()}`, streamType: 't', expectedVersion: 'any', events: [{ type, data: {} }] }]);
+      started();
+      await gate;
+    });
+    await hasAppended;
+    await append(type, 3);
+    expect(await runner.deliver(reactor)).toBe(0);
+    release();
+    await slow;
+    expect(await runner.deliver(reactor)).toBe(4);
+    expect(await runner.deliver(reactor)).toBe(0);
+    expect(new Set(seen).size).toBe(4);
+    expect(seen).toHaveLength(4);
+  });
+
+  it('follows the log by itself once started, and reports its lag as zero when idle', async () => {
+    const type = `test.Auto${randomUUID().slice(0, 6)}`;
+    const got: string[] = [];
+    const [appended] = await append(type, 5);
+    const reactor: Reactor = { name: `auto-${type}`, queue: `auto-${type}`, handles: [type], toJob: (e) => (got.push(e.eventId), null) };
+    app.get(ReactorRegistry).add(reactor);
+    const loop = runner.follow(reactor);
+    await until(() => got.length === 5, 'the runner loop to deliver');
+    expect(got).toEqual(appended!.events.map((e) => e.eventId));
+    const status = await app.get(Checkpoints).status();
+    expect(status.find((s) => s.name === reactor.name)).toMatchObject({ kind: 'reactor', behind: 0, state: 'idle' });
+    await runner.onApplicationShutdown();
+    await loop;
+  });
+});
