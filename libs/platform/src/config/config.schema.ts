@@ -9,7 +9,7 @@ const optionalUrl = (protocols: string[]) =>
     z
       .string()
       .url()
-      .refine((u) => protocols.includes(new URL(u).protocol), {
+      .refine((u) => !URL.canParse(u) || protocols.includes(new URL(u).protocol), {
         message: `must use ${protocols.join(' or ')}`,
       })
       .optional(),

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -17,6 +17,7 @@ export interface EmbeddedPostgres {
 export async function startEmbeddedPostgres(dataDir: string | undefined, socketDir: string): Promise<EmbeddedPostgres> {
   if (dataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // PGlite does not create parents
   mkdirSync(socketDir, { recursive: true, mode: 0o700 });
+  const lock = dataDir ? claimDirectory(socketDir) : undefined;
   const db = await PGlite.create(dataDir);
   const server = new PGLiteSocketServer({ db, path: join(socketDir, '.s.PGSQL.5432'), maxConnections: 32 });
   await server.start();
@@ -25,6 +26,39 @@ export async function startEmbeddedPostgres(dataDir: string | undefined, socketD
     async stop() {
       await server.stop();
       await db.close();
+      if (lock) rmSync(lock, { force: true });
     },
   };
+}
+
+/**
+ * PGlite is one process's database: a second process opening the same folder would corrupt it.
+ * A pid file makes the second one (say, a CLI command while `npm start` runs) stop with a clear
+ * message instead.
+ */
+function claimDirectory(dir: string): string {
+  const file = join(dir, 'owner.pid');
+  let owner: number | undefined;
+  try {
+    owner = Number(readFileSync(file, 'utf8'));
+  } catch {
+    owner = undefined;
+  }
+  if (owner && owner !== process.pid && isAlive(owner)) {
+    throw new Error(
+      `The embedded database in ${dir} is in use by process ${owner}. Stop that process first, ` +
+        'or set DATABASE_URL to a PostgreSQL server that several processes can share.',
+    );
+  }
+  writeFileSync(file, String(process.pid));
+  return file;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -1,0 +1,54 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Checkpoints, ProjectionReplayer } from '#app/event-store';
+import { runMigrationsLocked } from '#app/platform';
+import { replayProgress } from './progress.js';
+
+export interface Command {
+  readonly usage: string;
+  readonly summary: string;
+  run(app: INestApplicationContext, args: string[]): Promise<void>;
+}
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+export const commands: Record<string, Command> = {
+  migrate: {
+    usage: 'migrate',
+    summary: 'run the pending database migrations',
+    async run(app) {
+      const ran = await runMigrationsLocked(app.get(DataSource));
+      out(ran.length ? `ran ${ran.length} migration(s): ${ran.join(', ')}` : 'no pending migrations');
+    },
+  },
+  'projections:status': {
+    usage: 'projections:status',
+    summary: 'each projection and reactor with its checkpoint and how far behind the log it is',
+    async run(app) {
+      const rows = await app.get(Checkpoints).status();
+      if (rows.length === 0) {
+        out('no projections or reactors are registered');
+        return;
+      }
+      const table = rows.map((r) => [r.name, r.kind, String(r.position), String(r.behind), r.state]);
+      const header = ['name', 'kind', 'position', 'behind', 'state'];
+      const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
+      for (const r of [header, ...table]) out(r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());
+    },
+  },
+  'projections:replay': {
+    usage: 'projections:replay [name ...]',
+    summary: 'rebuild the named projections (all when none is named) from the event log, without stopping the API',
+    async run(app, names) {
+      const progress = replayProgress();
+      try {
+        const result = await app.get(ProjectionReplayer).replay(names, { onProgress: (p) => progress.update(p) });
+        progress.stop();
+        const rate = Math.round(result.events / Math.max(0.001, result.millis / 1000));
+        out(`replayed ${result.events} events into ${result.projections.join(', ') || 'no projections'} in ${result.millis} ms (${rate} events/s)`);
+      } finally {
+        progress.stop();
+      }
+    },
+  },
+};

@@ -1,0 +1,103 @@
+/**
+ * `npm run bench`: append and replay throughput of the event store, each beside raw Postgres.
+ *
+ *   DATABASE_URL   admin URL; scratch databases uvol_bench_* are created and dropped through it
+ *                  (default postgres://postgres@127.0.0.1:5432/postgres)
+ *   BENCH_ONLY     append | replay (default both)
+ *   BENCH_EVENTS   events in the replayed log (default 1000000)
+ *   BENCH_BATCH    replay batch size of the headline run (default 10000, the replayer's default)
+ *   BENCH_SWEEP    further replay batch sizes, comma-separated (default none), e.g. 2000,50000
+ *   BENCH_PROFILE  0 to skip the read-only / write-only sub-measurements (default on)
+ */
+import os from 'node:os';
+import { benchAppend } from './append.js';
+import { ADMIN_URL } from './db.js';
+import { benchReplay } from './replay.js';
+
+const env = process.env;
+const only = env.BENCH_ONLY;
+const int = (value: string | undefined, fallback: number) => (value ? Number(value.replace(/_/g, '')) : fallback);
+
+const rate = (events: number, seconds: number) => Math.round(events / seconds).toLocaleString('en-US');
+const pct = (part: number, whole: number) => `${((part / whole) * 100).toFixed(1)}%`;
+
+function table(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+const log = (line: string) => console.error(`  · ${line}`);
+
+async function main(): Promise<void> {
+  const host = new URL(ADMIN_URL);
+  console.log(
+    `uvol bench — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} cores, ` +
+      `postgres at ${host.host}`,
+  );
+  const out: string[] = [];
+
+  if (!only || only === 'append') {
+    const figures = await benchAppend({ singles: 5_000, batches: 200, batchSize: 100, concurrency: 8, log });
+    out.push(
+      '\nAppend throughput (events/s; EventStore.append in EventStore.transaction vs raw pg, same rows, same tx shape)\n' +
+        table(
+          ['variant', 'tx', 'events', 'EventStore', 'raw pg', 'ratio'],
+          figures.map((f) => [
+            f.name,
+            String(f.transactions),
+            String(f.events),
+            rate(f.events, f.storeSeconds),
+            rate(f.events, f.rawSeconds),
+            pct(f.rawSeconds, f.storeSeconds),
+          ]),
+        ),
+    );
+  }
+
+  if (!only || only === 'replay') {
+    const sweep = (env.BENCH_SWEEP ?? '').split(',').filter(Boolean).map((s) => int(s, 0));
+    const r = await benchReplay({
+      events: int(env.BENCH_EVENTS, 1_000_000),
+      batchSize: int(env.BENCH_BATCH, 10_000),
+      sweep,
+      profile: env.BENCH_PROFILE !== '0',
+      log,
+    });
+    const replayRate = r.events / r.replaySeconds;
+    out.push(
+      `\nReplay throughput (${r.events.toLocaleString('en-US')} events, one upsert each; log generated in ${r.generateSeconds.toFixed(1)} s)\n` +
+        table(
+          ['run', 'seconds', 'events/s', 'vs raw'],
+          [
+            [`ProjectionReplayer.replay, batchSize ${r.batchSize}`, r.replaySeconds.toFixed(2), rate(r.events, r.replaySeconds), pct(r.rawSeconds, r.replaySeconds)],
+            ...r.sweep.map((s) => [
+              `ProjectionReplayer.replay, batchSize ${s.batchSize}`,
+              s.seconds.toFixed(2),
+              rate(r.events, s.seconds),
+              pct(r.rawSeconds, s.seconds),
+            ]),
+            ['raw INSERT … SELECT FROM events', r.rawSeconds.toFixed(2), rate(r.events, r.rawSeconds), '100.0%'],
+          ],
+        ) +
+        `\ngoals: replay ≥ 50,000 ev/s: ${replayRate >= 50_000 ? 'met' : 'MISSED'}; ` +
+        `replay ≥ 30% of raw: ${r.rawSeconds / r.replaySeconds >= 0.3 ? 'met' : 'MISSED'}`,
+    );
+    if (r.profile.length) {
+      out.push(
+        `\nReplay profile (batch size ${r.batchSize}; each part alone over the whole log)\n` +
+          table(
+            ['part', 'seconds', 'events/s', 'what'],
+            r.profile.map((p) => [p.name, p.seconds.toFixed(2), rate(r.events, p.seconds), p.note]),
+          ),
+      );
+    }
+  }
+  console.log(out.join('\n'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

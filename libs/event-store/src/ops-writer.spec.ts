@@ -1,0 +1,64 @@
+import { describe, expect, it } from '@jest/globals';
+import { ColumnTypes, OpsWriter } from './ops-writer.js';
+import { op } from './projection.js';
+
+/** A statement recorder standing in for the connection: this spec is about which statements are made. */
+function recorder() {
+  const statements: { text: string; params?: unknown[] }[] = [];
+  const sql = async (text: string, params?: unknown[]) => {
+    if (text.includes('pg_attribute')) {
+      return [
+        { name: 'id', type: 'bigint' },
+        { name: 'name', type: 'text' },
+        { name: 'data', type: 'jsonb' },
+      ];
+    }
+    statements.push({ text, params });
+    return [];
+  };
+  return { sql, statements };
+}
+
+describe('OpsWriter', () => {
+  it('given consecutive upserts into one table, writes one unnest statement', async () => {
+    const { sql, statements } = recorder();
+    const writer = new OpsWriter(sql, new ColumnTypes());
+    await writer.write([op.upsert('t', ['id'], { id: 1, name: 'a', data: { x: [1] } }), op.upsert('t', ['id'], { id: 2, name: 'b', data: null })]);
+    await writer.flush();
+    expect(statements).toHaveLength(1);
+    expect(statements[0]!.text).toBe(
+      'INSERT INTO "t" ("id", "name", "data") SELECT * FROM unnest($1::bigint[], $2::text[], $3::jsonb[]) ' +
+        'ON CONFLICT ("id") DO UPDATE SET "name" = EXCLUDED."name", "data" = EXCLUDED."data"',
+    );
+    expect(statements[0]!.params).toEqual([[1, 2], ['a', 'b'], ['{"x":[1]}', null]]);
+  });
+
+  it('given the same key twice, splits the batch (Postgres cannot touch a row twice in one statement)', async () => {
+    const { sql, statements } = recorder();
+    const writer = new OpsWriter(sql, new ColumnTypes());
+    await writer.write([op.upsert('t', ['id'], { id: 1, name: 'a' }), op.upsert('t', ['id'], { id: 1, name: 'b' })]);
+    await writer.flush();
+    expect(statements.map((s) => s.params)).toEqual([[[1], ['a']], [[1], ['b']]]);
+  });
+
+  it('keeps order: an update between upserts flushes the upserts first', async () => {
+    const { sql, statements } = recorder();
+    const writer = new OpsWriter(sql, new ColumnTypes());
+    await writer.write([op.upsert('t', ['id'], { id: 1, name: 'a' }), op.update('t', { id: [1, 2] }, { name: 'z' }), op.delete('t', { id: 3 })]);
+    await writer.flush();
+    expect(statements.map((s) => s.text.split(' ')[0])).toEqual(['INSERT', 'UPDATE', 'DELETE']);
+    expect(statements[1]).toEqual({ text: 'UPDATE "t" SET "name" = $1 WHERE "id" = ANY($2)', params: ['z', [1, 2]] });
+  });
+
+  it('writes into the renamed table during replay', async () => {
+    const { sql, statements } = recorder();
+    const writer = new OpsWriter(sql, new ColumnTypes(), new Map([['t', 't__rebuild']]));
+    await writer.write([op.delete('t', { id: 1 })]);
+    expect(statements[0]!.text).toBe('DELETE FROM "t__rebuild" WHERE "id" = $1');
+  });
+
+  it('refuses an update or delete with no where clause', async () => {
+    const { sql } = recorder();
+    await expect(new OpsWriter(sql, new ColumnTypes()).write([op.delete('t', {})])).rejects.toThrow(/where/);
+  });
+});

@@ -1,0 +1,25 @@
+import { describe, expect, it } from '@jest/globals';
+import { checkAccept } from './accept.js';
+
+describe('the Accept rule', () => {
+  it.each([undefined, '', 'application/json', '*/*', 'application/x.uvol.v3+json', 'text/html, application/json;q=0.9', 'application/*'])(
+    'serves %p',
+    (accept) => expect(checkAccept(accept)).toBeNull(),
+  );
+
+  it('refuses another version of the vendor type with 400', () => {
+    expect(checkAccept('application/x.uvol.v9+json')).toEqual({
+      status: 400,
+      body: { message: expect.stringMatching(/version 9 is not supported/), status_code: 400 },
+    });
+  });
+
+  it('serves when another acceptable type is listed beside a wrong version', () => {
+    expect(checkAccept('application/x.uvol.v9+json, application/json')).toBeNull();
+  });
+
+  it('refuses types we never produce with 406', () => {
+    expect(checkAccept('text/html')?.status).toBe(406);
+    expect(checkAccept('application/xml')?.status).toBe(406);
+  });
+});
