@@ -11,7 +11,14 @@ export default {
   testRegex: '.*\\.(spec|int-spec|e2e-spec)\\.ts$',
   moduleFileExtensions: ['ts', 'js', 'json'],
   extensionsToTreatAsEsm: ['.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
+    // @fastify/static (CommonJS, used by the docs page) require()s content-disposition 3, which is
+    // ESM-only. Node 20.19+ allows that, Jest on Node 20 does not, so Jest compiles that package
+    // to CommonJS itself.
+    '/node_modules/content-disposition/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, isolatedModules: true } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
   moduleNameMapper: {
     '^#app/(.*)$': '<rootDir>/libs/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',

@@ -11,6 +11,7 @@ import type pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from '../libs/event-store/src/event-rows.js';
 import { ColumnTypes, OpsWriter } from '../libs/event-store/src/ops-writer.js';
+import { useJsonUpsert, withJsonUpsert } from './json-upsert.js';
 import { connect, createScratch, dropScratch, openDataSource, secondsSince } from './db.js';
 import { EVENT_TYPES, HANDLED_TYPES, STREAM_TYPE, eventData } from './fixtures.js';
 
@@ -22,6 +23,8 @@ export interface ReplayBenchOptions {
   readonly sweep: readonly number[];
   /** Sub-measurements: read-only and write-only time. */
   readonly profile: boolean;
+  /** Batch sizes to replay with the json_populate_recordset prototype writer (bench/json-upsert.ts). */
+  readonly prototype: readonly number[];
   readonly log?: (line: string) => void;
 }
 
@@ -34,6 +37,8 @@ export interface ReplayFigures {
   /** One INSERT … SELECT of the same rows into a same-shaped table. */
   readonly rawSeconds: number;
   readonly sweep: { batchSize: number; seconds: number }[];
+  /** Full replays with the prototype upsert patched into OpsWriter. */
+  readonly prototype: { batchSize: number; seconds: number }[];
   /** Name → seconds for the whole log (see README). */
   readonly profile: { name: string; seconds: number; note: string }[];
 }
@@ -229,30 +234,43 @@ async function profile(
 
     // Write only: events built in memory (not timed), projected and written through OpsWriter
     // into an empty copy of the table, one flush per batch, as the replay writes its shadow.
-    await runner.query(`DROP TABLE IF EXISTS bench_rows_w`);
-    await runner.query(`CREATE TABLE bench_rows_w (LIKE ${TABLE} INCLUDING ALL)`);
+    for (const t of ['bench_rows_w', 'bench_rows_j']) {
+      await runner.query(`DROP TABLE IF EXISTS ${t}`);
+      await runner.query(`CREATE TABLE ${t} (LIKE ${TABLE} INCLUDING ALL)`);
+    }
     await runner.query('CHECKPOINT');
-    const writer = new OpsWriter(
-      (sql, params) => runner.query(sql, params),
-      new ColumnTypes(),
-      new Map([[TABLE, 'bench_rows_w']]),
-    );
-    // The same writer with the INSERT dropped: project(), batching, toParam/JSON.stringify only.
-    const capture = new OpsWriter(
-      async (sql, params) => (sql.startsWith('INSERT') ? undefined : runner.query(sql, params)),
-      new ColumnTypes(),
-      new Map([[TABLE, 'bench_rows_w']]),
-    );
-    // … and with the parameters encoded as pg encodes them before sending (array literals).
-    const encode = new OpsWriter(
-      async (sql, params) =>
-        sql.startsWith('INSERT') ? void (params ?? []).map((p) => prepareValue(p)) : runner.query(sql, params),
-      new ColumnTypes(),
-      new Map([[TABLE, 'bench_rows_w']]),
-    );
-    let writeSeconds = 0;
-    let buildSeconds = 0;
-    let encodeSeconds = 0;
+    const into = (t: string) => new Map([[TABLE, t]]);
+    const sql = (text: string, params?: unknown[]) => runner.query(text, params);
+    const writers: { name: string; note: string; writer: OpsWriter; seconds: number }[] = [
+      {
+        name: 'write: OpsWriter, statement not sent',
+        note: 'project(), batching, parameter arrays (toParam, JSON.stringify)',
+        writer: new OpsWriter(async (t, p) => (t.startsWith('INSERT') ? undefined : sql(t, p)), new ColumnTypes(), into('bench_rows_w')),
+        seconds: 0,
+      },
+      {
+        name: 'write: OpsWriter + pg parameter encoding',
+        note: 'as above plus the array literals pg builds, not sent',
+        writer: new OpsWriter(
+          async (t, p) => (t.startsWith('INSERT') ? void (p ?? []).map((v) => prepareValue(v)) : sql(t, p)),
+          new ColumnTypes(),
+          into('bench_rows_w'),
+        ),
+        seconds: 0,
+      },
+      {
+        name: 'write: OpsWriter + TypeORM, in-memory events',
+        note: 'project(), unnest() upsert per batch, each statement its own transaction',
+        writer: new OpsWriter(sql, new ColumnTypes(), into('bench_rows_w')),
+        seconds: 0,
+      },
+      {
+        name: 'write: prototype json_populate_recordset upsert',
+        note: 'as above, batch sent as one json parameter (bench/json-upsert.ts)',
+        writer: useJsonUpsert(new OpsWriter(sql, new ColumnTypes(), into('bench_rows_j'))),
+        seconds: 0,
+      },
+    ];
     const recordedAt = new Date();
     for (let from = 0; from < events; from += batchSize) {
       const batch: StoredEvent[] = [];
@@ -270,25 +288,24 @@ async function profile(
           recordedAt,
         });
       }
-      let started = performance.now();
-      for (const e of batch) await capture.write(projection.project(e));
-      await capture.flush();
-      buildSeconds += secondsSince(started);
-      started = performance.now();
-      for (const e of batch) await encode.write(projection.project(e));
-      await encode.flush();
-      encodeSeconds += secondsSince(started);
-      started = performance.now();
-      for (const e of batch) await writer.write(projection.project(e));
-      await writer.flush();
-      writeSeconds += secondsSince(started);
+      for (const w of writers) {
+        const started = performance.now();
+        for (const e of batch) await w.writer.write(projection.project(e));
+        await w.writer.flush();
+        w.seconds += secondsSince(started);
+      }
     }
-    record('write: OpsWriter, statement not sent', buildSeconds, 'project(), batching, parameter arrays (toParam, JSON.stringify)');
-    record('write: OpsWriter + pg parameter encoding', encodeSeconds, 'as above plus the array literals pg builds, not sent');
-    record('write: OpsWriter + TypeORM, in-memory events', writeSeconds, 'project(), unnest() upsert per batch, commit per statement');
-    const [{ n }] = await runner.query(`SELECT count(*)::int AS n FROM bench_rows_w`);
-    if (n !== events) throw new Error(`write profile wrote ${n} rows, expected ${events}`);
-    await runner.query(`DROP TABLE bench_rows_w`);
+    for (const w of writers) record(w.name, w.seconds, w.note);
+    for (const t of ['bench_rows_w', 'bench_rows_j']) {
+      const [{ n }] = await runner.query(`SELECT count(*)::int AS n FROM ${t}`);
+      if (n !== events) throw new Error(`write profile wrote ${n} rows into ${t}, expected ${events}`);
+    }
+    const [{ differ }] = await runner.query(
+      `SELECT count(*)::int AS differ FROM bench_rows_w a FULL JOIN bench_rows_j b USING (id)
+        WHERE (a.stream_id, a.amount, a.label, a.data) IS DISTINCT FROM (b.stream_id, b.amount, b.label, b.data)`,
+    );
+    if (differ !== 0) throw new Error(`the json prototype wrote ${differ} rows differently`);
+    await runner.query(`DROP TABLE bench_rows_w, bench_rows_j`);
   } finally {
     await client.end();
     await runner.release();
@@ -330,6 +347,13 @@ export async function benchReplay(options: ReplayBenchOptions): Promise<ReplayFi
       sweep.push({ batchSize, seconds });
       log(`replay: batchSize ${batchSize} ${(options.events / seconds).toFixed(0)} ev/s`);
     }
+    const prototype: ReplayFigures['prototype'] = [];
+    for (const batchSize of options.prototype) {
+      const seconds = await withJsonUpsert(() => replay(dataSource!, replayer, batchSize, options.events));
+      await verify(dataSource);
+      prototype.push({ batchSize, seconds });
+      log(`replay (json prototype): batchSize ${batchSize} ${(options.events / seconds).toFixed(0)} ev/s`);
+    }
     const profiled = options.profile ? await profile(url, dataSource, options.batchSize, options.events, log) : [];
     return {
       events: options.events,
@@ -338,6 +362,7 @@ export async function benchReplay(options: ReplayBenchOptions): Promise<ReplayFi
       replaySeconds,
       rawSeconds,
       sweep,
+      prototype,
       profile: profiled,
     };
   } finally {

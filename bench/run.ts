@@ -8,6 +8,8 @@
  *   BENCH_BATCH    replay batch size of the headline run (default 10000, the replayer's default)
  *   BENCH_SWEEP    further replay batch sizes, comma-separated (default none), e.g. 2000,50000
  *   BENCH_PROFILE  0 to skip the read-only / write-only sub-measurements (default on)
+ *   BENCH_PROTOTYPE  batch sizes to replay again with the bench-only json_populate_recordset
+ *                  upsert (bench/json-upsert.ts) patched into OpsWriter (default 10000; 0 for none)
  */
 import os from 'node:os';
 import { benchAppend } from './append.js';
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
       batchSize: int(env.BENCH_BATCH, 10_000),
       sweep,
       profile: env.BENCH_PROFILE !== '0',
+      prototype: (env.BENCH_PROTOTYPE ?? '10000').split(',').map((s) => int(s, 0)).filter((n) => n > 0),
       log,
     });
     const replayRate = r.events / r.replaySeconds;
@@ -74,6 +77,12 @@ async function main(): Promise<void> {
             [`ProjectionReplayer.replay, batchSize ${r.batchSize}`, r.replaySeconds.toFixed(2), rate(r.events, r.replaySeconds), pct(r.rawSeconds, r.replaySeconds)],
             ...r.sweep.map((s) => [
               `ProjectionReplayer.replay, batchSize ${s.batchSize}`,
+              s.seconds.toFixed(2),
+              rate(r.events, s.seconds),
+              pct(r.rawSeconds, s.seconds),
+            ]),
+            ...r.prototype.map((s) => [
+              `same, prototype json upsert (bench only), batchSize ${s.batchSize}`,
               s.seconds.toFixed(2),
               rate(r.events, s.seconds),
               pct(r.rawSeconds, s.seconds),

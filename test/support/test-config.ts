@@ -16,9 +16,12 @@ export interface TestEnvironment {
  * A fresh world for one test file: its own database cloned from the migrated template (or its own
  * embedded PGlite), its own BullMQ prefix, its own DATA_DIR.
  */
-export async function testEnvironment(overrides: Record<string, string> = {}): Promise<TestEnvironment> {
-  const adminUrl = process.env.TEST_PG_ADMIN_URL || undefined;
-  const redisUrl = process.env.TEST_REDIS_URL || undefined;
+export async function testEnvironment(
+  overrides: Record<string, string> = {},
+  options: { embedded?: boolean } = {},
+): Promise<TestEnvironment> {
+  const adminUrl = options.embedded ? undefined : process.env.TEST_PG_ADMIN_URL || undefined;
+  const redisUrl = options.embedded ? undefined : process.env.TEST_REDIS_URL || undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'uvol-test-'));
   const suffix = randomBytes(6).toString('hex');
   const database = `uvol_t_${suffix}`;

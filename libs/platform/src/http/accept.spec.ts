@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { checkAccept } from './accept.js';
+import { checkAccept, checkContentType } from './accept.js';
 
 describe('the Accept rule', () => {
   it.each([undefined, '', 'application/json', '*/*', 'application/x.uvol.v3+json', 'text/html, application/json;q=0.9', 'application/*'])(
@@ -21,5 +21,20 @@ describe('the Accept rule', () => {
   it('refuses types we never produce with 406', () => {
     expect(checkAccept('text/html')?.status).toBe(406);
     expect(checkAccept('application/xml')?.status).toBe(406);
+  });
+});
+
+describe('the request body type', () => {
+  it('lets JSON, multipart and body-less requests through', () => {
+    expect(checkContentType({ 'content-length': '2', 'content-type': 'application/json; charset=utf-8' })).toBeNull();
+    expect(checkContentType({ 'transfer-encoding': 'chunked', 'content-type': 'multipart/form-data; boundary=x' })).toBeNull();
+    expect(checkContentType({})).toBeNull();
+    expect(checkContentType({ 'content-length': '0', 'content-type': 'text/plain' })).toBeNull();
+  });
+
+  it('refuses any other body with 400', () => {
+    expect(checkContentType({ 'content-length': '6', 'content-type': 'text/plain' })?.status).toBe(400);
+    expect(checkContentType({ 'content-length': '6' })?.status).toBe(400);
+    expect(checkContentType({ 'content-length': '6', 'content-type': 'application/jsonx' })?.status).toBe(400);
   });
 });

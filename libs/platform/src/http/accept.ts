@@ -25,3 +25,18 @@ export function checkAccept(header: string | undefined): { status: number; body:
   }
   return { status: 406, body: errorBody(406, 'This API produces application/json only.') };
 }
+
+const BODY_TYPES = /^(application\/json|multipart\/form-data)\s*(;|$)/i;
+
+/**
+ * A request that carries a body must send it as JSON (or multipart, for uploads): Fastify would
+ * otherwise hand a text/plain body to validation, which answers 422 where api.md says 400.
+ */
+export function checkContentType(headers: Record<string, string | string[] | undefined>): { status: number; body: ErrorBody } | null {
+  const length = headers['content-length'];
+  const hasBody = (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
+  if (!hasBody) return null;
+  const type = headers['content-type'];
+  if (typeof type === 'string' && BODY_TYPES.test(type)) return null;
+  return { status: 400, body: errorBody(400, 'Unsupported content type; send application/json.') };
+}

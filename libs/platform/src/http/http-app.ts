@@ -6,7 +6,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { requestIdOf } from '../logging/logging.module.js';
-import { checkAccept } from './accept.js';
+import { checkAccept, checkContentType } from './accept.js';
 import { HttpExceptionFilter } from './http-exception.filter.js';
 import { validationPipe } from './validation.js';
 
@@ -33,7 +33,7 @@ export async function createHttpApp(rootModule: unknown, options: { logger?: boo
   fastify.addHook('onRequest', async (req, reply) => {
     void reply.header('x-request-id', req.id);
     if (!NEGOTIATED.test(req.url) || UNNEGOTIATED.test(req.url)) return;
-    const refusal = checkAccept(req.headers.accept);
+    const refusal = checkAccept(req.headers.accept) ?? checkContentType(req.headers);
     if (refusal) return reply.status(refusal.status).type('application/json; charset=utf-8').send(refusal.body);
   });
   // Swagger UI ships inline scripts and styles; the API itself answers JSON only.

@@ -1,0 +1,15 @@
+import type { DynamicModule, Type } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { type AppConfig, createHttpApp } from '#app/platform';
+import { ApiModule } from '../../apps/api/src/api.module.js';
+
+/** The real API application (same conventions as `npm start`), plus test-only modules. */
+export async function bootApi(config: AppConfig, extra: (Type<unknown> | DynamicModule)[] = []): Promise<NestFastifyApplication> {
+  @Module({ imports: [ApiModule.forRoot(config), ...extra] })
+  class TestApiModule {}
+  const app = await createHttpApp(TestApiModule);
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return app;
+}
