@@ -1,7 +1,7 @@
 import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type MigrationInterface } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/app-config.js';
 import { DATABASE_ENDPOINT, type DatabaseEndpoint, openDatabaseEndpoint } from './database-endpoint.js';
 import { runMigrationsLocked } from './run-migrations.js';
 
