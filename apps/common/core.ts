@@ -1,6 +1,7 @@
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '#app/event-store';
-import { type AppConfig, ConfigModule, DatabaseModule, QueueModule } from '#app/platform';
+import { IdentityHttpModule, IdentityModule, IdentityWorkerModule } from '#app/identity';
+import { type AppConfig, ConfigModule, DatabaseModule, QueueModule, SecurityModule } from '#app/platform';
 import { migrations } from '../../migrations/index.js';
 
 /** What every process is built on: configuration, the database, the queues, CQRS and the log. */
@@ -9,6 +10,7 @@ export function coreImports(config: AppConfig, options: { migrate: boolean }) {
     ConfigModule.forRoot(config),
     DatabaseModule.forRoot({ migrations, migrate: options.migrate }),
     QueueModule.forRoot(),
+    SecurityModule,
     CqrsModule.forRoot(),
     EventStoreModule,
   ];
@@ -17,11 +19,11 @@ export function coreImports(config: AppConfig, options: { migrate: boolean }) {
 /** The context modules each process role loads; the bounded contexts add themselves here. */
 export const contexts = {
   /** Command handlers, queries, projections: everywhere events are appended or replayed. */
-  domain: [] as const,
-  /** Controllers. */
-  http: [] as const,
+  domain: [IdentityModule],
+  /** Controllers (and the global JWT guard). */
+  http: [IdentityHttpModule],
   /** BullMQ processors and reactors. */
-  worker: [] as const,
+  worker: [IdentityWorkerModule],
 };
 
 export function describeMode(config: AppConfig): string {

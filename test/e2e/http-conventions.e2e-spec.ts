@@ -4,7 +4,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsString, Max, Min, ValidateNested } from 'class-validator';
 import request from 'supertest';
-import { ConflictError, NotFoundError, paginate, parseBooleanQuery, parseListQuery } from '#app/platform';
+import { ConflictError, NotFoundError, paginate, parseBooleanQuery, parseListQuery, Public } from '#app/platform';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootApi } from '../support/test-http.js';
 
@@ -20,6 +20,7 @@ class CreateItemDto {
 const ITEMS = Array.from({ length: 42 }, (_, i) => ({ id: i + 1, name: `item ${i + 1}` }));
 
 /** Routes that exercise each convention; the bounded contexts use the same building blocks. */
+@Public()
 @Controller('api/test-items')
 class TestItemsController {
   @Get()

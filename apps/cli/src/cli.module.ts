@@ -2,10 +2,13 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '#app/platform';
 import { contexts, coreImports } from '../../common/core.js';
 
-/** Admin commands need the projections (to replay them) but no HTTP and no queue consumers. */
+/**
+ * Admin commands need the projections (to replay them) but no HTTP and no queue consumers. They
+ * bring the schema up to date first, as `npm start` does, except `migrate`, which reports it.
+ */
 @Module({})
 export class CliModule {
-  static forRoot(config: AppConfig): DynamicModule {
-    return { module: CliModule, imports: [...coreImports(config, { migrate: false }), ...contexts.domain] };
+  static forRoot(config: AppConfig, options: { migrate: boolean }): DynamicModule {
+    return { module: CliModule, imports: [...coreImports(config, options), ...contexts.domain] };
   }
 }

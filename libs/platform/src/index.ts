@@ -17,3 +17,11 @@ export { paginate, offsetOf, PER_PAGE, type Paginated, type PageRequest } from '
 export { parseListQuery, parseBooleanQuery, type ListQuery, type ListQuerySpec } from './http/list-query.js';
 export { validationPipe, fieldErrors } from './http/validation.js';
 export { createHttpApp, listen } from './http/http-app.js';
+export { SecretBox } from './security/secret-box.js';
+export { RateLimiter, RateLimitedError } from './security/rate-limiter.js';
+export type { MailAttachment, MailMessage } from './messaging/mail-message.js';
+export { Mailer } from './messaging/mailer.js';
+export { SmsSender } from './messaging/sms-sender.js';
+export { MessagingModule } from './messaging/messaging.module.js';
+export { SecurityModule } from './security/security.module.js';
+export { Public, PUBLIC_ROUTE } from './http/public.decorator.js';

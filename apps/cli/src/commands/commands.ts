@@ -1,8 +1,14 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { readFile } from 'node:fs/promises';
+import { CommandBus } from '@nestjs/cqrs';
 import { Checkpoints, ProjectionReplayer } from '#app/event-store';
+import { ProvisionCommand } from '#app/identity';
 import { runMigrationsLocked } from '#app/platform';
 import { replayProgress } from './progress.js';
+
+/** Bad input: the command prints the message and exits 2 (provisioning.md). */
+export class UsageError extends Error {}
 
 export interface Command {
   readonly usage: string;
@@ -19,6 +25,20 @@ export const commands: Record<string, Command> = {
     async run(app) {
       const ran = await runMigrationsLocked(app.get(DataSource));
       out(ran.length ? `ran ${ran.length} migration(s): ${ran.join(', ')}` : 'no pending migrations');
+    },
+  },
+  provision: {
+    usage: 'provision <file>',
+    summary: 'create an organisation, its teams, role profiles, categories and users from a JSON file',
+    async run(app, [path, ...rest]) {
+      if (!path || rest.length) throw new UsageError('usage: npm run cli -- provision <file>');
+      let file: unknown;
+      try {
+        file = JSON.parse(await readFile(path, 'utf8'));
+      } catch (err) {
+        throw new UsageError(`cannot read ${path}: ${(err as Error).message}`);
+      }
+      out(JSON.stringify(await app.get(CommandBus).execute(new ProvisionCommand(file))));
     },
   },
   'projections:status': {

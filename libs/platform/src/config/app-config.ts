@@ -12,7 +12,11 @@ export interface AppConfig {
     readonly jwtTtl: number;
     readonly jwtRefreshTtl: number;
     readonly preAuthTtl: number;
+    /** Attempts per minute on the log-in routes, per account and per client address. */
+    readonly rateLimit: { readonly perAccount: number; readonly perAddress: number };
   };
+  /** 32-byte key for secrets stored inside events. */
+  readonly secretsKey: Buffer;
   readonly mail: { readonly smtpUrl: string | undefined; readonly from: string; readonly sinkDir: string };
   readonly sms: { readonly webhookUrl: string | undefined; readonly sinkDir: string };
   readonly files: { readonly uploadMaxBytes: number; readonly dir: string };

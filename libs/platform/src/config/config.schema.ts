@@ -40,6 +40,12 @@ export const envSchema = z.object({
   // Not in operations.md's table: isolates BullMQ keys when several deployments share one Redis
   // (and lets parallel test files share one server).
   QUEUE_PREFIX: z.preprocess(blankAsUnset, z.string().regex(/^[A-Za-z0-9_-]+$/).default('uvol')),
+  // Encrypts secrets inside stored events (two-factor codes on their way to the mailer,
+  // integration secrets). Unset: derived from JWT_SECRET; set it to rotate the two separately.
+  SECRETS_KEY: z.preprocess(blankAsUnset, z.string().min(32, 'must be at least 32 characters').optional()),
+  // Log-in attempts allowed per minute for one account and for one client address (429 beyond).
+  AUTH_RATE_LIMIT: z.preprocess(blankAsUnset, z.coerce.number().int().min(1).max(10_000).default(5)),
+  AUTH_RATE_LIMIT_PER_ADDRESS: z.preprocess(blankAsUnset, z.coerce.number().int().min(1).max(100_000).default(30)),
   // How often reactors poll the event log when idle, in milliseconds.
   REACTOR_POLL_MS: z.preprocess(blankAsUnset, z.coerce.number().int().min(10).max(60_000).default(250)),
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { z } from 'zod';
@@ -28,6 +28,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(['JWT_SECRET: required when NODE_ENV=production']);
   }
   const dataDir = resolve(env.DATA_DIR);
+  const jwtSecret = env.JWT_SECRET ?? localJwtSecret(dataDir);
   return {
     env: env.NODE_ENV,
     http: { port: env.PORT, host: env.HOST, publicUrl: publicUrl(env) },
@@ -35,11 +36,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     queue: { redisUrl: env.REDIS_URL, prefix: env.QUEUE_PREFIX, reactorPollMs: env.REACTOR_POLL_MS },
     dataDir,
     auth: {
-      jwtSecret: env.JWT_SECRET ?? localJwtSecret(dataDir),
+      jwtSecret,
       jwtTtl: env.JWT_TTL,
       jwtRefreshTtl: env.JWT_REFRESH_TTL,
       preAuthTtl: env.PRE_AUTH_TTL,
+      rateLimit: { perAccount: env.AUTH_RATE_LIMIT, perAddress: env.AUTH_RATE_LIMIT_PER_ADDRESS },
     },
+    secretsKey: Buffer.from(hkdfSync('sha256', env.SECRETS_KEY ?? jwtSecret, 'uvol', 'event-secrets', 32)),
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, sinkDir: join(dataDir, 'mail') },
     sms: { webhookUrl: env.SMS_WEBHOOK_URL, sinkDir: join(dataDir, 'sms') },
     files: { uploadMaxBytes: env.UPLOAD_MAX_BYTES, dir: join(dataDir, 'files') },

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { groupPipelines } from './pglite-pipeline.js';
 
 export interface EmbeddedPostgres {
   readonly url: string;
@@ -18,8 +19,11 @@ export async function startEmbeddedPostgres(dataDir: string | undefined, socketD
   if (dataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // PGlite does not create parents
   mkdirSync(socketDir, { recursive: true, mode: 0o700 });
   const lock = dataDir ? claimDirectory(socketDir) : undefined;
+  const socket = join(socketDir, '.s.PGSQL.5432');
+  rmSync(socket, { force: true }); // left behind by a process that died; nobody else owns the folder
   const db = await PGlite.create(dataDir);
-  const server = new PGLiteSocketServer({ db, path: join(socketDir, '.s.PGSQL.5432'), maxConnections: 32 });
+  const server = new PGLiteSocketServer({ db, path: socket, maxConnections: 32 });
+  groupPipelines(server);
   await server.start();
   return {
     url: `postgres://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`,

@@ -4,6 +4,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Queue } from 'bullmq';
 import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
+import { Public } from '../http/public.decorator.js';
 
 export const HEALTH_QUEUE = 'health';
 const TIMEOUT_MS = 2_000;
@@ -27,6 +28,7 @@ async function probe(work: () => Promise<unknown>): Promise<Check> {
 
 /** For load balancers and orchestrators: 200 when the database and the queue backend answer, else 503. */
 @ApiTags('health')
+@Public()
 @Controller('health')
 export class HealthController {
   constructor(

@@ -1,0 +1,30 @@
+import { type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import { DomainError, ForbiddenError, PUBLIC_ROUTE } from '#app/platform';
+import type { Caller } from './caller.js';
+import { REQUIRED_PERMISSIONS } from './decorators.js';
+
+/** Global: every route needs a live JWT unless marked @Public(); @RequirePermission adds a 403 check. */
+@Injectable()
+export class JwtAuthGuard extends AuthGuard('jwt') {
+  constructor(private readonly reflector: Reflector) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
+    await super.canActivate(context);
+    const required = this.reflector.getAllAndOverride<string[]>(REQUIRED_PERMISSIONS, targets) ?? [];
+    const caller = context.switchToHttp().getRequest<{ user: Caller }>().user;
+    const missing = required.filter((p) => !caller.permissions.has(p));
+    if (missing.length) throw new ForbiddenError(`This action needs the ${missing.join(', ')} permission.`);
+    return true;
+  }
+
+  override handleRequest<T>(err: unknown, user: T): T {
+    if (err || !user) throw new DomainError('unauthorized', 'Unauthenticated.');
+    return user;
+  }
+}

@@ -1,0 +1,33 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '#app/platform';
+import { isClaims } from '../login/jwt-tokens.js';
+import type { Caller } from './caller.js';
+
+/**
+ * passport-jwt checks signature (HS256 only: `alg: none` and foreign keys fail) and expiry; this
+ * then asks the sessions table whether the token is still the current one of a live log-in, so a
+ * refreshed, logged-out or revoked token is refused everywhere.
+ */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly dataSource: DataSource,
+  ) {
+    super({ jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(), secretOrKey: config.auth.jwtSecret, algorithms: ['HS256'], ignoreExpiration: false });
+  }
+
+  async validate(payload: unknown): Promise<Caller | false> {
+    if (!isClaims(payload)) return false;
+    const [row] = await this.dataSource.query(
+      `SELECT u.permissions FROM sessions s JOIN users u ON u.id = s.user_id
+        WHERE s.id = $1 AND s.current_jti = $2 AND s.revoked_at IS NULL AND s.user_id = $3 AND s.organisation_id = $4`,
+      [payload.sid, payload.jti, Number(payload.sub), payload.org],
+    );
+    if (!row) return false;
+    return { userId: Number(payload.sub), organisationId: payload.org, permissions: new Set(row.permissions), sessionId: payload.sid, jti: payload.jti };
+  }
+}

@@ -1,0 +1,43 @@
+import type { Permission, TwoFactorMethod, UserStatus } from '../permissions.js';
+
+/**
+ * What provisioning records. Each record is its own stream (`identity.Organisation-1`,
+ * `identity.Team-4`, …); ids come from sequences before the events are written.
+ */
+export type DirectoryEvent =
+  | {
+      type: 'identity.OrganisationProvisioned';
+      data: { id: number; slug: string; name: string; timezone: string; features: string[]; settings: Record<string, unknown> };
+    }
+  | { type: 'identity.TeamCreated'; data: { id: number; organisationId: number; name: string; parentId: number | null } }
+  | { type: 'identity.RoleProfileCreated'; data: { id: number; organisationId: number; name: string } }
+  | { type: 'identity.ActivityCategoryCreated'; data: { id: number; organisationId: number; name: string } }
+  | {
+      type: 'identity.UserRegistered';
+      data: {
+        id: number;
+        organisationId: number;
+        email: string;
+        passwordHash: string;
+        displayName: string;
+        title: string | null;
+        phone: string | null;
+        status: UserStatus;
+        twoFactor: TwoFactorMethod | null;
+        /** Sealed with the SecretBox: the log never holds a TOTP secret in clear. */
+        totpSecret: string | null;
+        permissions: Permission[];
+      };
+    }
+  | { type: 'identity.RoleAssigned'; data: { id: number; organisationId: number; userId: number; teamId: number; roleProfileId: number; position: number } }
+  /** A TOTP code's time step, once used, is never accepted again for that user. */
+  | { type: 'identity.TotpStepUsed'; data: { userId: number; step: number } };
+
+export const streamOf = {
+  organisation: (id: number) => `identity.Organisation-${id}`,
+  team: (id: number) => `identity.Team-${id}`,
+  roleProfile: (id: number) => `identity.RoleProfile-${id}`,
+  category: (id: number) => `identity.ActivityCategory-${id}`,
+  user: (id: number) => `identity.User-${id}`,
+  role: (id: number) => `identity.Role-${id}`,
+};

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Caller } from '../auth/caller.js';
+import type { Permission } from '../permissions.js';
+import { Hierarchy } from './hierarchy.js';
+
+/** The spec's UserBase: how one user appears inside another record. */
+export interface UserBase {
+  id: number;
+  display_name: string;
+  title: string | null;
+  /** No photos are stored yet; null rather than a made-up URL. */
+  profile_photo_url: string | null;
+  can_manage: boolean;
+  role_name: string | null;
+  team_name: string | null;
+  status: { id: string; name: string; contactable: boolean };
+}
+
+const STATUS = {
+  active: { id: 'active', name: 'Active', contactable: true },
+  on_hold: { id: 'on_hold', name: 'On hold', contactable: false },
+} as const;
+
+@Injectable()
+export class UserBases {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly hierarchy: Hierarchy,
+  ) {}
+
+  /**
+   * UserBases of `ids` in the caller's organisation (others are simply absent), keyed by id.
+   * `can_manage` is judged through `permission`; role and team are the user's first role.
+   */
+  async of(caller: Caller, ids: readonly number[], permission: Permission | 'any'): Promise<Map<number, UserBase>> {
+    if (ids.length === 0) return new Map();
+    const rows: { id: string; display_name: string; title: string | null; status: keyof typeof STATUS; role_name: string | null; team_name: string | null }[] =
+      await this.dataSource.query(
+        `SELECT u.id, u.display_name, u.title, u.status, rp.name AS role_name, t.name AS team_name
+           FROM users u
+           LEFT JOIN LATERAL (SELECT * FROM roles r WHERE r.user_id = u.id ORDER BY r.position LIMIT 1) r ON true
+           LEFT JOIN role_profiles rp ON rp.id = r.role_profile_id
+           LEFT JOIN teams t ON t.id = r.team_id
+          WHERE u.organisation_id = $1 AND u.id = ANY($2::bigint[])`,
+        [caller.organisationId, ids],
+      );
+    const managed = new Set(await this.hierarchy.managedUsers(caller, permission));
+    return new Map(
+      rows.map((r) => {
+        const id = Number(r.id);
+        return [id, { id, display_name: r.display_name, title: r.title, profile_photo_url: null, can_manage: managed.has(id), role_name: r.role_name, team_name: r.team_name, status: STATUS[r.status] }];
+      }),
+    );
+  }
+}

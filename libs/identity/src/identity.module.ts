@@ -1,0 +1,42 @@
+import { Module } from '@nestjs/common';
+import { JwtModule } from '@nestjs/jwt';
+import { APP_CONFIG, type AppConfig } from '#app/platform';
+import { DirectoryProjection } from './directory/directory.projection.js';
+import { Hierarchy } from './hierarchy/hierarchy.js';
+import { UserBases } from './hierarchy/user-base.js';
+import { CreateJwtHandler } from './login/create-jwt.command.js';
+import { IssuePreAuthTokenHandler } from './login/issue-pre-auth-token.command.js';
+import { JwtTokens } from './login/jwt-tokens.js';
+import { LoginProjection } from './login/login.projection.js';
+import { LogoutHandler } from './login/logout.command.js';
+import { PasswordHasher } from './login/password-hasher.js';
+import { RefreshJwtHandler } from './login/refresh-jwt.command.js';
+import { TwoFactorMessagesReactor } from './messages/two-factor-messages.reactor.js';
+import { ProvisionHandler } from './provisioning/provision.command.js';
+
+/** The identity context's domain: commands, projections and the queries other contexts use. */
+@Module({
+  imports: [
+    JwtModule.registerAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({ secret: config.auth.jwtSecret, signOptions: { algorithm: 'HS256' }, verifyOptions: { algorithms: ['HS256'] } }),
+    }),
+  ],
+  providers: [
+    PasswordHasher,
+    JwtTokens,
+    Hierarchy,
+    UserBases,
+    DirectoryProjection,
+    LoginProjection,
+    ProvisionHandler,
+    IssuePreAuthTokenHandler,
+    CreateJwtHandler,
+    RefreshJwtHandler,
+    LogoutHandler,
+    // Reactors are known everywhere (projections:status lists them); only the worker runs them.
+    TwoFactorMessagesReactor,
+  ],
+  exports: [Hierarchy, UserBases, JwtTokens],
+})
+export class IdentityModule {}

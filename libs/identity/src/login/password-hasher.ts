@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import argon2 from 'argon2';
+
+/**
+ * argon2id at OWASP's first recommended setting (19 MiB, two passes, one lane). One verification
+ * takes ~50–100 ms on the 2-core reference machine (bench/README.md).
+ */
+export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+@Injectable()
+export class PasswordHasher {
+  private dummy?: Promise<string>;
+
+  hash(password: string): Promise<string> {
+    return argon2.hash(password, ARGON2_OPTIONS);
+  }
+
+  /** False for a wrong password and for a hash that cannot be read. */
+  async verify(hash: string, password: string): Promise<boolean> {
+    try {
+      return await argon2.verify(hash, password);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Spends the same time as a real verification, for an address nobody has: an attacker timing the
+   * answer learns nothing about which addresses exist.
+   */
+  async verifyNobody(password: string): Promise<false> {
+    this.dummy ??= this.hash('no user has this password');
+    await this.verify(await this.dummy, password);
+    return false;
+  }
+}

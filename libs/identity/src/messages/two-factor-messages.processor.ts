@@ -1,0 +1,43 @@
+import { Inject } from '@nestjs/common';
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import type { Job } from 'bullmq';
+import { APP_CONFIG, type AppConfig, Mailer, SecretBox, SmsSender } from '#app/platform';
+import { CHALLENGE_TTL_SECONDS } from '../login/two-factor.js';
+import { IDENTITY_MESSAGES, type TwoFactorMessageJob } from './two-factor-messages.reactor.js';
+
+const MINUTES = Math.round(CHALLENGE_TTL_SECONDS / 60);
+
+/** Opens the sealed key and sends it; the job id (the event id) doubles as the Message-ID. */
+@Processor(IDENTITY_MESSAGES)
+export class TwoFactorMessagesProcessor extends WorkerHost {
+  constructor(
+    private readonly mailer: Mailer,
+    private readonly sms: SmsSender,
+    private readonly secrets: SecretBox,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    super();
+  }
+
+  async process(job: Job<TwoFactorMessageJob>): Promise<void> {
+    const { method, destination, sealedKey, expiresAt } = job.data;
+    if (new Date(expiresAt) <= new Date()) return; // too late to be of use
+    const key = this.secrets.open(sealedKey);
+    if (method === 'sms') return this.sms.send(destination, `Your sign-in code is ${key}. It expires in ${MINUTES} minutes.`);
+    if (method === 'email') {
+      return this.mailer.send({
+        to: destination,
+        subject: 'Your sign-in code',
+        text: `Your sign-in code is ${key}\n\nIt expires in ${MINUTES} minutes. If you did not try to sign in, you can ignore this message.\n`,
+        messageId: `two-factor-${job.id}`,
+      });
+    }
+    const link = `${this.config.http.publicUrl}/auth/magic-link?key=${encodeURIComponent(key)}`;
+    return this.mailer.send({
+      to: destination,
+      subject: 'Your sign-in link',
+      text: `Open this link to finish signing in:\n\n${link}\n\nIt expires in ${MINUTES} minutes. If you did not try to sign in, you can ignore this message.\n`,
+      messageId: `two-factor-${job.id}`,
+    });
+  }
+}
