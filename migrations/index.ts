@@ -1,6 +1,8 @@
 import { EventStore1763700000000 } from './1763700000000-event-store.js';
 import { RateLimits1763700000100 } from './1763700000100-rate-limits.js';
 import { Identity1763700001000 } from './1763700001000-identity.js';
+import { Files1763700002000 } from './1763700002000-files.js';
+import { OrganisationSettings1763700003000 } from './1763700003000-organisation-settings.js';
 
 /** Every migration in order; each app hands this list to the database module. */
-export const migrations = [EventStore1763700000000, RateLimits1763700000100, Identity1763700001000];
+export const migrations = [EventStore1763700000000, RateLimits1763700000100, Identity1763700001000, Files1763700002000, OrganisationSettings1763700003000];

@@ -1,6 +1,8 @@
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '#app/event-store';
+import { FilesHttpModule, FilesModule } from '#app/files';
 import { IdentityHttpModule, IdentityModule, IdentityWorkerModule } from '#app/identity';
+import { OrganisationHttpModule, OrganisationModule } from '#app/organisation';
 import { type AppConfig, ConfigModule, DatabaseModule, QueueModule, SecurityModule } from '#app/platform';
 import { migrations } from '../../migrations/index.js';
 
@@ -19,9 +21,9 @@ export function coreImports(config: AppConfig, options: { migrate: boolean }) {
 /** The context modules each process role loads; the bounded contexts add themselves here. */
 export const contexts = {
   /** Command handlers, queries, projections: everywhere events are appended or replayed. */
-  domain: [IdentityModule],
+  domain: [IdentityModule, FilesModule, OrganisationModule],
   /** Controllers (and the global JWT guard). */
-  http: [IdentityHttpModule],
+  http: [IdentityHttpModule, FilesHttpModule, OrganisationHttpModule],
   /** BullMQ processors and reactors. */
   worker: [IdentityWorkerModule],
 };

@@ -27,7 +27,7 @@ export class ColumnTypes {
 
 /**
  * Runs projection ops. Consecutive upserts into one table with the same columns become one
- * `INSERT … SELECT FROM unnest(…) ON CONFLICT` statement: the difference between replay at a few
+ * `INSERT … SELECT … ON CONFLICT` statement: the difference between replay at a few
  * thousand and at tens of thousands of events a second. `tables` renames targets (replay writes
  * into shadow tables).
  */
@@ -84,25 +84,34 @@ export class OpsWriter {
     this.batchKeys.add(keyOf(o));
   }
 
+  /**
+   * Each column travels as one JSON array, unpacked server-side by ROWS FROM: `pg` builds Postgres
+   * array literals in JavaScript, which cost more than the rest of a replay together, while
+   * JSON.stringify is native (bench/README.md has the figures).
+   */
   private async upsert(batch: Upsert[]): Promise<void> {
     const { table, key, row } = batch[0]!;
     const columns = Object.keys(row);
     const types = await this.types.of(this.sql, table);
-    const casts = columns.map((c) => {
+    const sources: string[] = [];
+    const values: string[] = [];
+    columns.forEach((c, i) => {
       const type = types.get(c);
       if (!type) throw new Error(`projection table ${table} has no column ${c}`);
-      // unnest() would flatten an array column into the rows; lists belong in jsonb columns.
+      // A JSON array element cannot become a Postgres array; lists belong in jsonb columns.
       if (type.endsWith('[]')) throw new Error(`projection column ${table}.${c} is an array; use jsonb`);
-      return type;
+      const json = type === 'jsonb' || type === 'json';
+      sources.push(json ? `jsonb_array_elements($${i + 1}::jsonb)` : `json_array_elements_text($${i + 1}::json)`);
+      // A JSON null in a jsonb column is stored as SQL NULL, as for every other column.
+      values.push(json ? `NULLIF(c${i}, 'null'::jsonb)::${type}` : `c${i}::${type}`);
     });
-    const params = columns.map((c, i) => batch.map((o) => toParam(o.row[c], casts[i]!)));
     const updates = columns.filter((c) => !key.includes(c));
     const text =
-      `INSERT INTO ${this.target(table)} (${columns.map(quote).join(', ')}) ` +
-      `SELECT * FROM unnest(${casts.map((t, i) => `$${i + 1}::${arrayOf(t)}`).join(', ')}) ` +
+      `INSERT INTO ${this.target(table)} (${columns.map(quote).join(', ')}) SELECT ${values.join(', ')} ` +
+      `FROM ROWS FROM (${sources.join(', ')}) AS t(${columns.map((_, i) => `c${i}`).join(', ')}) ` +
       `ON CONFLICT (${key.map(quote).join(', ')}) ` +
       (updates.length ? `DO UPDATE SET ${updates.map((c) => `${quote(c)} = EXCLUDED.${quote(c)}`).join(', ')}` : 'DO NOTHING');
-    await this.sql(text, params);
+    await this.sql(text, columns.map((c) => JSON.stringify(batch.map((o) => jsonValue(o.row[c])))));
   }
 
   private async update(table: string, where: Row, set: Row): Promise<void> {
@@ -140,8 +149,9 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
-function arrayOf(type: string): string {
-  return `${type}[]`;
+function jsonValue(value: unknown): unknown {
+  if (value === undefined) return null;
+  return typeof value === 'bigint' ? value.toString() : value;
 }
 
 function toParam(value: unknown, type: string): unknown {

@@ -112,7 +112,7 @@ class ReplayRun {
     private readonly upcasters: EventUpcasters,
     private readonly options: ReplayOptions,
   ) {
-    this.batchSize = options.batchSize ?? 10_000;
+    this.batchSize = options.batchSize ?? 2_000;
     const shadows = new Map(tables.map((t) => [t, shadowOf(t)]));
     this.writer = new OpsWriter((text, params) => writerQuery.query(text, params), new ColumnTypes(), shadows);
   }

@@ -7,3 +7,5 @@ export { Hierarchy } from './hierarchy/hierarchy.js';
 export { type UserBase, UserBases } from './hierarchy/user-base.js';
 export { PERMISSIONS, type Permission } from './permissions.js';
 export { ProvisionCommand, ProvisioningRefused, type ProvisionResult } from './provisioning/provision.command.js';
+export { ORGANISATION_SETTINGS_POLICY, type OrganisationSettingsPolicy } from './provisioning/organisation-settings-policy.js';
+export type { DirectoryEvent } from './directory/directory.events.js';

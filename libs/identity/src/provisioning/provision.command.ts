@@ -1,9 +1,11 @@
+import { Inject, Optional } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { EntityManager } from 'typeorm';
 import { EventStore, type NewEvent, type StreamAppend } from '#app/event-store';
 import { SecretBox, ValidationError } from '#app/platform';
 import { type DirectoryEvent, streamOf } from '../directory/directory.events.js';
 import { PasswordHasher } from '../login/password-hasher.js';
+import { ORGANISATION_SETTINGS_POLICY, type OrganisationSettingsPolicy } from './organisation-settings-policy.js';
 import { type ProvisioningFile, validateProvisioningFile } from './provisioning-file.js';
 
 export interface ProvisionResult {
@@ -34,11 +36,13 @@ export class ProvisionHandler implements ICommandHandler<ProvisionCommand> {
     private readonly store: EventStore,
     private readonly hasher: PasswordHasher,
     private readonly secrets: SecretBox,
+    @Optional() @Inject(ORGANISATION_SETTINGS_POLICY) private readonly settingsPolicy?: OrganisationSettingsPolicy,
   ) {}
 
   async execute({ file: input }: ProvisionCommand): Promise<ProvisionResult> {
-    const { file, problems } = validateProvisioningFile(input);
-    if (!file) throw new ProvisioningRefused(problems);
+    const { file: parsed, problems } = validateProvisioningFile(input);
+    if (!parsed) throw new ProvisioningRefused(problems);
+    const file = this.withCheckedSettings(parsed);
     // Hashing is slow on purpose; do it before the transaction opens.
     const hashes = await Promise.all(file.users.map((u) => this.hasher.hash(u.password)));
     return this.store.transaction(async (tx) => {
@@ -48,6 +52,15 @@ export class ProvisionHandler implements ICommandHandler<ProvisionCommand> {
       await this.store.append(tx, plan.appends, { organisationId: plan.result.organisation.id });
       return plan.result;
     });
+  }
+
+  private withCheckedSettings(file: ProvisioningFile): ProvisioningFile {
+    const given = file.organisation.settings;
+    if (Object.keys(given).length === 0) return file;
+    if (!this.settingsPolicy) throw new ProvisioningRefused(['organisation.settings: this process cannot apply organisation settings']);
+    const { problems, settings } = this.settingsPolicy.prepare(given);
+    if (problems.length) throw new ProvisioningRefused(problems.map((p) => `organisation.settings.${p}`));
+    return { ...file, organisation: { ...file.organisation, settings: settings as ProvisioningFile['organisation']['settings'] } };
   }
 
   private async conflicts(tx: EntityManager, file: ProvisioningFile): Promise<string[]> {

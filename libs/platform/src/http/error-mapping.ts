@@ -28,6 +28,8 @@ const FASTIFY: Record<string, [number, string]> = {
 export interface MappedError {
   readonly status: number;
   readonly body: ErrorBody;
+  /** e.g. Retry-After on a 429. */
+  readonly headers?: Readonly<Record<string, string>>;
   /** True when the error was not expected: it is logged with its stack. */
   readonly unexpected: boolean;
 }
@@ -36,7 +38,9 @@ export interface MappedError {
 export function mapError(err: unknown): MappedError {
   if (err instanceof DomainError) {
     const status = STATUS_OF[err.code];
-    return { status, body: errorBody(status, err.message, err.errors), unexpected: false };
+    const retryAfter = (err as { retryAfterSeconds?: number }).retryAfterSeconds;
+    const headers = retryAfter ? { 'retry-after': String(retryAfter) } : undefined;
+    return { status, body: errorBody(status, err.message, err.errors), unexpected: false, ...(headers && { headers }) };
   }
   if (err instanceof HttpException) return fromHttpException(err);
   const fastify = fastifyError(err);

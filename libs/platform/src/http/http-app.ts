@@ -1,10 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { requestIdOf } from '../logging/logging.module.js';
 import { checkAccept, checkContentType } from './accept.js';
 import { HttpExceptionFilter } from './http-exception.filter.js';
@@ -12,7 +14,8 @@ import { validationPipe } from './validation.js';
 
 /** Routes the Accept rule guards: the API and its authentication routes, not the docs page. */
 const NEGOTIATED = /^\/(api|auth\/api)(\/|$)/;
-const UNNEGOTIATED = /^\/api\/docs/;
+// The docs page, and signed file downloads (an <img> asks for image/*, not JSON).
+const UNNEGOTIATED = /^\/api\/(docs|files\/\d+\/content)/;
 
 /**
  * The HTTP application with every convention of api.md: error body, Accept rule, validation,
@@ -42,6 +45,8 @@ export async function createHttpApp(rootModule: unknown, options: { logger?: boo
       directives: { defaultSrc: ["'self'"], scriptSrc: ["'self'", "'unsafe-inline'"], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:'] },
     },
   });
+  const { files } = app.get<AppConfig>(APP_CONFIG);
+  await app.register(multipart as never, { limits: { fileSize: files.uploadMaxBytes, files: 1 } });
   setUpOpenApi(app);
   return app;
 }

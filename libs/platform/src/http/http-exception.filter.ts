@@ -9,8 +9,9 @@ export class HttpExceptionFilter implements ExceptionFilter {
 
   catch(err: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const { status, body, unexpected } = mapError(err);
+    const { status, body, headers, unexpected } = mapError(err);
     if (unexpected) this.logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    if (headers) void reply.headers(headers);
     void reply.status(status).type('application/json; charset=utf-8').send(body);
   }
 }

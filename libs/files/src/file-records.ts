@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Caller } from '#app/identity';
+import type { Thumbnail } from './files.events.js';
+import type { ThumbnailSize } from './upload/thumbnails.js';
+import { UrlSigner } from './url-signer.js';
+
+export interface FileRecord {
+  readonly id: number;
+  readonly organisationId: number;
+  readonly ownerId: number;
+  readonly storageKey: string;
+  readonly originalName: string;
+  readonly size: number;
+  readonly mime: string;
+  readonly description: string;
+  readonly thumbnails: Partial<Record<ThumbnailSize, Thumbnail>>;
+}
+
+/** The spec's Image / Attachment shape, with fresh signed URLs. */
+export interface FileView {
+  id: number;
+  original_name: string;
+  file_size: number;
+  mime: string;
+  description: string;
+  /** size → signed URL of that thumbnail; empty for documents and images smaller than every size. */
+  thumbnails: Partial<Record<ThumbnailSize, string>>;
+  signed_url: string;
+}
+
+type Row = { id: string; organisation_id: string; owner_id: string; storage_key: string; original_name: string; file_size: string; mime: string; description: string; thumbnails: FileRecord['thumbnails'] };
+
+const toRecord = (r: Row): FileRecord => ({
+  id: Number(r.id), organisationId: Number(r.organisation_id), ownerId: Number(r.owner_id), storageKey: r.storage_key, originalName: r.original_name,
+  size: Number(r.file_size), mime: r.mime, description: r.description, thumbnails: r.thumbnails,
+});
+
+/** Files as other contexts see them: always within the caller's organisation. */
+@Injectable()
+export class FileRecords {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly signer: UrlSigner,
+  ) {}
+
+  /** The file if it belongs to the caller's organisation; another organisation's is simply not found. */
+  async find(caller: Pick<Caller, 'organisationId'>, id: number): Promise<FileRecord | null> {
+    const [row] = await this.dataSource.query(`SELECT * FROM files WHERE id = $1 AND organisation_id = $2`, [id, caller.organisationId]);
+    return row ? toRecord(row) : null;
+  }
+
+  /** For the signed download only: the signature, not a caller, vouches for the request. */
+  async findSigned(id: number): Promise<FileRecord | null> {
+    const [row] = await this.dataSource.query(`SELECT * FROM files WHERE id = $1`, [id]);
+    return row ? toRecord(row) : null;
+  }
+
+  view(file: FileRecord, now = Date.now()): FileView {
+    const thumbnails: FileView['thumbnails'] = {};
+    for (const size of Object.keys(file.thumbnails) as ThumbnailSize[]) thumbnails[size] = this.signer.url(file.id, size, now);
+    return {
+      id: file.id,
+      original_name: file.originalName,
+      file_size: file.size,
+      mime: file.mime,
+      description: file.description,
+      thumbnails,
+      signed_url: this.signer.url(file.id, 'original', now),
+    };
+  }
+}

@@ -1,0 +1,75 @@
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Caller, CurrentCaller } from '#app/identity';
+import { DomainError, ForbiddenError, NotFoundError, Public, ValidationError } from '#app/platform';
+import { FileRecords } from '../file-records.js';
+import { inlineDisposition } from './content-disposition.js';
+import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
+import { UploadFileCommand } from '../upload/upload-file.command.js';
+import { UrlSigner } from '../url-signer.js';
+
+const fileId = (raw: string) => (/^\d{1,15}$/.test(raw) ? Number(raw) : NaN);
+
+@ApiTags('files')
+@Controller('api/files')
+export class FilesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly files: FileRecords,
+    private readonly signer: UrlSigner,
+    @Inject(FILE_STORAGE) private readonly storage: FileStorage,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiBearerAuth()
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
+  @ApiOperation({
+    summary: 'Upload a file',
+    description: 'Images (PNG, JPEG, GIF, WebP) and PDFs, judged by content. Over UPLOAD_MAX_BYTES: 413. `thumbnails` maps small/medium/large to signed URLs of scaled copies.',
+  })
+  async upload(@CurrentCaller() caller: Caller, @Req() req: FastifyRequest) {
+    if (!req.isMultipart()) throw new DomainError('bad_request', 'Send the file as multipart/form-data in a field named file.');
+    const part = await req.file({ limits: { files: 1, fields: 10 } });
+    if (!part || part.fieldname !== 'file') {
+      part?.file.resume();
+      throw new ValidationError({ file: ['The file field is required.'] });
+    }
+    const id = await this.commands.execute(new UploadFileCommand(caller, part.file, part.filename));
+    return { data: this.files.view((await this.files.find(caller, id))!) };
+  }
+
+  @Get(':id')
+  @ApiBearerAuth()
+  @ApiOperation({ summary: 'A file of the caller’s organisation, with fresh signed URLs' })
+  async get(@CurrentCaller() caller: Caller, @Param('id') id: string) {
+    const file = Number.isSafeInteger(fileId(id)) ? await this.files.find(caller, fileId(id)) : null;
+    if (!file) throw new NotFoundError('File');
+    return { data: this.files.view(file) };
+  }
+
+  @Public()
+  @Get(':id/content')
+  @ApiOperation({ summary: 'Download through a signed URL', description: 'No JWT: the signature is the permission. A tampered or expired signature is a 403.' })
+  async content(
+    @Param('id') id: string,
+    @Query() query: Record<string, string | undefined>,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const { variant = '', expires = '', signature = '' } = query;
+    const verdict = this.signer.check(fileId(id), variant, expires, signature);
+    if (verdict !== 'ok') throw new ForbiddenError(verdict === 'expired' ? 'This link has expired.' : 'This link is not valid.');
+    const file = await this.files.findSigned(fileId(id));
+    const thumbnail = variant === 'original' ? undefined : file?.thumbnails[variant as 'small'];
+    if (!file || (variant !== 'original' && !thumbnail)) throw new NotFoundError('File');
+    await reply
+      .type(thumbnail?.mime ?? file.mime)
+      .header('content-length', String(thumbnail?.size ?? file.size))
+      .header('content-disposition', inlineDisposition(file.originalName))
+      .header('cache-control', 'private, max-age=3600')
+      .send(this.storage.read(thumbnail?.key ?? file.storageKey));
+  }
+}

@@ -1,0 +1,29 @@
+import { Readable } from 'node:stream';
+import sharp from 'sharp';
+import type { Thumbnail } from '../files.events.js';
+import type { FileStorage } from '../storage/file-storage.js';
+
+/** Longest side of each thumbnail size, in pixels. */
+export const THUMBNAIL_SIZES = { small: 64, medium: 256, large: 1024 } as const;
+export type ThumbnailSize = keyof typeof THUMBNAIL_SIZES;
+
+/**
+ * Scaled-down copies of an image, for the sizes smaller than the image itself (a thumbnail is
+ * never larger than its original). JPEG stays JPEG; anything else becomes PNG (keeps transparency).
+ */
+export async function makeThumbnails(storage: FileStorage, key: string, mime: string): Promise<Partial<Record<ThumbnailSize, Thumbnail>>> {
+  const source = await storage.localPath(key);
+  const { width = 0, height = 0 } = await sharp(source).metadata();
+  const longest = Math.max(width, height);
+  const jpeg = mime === 'image/jpeg';
+  const out: Partial<Record<ThumbnailSize, Thumbnail>> = {};
+  for (const [size, edge] of Object.entries(THUMBNAIL_SIZES) as [ThumbnailSize, number][]) {
+    if (edge >= longest) continue;
+    const image = sharp(source, { animated: false }).rotate().resize(edge, edge, { fit: 'inside' });
+    const { data, info } = await (jpeg ? image.jpeg({ quality: 82 }) : image.png()).toBuffer({ resolveWithObject: true });
+    const thumbKey = `${key}.${size}`;
+    await storage.write(thumbKey, Readable.from(data));
+    out[size] = { key: thumbKey, width: info.width, height: info.height, mime: jpeg ? 'image/jpeg' : 'image/png', size: data.length };
+  }
+  return out;
+}

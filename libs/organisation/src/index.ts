@@ -1,0 +1,3 @@
+export { OrganisationModule } from './organisation.module.js';
+export { OrganisationHttpModule } from './organisation-http.module.js';
+export { SettingsViews } from './settings/settings-views.js';

@@ -1,0 +1,77 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { FileRecords } from '#app/files';
+import type { Caller } from '#app/identity';
+import { APP_CONFIG, type AppConfig, NotFoundError } from '#app/platform';
+import { FIELDS, SECRETS } from './fields.js';
+
+type Stored = Map<string, unknown>;
+
+/** An Image record as the spec lists it. */
+export interface ImageView {
+  id: number;
+  original_name: string;
+  file_size: number;
+  mime: string;
+  description: string;
+  thumbnails: Record<string, string>;
+}
+
+/** Builds the basic and detailed views from the setting rows, defaults filled in. */
+@Injectable()
+export class SettingsViews {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly files: FileRecords,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async stored(organisationId: number): Promise<Stored> {
+    const rows: { name: string; value: unknown }[] = await this.dataSource.query(`SELECT name, value FROM organisation_settings WHERE organisation_id = $1`, [organisationId]);
+    if (rows.length === 0) throw new NotFoundError('Organisation');
+    return new Map(rows.map((r) => [r.name, r.value]));
+  }
+
+  async basic(caller: Caller): Promise<Record<string, unknown>> {
+    const stored = await this.stored(caller.organisationId);
+    return Object.fromEntries(Object.entries(FIELDS).filter(([, f]) => f.basic).map(([name]) => [name, this.value(stored, name)]));
+  }
+
+  /** The basic view plus every field the caller's permissions reach; secrets only as `*_set` flags. */
+  async detailed(caller: Caller): Promise<Record<string, unknown>> {
+    const stored = await this.stored(caller.organisationId);
+    const view: Record<string, unknown> = {};
+    for (const [name, field] of Object.entries(FIELDS)) {
+      if (name in SECRETS) continue;
+      const readable = field.basic || (field.access === 'read-only' ? caller.permissions.has(this.ownerOfFlag(name)) : caller.permissions.has(field.access));
+      if (!readable) continue;
+      view[name] = field.kind.type === 'image' ? await this.image(caller, stored.get(name)) : this.value(stored, name);
+    }
+    for (const [secret, flag] of Object.entries(SECRETS)) {
+      if (caller.permissions.has(FIELDS[secret]!.access)) view[flag] = stored.get(secret) ? '1' : '0';
+    }
+    return view;
+  }
+
+  private value(stored: Stored, name: string): unknown {
+    const { publicUrl } = this.config.http;
+    if (name === 'web_url') return publicUrl;
+    if (name === 'api_url') return `${publicUrl}/api`;
+    if (name === 'forum_url') return stored.get(name) ?? '';
+    return stored.has(name) ? stored.get(name) : (FIELDS[name]!.default ?? null);
+  }
+
+  /** A read-only `*_set` flag is readable by whoever may write its secret. */
+  private ownerOfFlag(flag: string): string {
+    const secret = Object.entries(SECRETS).find(([, f]) => f === flag)?.[0];
+    return secret ? FIELDS[secret]!.access : 'manage-organisation';
+  }
+
+  private async image(caller: Caller, id: unknown): Promise<ImageView | null> {
+    if (typeof id !== 'number') return null;
+    const file = await this.files.find(caller, id);
+    if (!file) return null;
+    const { signed_url: _url, ...image } = this.files.view(file);
+    return image as ImageView;
+  }
+}

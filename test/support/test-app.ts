@@ -1,0 +1,34 @@
+import type { DynamicModule, Type } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ProvisionCommand, type ProvisionResult } from '#app/identity';
+import { type AppConfig, createHttpApp } from '#app/platform';
+import { StandaloneModule } from '../../apps/standalone/src/standalone.module.js';
+
+/** API and worker in one process, as `npm start` runs them, plus test-only modules. */
+export async function bootStandalone(config: AppConfig, extra: (Type<unknown> | DynamicModule)[] = []): Promise<NestFastifyApplication> {
+  @Module({ imports: [StandaloneModule.forRoot(config), ...extra] })
+  class TestStandaloneModule {}
+  const app = await createHttpApp(TestStandaloneModule);
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return app;
+}
+
+export function provision(app: NestFastifyApplication, file: unknown): Promise<ProvisionResult> {
+  return app.get(CommandBus).execute(new ProvisionCommand(file));
+}
+
+/** A small organisation in the provisioning file's shape; `slug` keeps several apart. */
+export function organisationFile(slug: string, users: Record<string, unknown>[]) {
+  return {
+    organisation: { name: `${slug} volunteers`, slug, timezone: 'Europe/London' },
+    role_profiles: [{ key: 'shop', name: 'Shop volunteer' }],
+    teams: [
+      { key: 'north', name: 'North region' },
+      { key: 'north-shop', name: 'North shop', parent: 'north' },
+    ],
+    users: users.map((u) => ({ password: 'a long enough password', display_name: String(u.key), roles: [{ team: 'north-shop', role_profile: 'shop' }], ...u })),
+  };
+}
