@@ -1,5 +1,6 @@
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '#app/event-store';
+import { ExpensesHttpModule, ExpensesModule, ExpensesWorkerModule } from '#app/expenses';
 import { FilesHttpModule, FilesModule } from '#app/files';
 import { IdentityHttpModule, IdentityModule, IdentityWorkerModule } from '#app/identity';
 import { OrganisationHttpModule, OrganisationModule } from '#app/organisation';
@@ -21,11 +22,11 @@ export function coreImports(config: AppConfig, options: { migrate: boolean }) {
 /** The context modules each process role loads; the bounded contexts add themselves here. */
 export const contexts = {
   /** Command handlers, queries, projections: everywhere events are appended or replayed. */
-  domain: [IdentityModule, FilesModule, OrganisationModule],
+  domain: [IdentityModule, FilesModule, OrganisationModule, ExpensesModule],
   /** Controllers (and the global JWT guard). */
-  http: [IdentityHttpModule, FilesHttpModule, OrganisationHttpModule],
+  http: [IdentityHttpModule, FilesHttpModule, OrganisationHttpModule, ExpensesHttpModule],
   /** BullMQ processors and reactors. */
-  worker: [IdentityWorkerModule],
+  worker: [IdentityWorkerModule, ExpensesWorkerModule],
 };
 
 export function describeMode(config: AppConfig): string {

@@ -8,7 +8,7 @@ export interface CaughtMail {
 }
 
 /** A real SMTP server on a free port that keeps every message it receives. */
-export async function startMailCatcher(): Promise<{ url: string; mails: CaughtMail[]; waitFor(to: string, count?: number): Promise<CaughtMail>; stop(): Promise<void> }> {
+export async function startMailCatcher(options: { delayMs?: number; onReceiving?: () => void } = {}): Promise<{ url: string; mails: CaughtMail[]; waitFor(to: string, count?: number): Promise<CaughtMail>; stop(): Promise<void> }> {
   const mails: CaughtMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -17,9 +17,13 @@ export async function startMailCatcher(): Promise<{ url: string; mails: CaughtMa
     onData(stream, session, done) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
+      options.onReceiving?.();
       stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        done();
+        // A slow server lets a test act while a message is being sent; it counts once accepted.
+        setTimeout(() => {
+          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+          done();
+        }, options.delayMs ?? 0);
       });
     },
   });

@@ -55,6 +55,12 @@ export class EventStore {
     return rows.map((r) => toStoredEvent(r, this.upcasters));
   }
 
+  /** An aggregate's state folded from its stream, with the version to append at. */
+  async load<S, E>(streamId: string, evolve: (state: S | null, event: E) => S | null, tx?: EntityManager): Promise<{ state: S | null; version: number }> {
+    const events = await this.readStream(streamId, 0, tx);
+    return { state: events.reduce<S | null>((s, e) => evolve(s, e as unknown as E), null), version: events.length };
+  }
+
   /**
    * The whole log after `cursor`, gap-safely: only transactions older than every transaction still
    * running are returned, in (transaction id, position) order. A transaction that took a lower

@@ -19,8 +19,9 @@ export class UrlSigner {
     this.key = Buffer.from(hkdfSync('sha256', config.secretsKey, 'uvol', 'file-urls', 32));
   }
 
-  url(fileId: number, variant: Variant, now = Date.now()): string {
-    const expires = Math.floor(now / 1000) + SIGNED_URL_TTL_SECONDS;
+  /** `ttlSeconds` longer than the default for links that travel in e-mail. */
+  url(fileId: number, variant: Variant, now = Date.now(), ttlSeconds = SIGNED_URL_TTL_SECONDS): string {
+    const expires = Math.floor(now / 1000) + ttlSeconds;
     const query = new URLSearchParams({ variant, expires: String(expires), signature: this.sign(fileId, variant, expires) });
     return `${this.config.http.publicUrl}/api/files/${fileId}/content?${query}`;
   }

@@ -3,6 +3,7 @@ import { JwtModule } from '@nestjs/jwt';
 import { APP_CONFIG, type AppConfig } from '#app/platform';
 import { DirectoryProjection } from './directory/directory.projection.js';
 import { Hierarchy } from './hierarchy/hierarchy.js';
+import { Roles } from './hierarchy/roles.js';
 import { UserBases } from './hierarchy/user-base.js';
 import { CreateJwtHandler } from './login/create-jwt.command.js';
 import { IssuePreAuthTokenHandler } from './login/issue-pre-auth-token.command.js';
@@ -27,6 +28,7 @@ import { ProvisionHandler } from './provisioning/provision.command.js';
     JwtTokens,
     Hierarchy,
     UserBases,
+    Roles,
     DirectoryProjection,
     LoginProjection,
     ProvisionHandler,
@@ -37,6 +39,6 @@ import { ProvisionHandler } from './provisioning/provision.command.js';
     // Reactors are known everywhere (projections:status lists them); only the worker runs them.
     TwoFactorMessagesReactor,
   ],
-  exports: [Hierarchy, UserBases, JwtTokens],
+  exports: [Hierarchy, UserBases, Roles, JwtTokens],
 })
 export class IdentityModule {}

@@ -5,6 +5,7 @@ export { type Caller, CurrentCaller } from './auth/caller.js';
 export { RequirePermission } from './auth/decorators.js';
 export { Hierarchy } from './hierarchy/hierarchy.js';
 export { type UserBase, UserBases } from './hierarchy/user-base.js';
+export { type RoleProfileView, type RoleView, Roles } from './hierarchy/roles.js';
 export { PERMISSIONS, type Permission } from './permissions.js';
 export { ProvisionCommand, ProvisioningRefused, type ProvisionResult } from './provisioning/provision.command.js';
 export { ORGANISATION_SETTINGS_POLICY, type OrganisationSettingsPolicy } from './provisioning/organisation-settings-policy.js';

@@ -41,6 +41,26 @@ export class Hierarchy {
     return rows.map((r) => Number(r.user_id));
   }
 
+  /**
+   * Users holding `permission` whose reach includes one of `userId`'s teams: those with a role in
+   * one of its teams or any team above them. (Expense authorisers: approve-claims.)
+   */
+  async holdersOver(caller: Caller, userId: number, permission: Permission): Promise<number[]> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `WITH RECURSIVE above AS (
+         SELECT t.id, t.parent_id FROM teams t JOIN roles r ON r.team_id = t.id
+          WHERE r.user_id = $1 AND t.organisation_id = $2
+         UNION
+         SELECT p.id, p.parent_id FROM teams p JOIN above ON above.parent_id = p.id
+       )
+       SELECT DISTINCT u.id FROM users u JOIN roles r ON r.user_id = u.id
+        WHERE u.organisation_id = $2 AND r.team_id IN (SELECT id FROM above) AND u.permissions ? $3
+        ORDER BY u.id`,
+      [userId, caller.organisationId, permission],
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
   async canManage(caller: Caller, userId: number, permission: Permission | 'any'): Promise<boolean> {
     return (await this.managedUsers(caller, permission)).includes(userId);
   }

@@ -32,6 +32,12 @@ export class SettingsViews {
     return new Map(rows.map((r) => [r.name, r.value]));
   }
 
+  /** Named settings of an organisation, defaults filled in (for other contexts' rules). */
+  async values(organisationId: number, names: readonly string[]): Promise<Record<string, unknown>> {
+    const stored = await this.stored(organisationId);
+    return Object.fromEntries(names.map((name) => [name, this.value(stored, name)]));
+  }
+
   async basic(caller: Caller): Promise<Record<string, unknown>> {
     const stored = await this.stored(caller.organisationId);
     return Object.fromEntries(Object.entries(FIELDS).filter(([, f]) => f.basic).map(([name]) => [name, this.value(stored, name)]));

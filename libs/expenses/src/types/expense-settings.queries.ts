@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Caller } from '#app/identity';
+import { NotFoundError, offsetOf, type PageRequest } from '#app/platform';
+import { num, sqlDate, sqlStamp } from '../format.js';
+
+export interface ExpenseTypeView {
+  id: number;
+  name: string;
+  order_id: number;
+}
+
+export interface ExpenseRateView {
+  id: number;
+  description: string;
+  short_name: string;
+  start_date: string | null;
+  end_date: string | null;
+  rate: number;
+  passenger_rate: number;
+  max_miles: number | null;
+  order_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+const RATE_COLUMNS = `id, description, short_name, ${sqlDate('start_date')} AS start_date, ${sqlDate('end_date')} AS end_date, rate, passenger_rate,
+  max_miles, order_id, ${sqlStamp('created_at')} AS created_at, ${sqlStamp('updated_at')} AS updated_at`;
+
+type RateRow = Omit<ExpenseRateView, 'id' | 'rate' | 'passenger_rate'> & { id: string; rate: string; passenger_rate: string };
+const rateView = (r: RateRow): ExpenseRateView => ({ ...r, id: Number(r.id), rate: Number(r.rate), passenger_rate: Number(r.passenger_rate), max_miles: num(r.max_miles) });
+
+@Injectable()
+export class ExpenseSettingsQueries {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async types(caller: Caller, page: PageRequest): Promise<{ items: ExpenseTypeView[]; total: number }> {
+    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM expense_types WHERE organisation_id = $1 AND NOT deleted`, [caller.organisationId]);
+    const rows: { id: string; name: string; order_id: number }[] = await this.dataSource.query(
+      `SELECT id, name, order_id FROM expense_types WHERE organisation_id = $1 AND NOT deleted ORDER BY order_id, id LIMIT $2 OFFSET $3`,
+      [caller.organisationId, page.perPage, offsetOf(page)],
+    );
+    return { items: rows.map((r) => ({ ...r, id: Number(r.id) })), total };
+  }
+
+  /** A live type of the caller's organisation (deleted types cannot be chosen again). */
+  async type(caller: Caller, id: number, options: { includeDeleted?: boolean } = {}): Promise<ExpenseTypeView> {
+    const [row] = await this.dataSource.query(
+      `SELECT id, name, order_id FROM expense_types WHERE id = $1 AND organisation_id = $2 ${options.includeDeleted ? '' : 'AND NOT deleted'}`,
+      [id, caller.organisationId],
+    );
+    if (!row) throw new NotFoundError('Expense type');
+    return { ...row, id: Number(row.id) };
+  }
+
+  async rates(caller: Caller, page: PageRequest): Promise<{ items: ExpenseRateView[]; total: number }> {
+    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM expense_rates WHERE organisation_id = $1 AND NOT deleted`, [caller.organisationId]);
+    const rows: RateRow[] = await this.dataSource.query(
+      `SELECT ${RATE_COLUMNS} FROM expense_rates WHERE organisation_id = $1 AND NOT deleted ORDER BY order_id, id LIMIT $2 OFFSET $3`,
+      [caller.organisationId, page.perPage, offsetOf(page)],
+    );
+    return { items: rows.map(rateView), total };
+  }
+
+  async rate(caller: Caller, id: number, options: { includeDeleted?: boolean } = {}): Promise<ExpenseRateView> {
+    const [row] = await this.dataSource.query(
+      `SELECT ${RATE_COLUMNS} FROM expense_rates WHERE id = $1 AND organisation_id = $2 ${options.includeDeleted ? '' : 'AND NOT deleted'}`,
+      [id, caller.organisationId],
+    );
+    if (!row) throw new NotFoundError('Expense rate');
+    return rateView(row);
+  }
+}
