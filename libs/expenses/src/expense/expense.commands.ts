@@ -1,5 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { EventStore, type NewEvent } from '#app/event-store';
 import { FileRecords } from '#app/files';
 import { type Caller, Roles } from '#app/identity';
@@ -55,7 +55,7 @@ export class AttachFileCommand extends Command<void> {
 }
 
 /** Loads the caller's own expense: another's, or a deleted one, is not found. */
-async function ownExpense(store: EventStore, tx: EntityManager, caller: Caller, id: number) {
+async function ownExpense(store: EventStore, tx: EntityManager | undefined, caller: Caller, id: number) {
   const { state, version } = await store.load(streams.expense(id), evolve, tx);
   if (!state || state.deleted || state.organisationId !== caller.organisationId || state.userId !== caller.userId) throw new NotFoundError('Expense');
   return { state, version };
@@ -67,21 +67,27 @@ const meta = (caller: Caller) => ({ organisationId: caller.organisationId, actor
 export class SaveExpenseHandler implements ICommandHandler<SaveExpenseCommand> {
   constructor(
     private readonly store: EventStore,
+    private readonly dataSource: DataSource,
     private readonly settings: ExpenseSettingsQueries,
     private readonly organisation: SettingsViews,
     private readonly roles: Roles,
   ) {}
 
-  execute({ caller, id, values }: SaveExpenseCommand): Promise<number> {
-    return this.store.transaction(async (tx) => {
-      const current = id === null ? null : await ownExpense(this.store, tx, caller, id);
-      if (current) assertUnclaimed(current.state);
-      const expenseId = id ?? (await nextId(tx, 'expense'));
-      const data = await this.decide(caller, expenseId, current?.state ?? null, values);
-      const event: ExpenseEvent = { type: id === null ? 'expenses.ExpenseRecorded' : 'expenses.ExpenseChanged', data };
-      await this.store.append(tx, [{ streamId: streams.expense(expenseId), streamType: 'expenses.Expense', expectedVersion: current?.version ?? 'no_stream', events: [event as NewEvent] }], meta(caller));
-      return expenseId;
-    });
+  /**
+   * Reads and checks first, then appends at the version read: the checks query other tables,
+   * and the embedded database serves one transaction at a time, so they must not run inside it.
+   * A change in between loses the optimistic race (409) rather than slipping through.
+   */
+  async execute({ caller, id, values }: SaveExpenseCommand): Promise<number> {
+    const current = id === null ? null : await ownExpense(this.store, undefined, caller, id);
+    if (current) assertUnclaimed(current.state);
+    const expenseId = id ?? (await nextId(this.dataSource.manager, 'expense'));
+    const data = await this.decide(caller, expenseId, current?.state ?? null, values);
+    const event: ExpenseEvent = { type: id === null ? 'expenses.ExpenseRecorded' : 'expenses.ExpenseChanged', data };
+    await this.store.transaction((tx) =>
+      this.store.append(tx, [{ streamId: streams.expense(expenseId), streamType: 'expenses.Expense', expectedVersion: current?.version ?? 'no_stream', events: [event as NewEvent] }], meta(caller)),
+    );
+    return expenseId;
   }
 
   /** The expense after the change, with every rule checked and the mileage amount computed. */
@@ -133,11 +139,12 @@ export class AttachFileHandler implements ICommandHandler<AttachFileCommand> {
     private readonly files: FileRecords,
   ) {}
 
-  execute({ caller, expenseId, fileId, attach }: AttachFileCommand): Promise<void> {
+  async execute({ caller, expenseId, fileId, attach }: AttachFileCommand): Promise<void> {
+    // Looked up before the transaction: the embedded database serves one transaction at a time.
+    const file = await this.files.find(caller, fileId);
+    if (!file) throw new NotFoundError('File');
     return this.store.transaction(async (tx) => {
       const { state, version } = await ownExpense(this.store, tx, caller, expenseId);
-      const file = await this.files.find(caller, fileId);
-      if (!file) throw new NotFoundError('File');
       const attached = state.attachments.includes(fileId);
       if (attach && attached) return;
       if (!attach && !attached) throw new NotFoundError('Attachment');
