@@ -5,5 +5,3 @@ export async function nextId(tx: EntityManager, kind: 'type' | 'rate' | 'expense
   const [row] = await tx.query(`SELECT nextval('expenses_${kind}_ids') AS id`);
   return Number(row.id);
 }
-
-export const integerId = (raw: string): number => (/^\d{1,15}$/.test(raw) ? Number(raw) : NaN);

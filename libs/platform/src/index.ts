@@ -26,3 +26,4 @@ export { SmsSender } from './messaging/sms-sender.js';
 export { MessagingModule } from './messaging/messaging.module.js';
 export { SecurityModule } from './security/security.module.js';
 export { Public, PUBLIC_ROUTE } from './http/public.decorator.js';
+export { pathId } from './http/path-id.js';

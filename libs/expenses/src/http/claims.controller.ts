@@ -3,18 +3,12 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Caller, CurrentCaller, Hierarchy, RequirePermission } from '#app/identity';
-import { APP_CONFIG, type AppConfig, NotFoundError, paginate, parseBooleanQuery, parseListQuery, ValidationError } from '#app/platform';
+import { APP_CONFIG, type AppConfig, paginate, parseBooleanQuery, parseListQuery, pathId, ValidationError } from '#app/platform';
 import { CreateClaimCommand, UpdateClaimCommand } from '../claim/claim.commands.js';
 import { CLAIM_INCLUDES, CLAIM_SORTS, ClaimQueries, type ClaimFilters } from '../claim/claim.queries.js';
-import { integerId } from '../next-id.js';
 import { CreateClaimBody, UpdateClaimBody } from './claim.dto.js';
 import { CLAIM_CSV_COLUMNS, toCsv } from './csv.js';
 
-const idOf = (raw: string, what: string) => {
-  const n = integerId(raw);
-  if (!Number.isSafeInteger(n)) throw new NotFoundError(what);
-  return n;
-};
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function idList(query: Record<string, string>, name: string): number[] | undefined {
@@ -84,7 +78,7 @@ export class ClaimsController {
   async ofUser(@CurrentCaller() caller: Caller, @Param('userId') raw: string, @Query() query: Record<string, string>, @Req() req: FastifyRequest) {
     const q = parseListQuery(query, { sorts: ['created_at'] as const, includes: CLAIM_INCLUDES, defaultDirection: 'desc' });
     const { approved: _a, users: _u, assignees: _s, ...f } = filters(query);
-    const { items, total } = await this.claims.ofUser(caller, idOf(raw, 'User'), f, { ...q, sort: 'created_at' });
+    const { items, total } = await this.claims.ofUser(caller, pathId(raw, 'User'), f, { ...q, sort: 'created_at' });
     return paginate(items, total, q, this.config.http.publicUrl, req.url);
   }
 
@@ -92,19 +86,19 @@ export class ClaimsController {
   @ApiOperation({ summary: 'Get claim' })
   get(@CurrentCaller() caller: Caller, @Param('userId') userId: string, @Param('id') id: string, @Query() query: Record<string, string>) {
     const { include } = parseListQuery(query, { includes: CLAIM_INCLUDES });
-    return this.claims.get(caller, idOf(userId, 'User'), idOf(id, 'Claim'), include);
+    return this.claims.get(caller, pathId(userId, 'User'), pathId(id, 'Claim'), include);
   }
 
   @Put('users/:userId/claims/:id')
   @ApiOperation({ summary: 'Update claim', description: 'Approve, reject, submit, or change notes and authoriser, as the claim state table allows (409 otherwise).' })
   async update(@CurrentCaller() caller: Caller, @Param('userId') userId: string, @Param('id') id: string, @Body() body: UpdateClaimBody) {
-    const owner = idOf(userId, 'User');
+    const owner = pathId(userId, 'User');
     await this.commands.execute(
-      new UpdateClaimCommand(caller, owner, idOf(id, 'Claim'), {
+      new UpdateClaimCommand(caller, owner, pathId(id, 'Claim'), {
         notes: body.notes, assignedTo: body.assignedTo?.id, approved: body.approved, approvalNote: body.approval_note,
         rejectionNote: body.rejection_note, submitted: body.submitted, submittedAt: body.submitted_date ? new Date(body.submitted_date).toISOString() : undefined,
       }),
     );
-    return this.claims.get(caller, owner, idOf(id, 'Claim'));
+    return this.claims.get(caller, owner, pathId(id, 'Claim'));
   }
 }

@@ -3,18 +3,12 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { type Caller, CurrentCaller, RequirePermission } from '#app/identity';
-import { APP_CONFIG, type AppConfig, NotFoundError, paginate, parseListQuery } from '#app/platform';
-import { integerId } from '../next-id.js';
+import { APP_CONFIG, type AppConfig, paginate, parseListQuery, pathId } from '#app/platform';
 import { DeleteExpenseRateCommand, SaveExpenseRateCommand } from '../rates/expense-rates.commands.js';
 import { DeleteExpenseTypeCommand, SaveExpenseTypeCommand } from '../types/expense-types.commands.js';
 import { ExpenseSettingsQueries } from '../types/expense-settings.queries.js';
 import { CreateExpenseRateBody, CreateExpenseTypeBody, rateValues, UpdateExpenseRateBody, UpdateExpenseTypeBody } from './settings.dto.js';
 
-const id = (raw: string, what: string) => {
-  const n = integerId(raw);
-  if (!Number.isSafeInteger(n)) throw new NotFoundError(what);
-  return n;
-};
 
 @ApiTags('expense settings')
 @ApiBearerAuth()
@@ -46,7 +40,7 @@ export class ExpenseSettingsController {
   @RequirePermission('edit-expense-settings')
   @ApiOperation({ summary: 'Update expense type' })
   async updateType(@CurrentCaller() caller: Caller, @Param('id') raw: string, @Body() body: UpdateExpenseTypeBody) {
-    return this.queries.type(caller, await this.commands.execute(new SaveExpenseTypeCommand(caller, id(raw, 'Expense type'), body)));
+    return this.queries.type(caller, await this.commands.execute(new SaveExpenseTypeCommand(caller, pathId(raw, 'Expense type'), body)));
   }
 
   @Delete('types/:id')
@@ -54,7 +48,7 @@ export class ExpenseSettingsController {
   @RequirePermission('edit-expense-settings')
   @ApiOperation({ summary: 'Delete expense type', description: 'Expenses that have the type keep it; it cannot be chosen again.' })
   async deleteType(@CurrentCaller() caller: Caller, @Param('id') raw: string): Promise<void> {
-    await this.commands.execute(new DeleteExpenseTypeCommand(caller, id(raw, 'Expense type')));
+    await this.commands.execute(new DeleteExpenseTypeCommand(caller, pathId(raw, 'Expense type')));
   }
 
   @Get('rates')
@@ -77,14 +71,14 @@ export class ExpenseSettingsController {
   @RequirePermission('create-expenses')
   @ApiOperation({ summary: 'Get expense rate' })
   getRate(@CurrentCaller() caller: Caller, @Param('id') raw: string) {
-    return this.queries.rate(caller, id(raw, 'Expense rate'));
+    return this.queries.rate(caller, pathId(raw, 'Expense rate'));
   }
 
   @Put('rates/:id')
   @RequirePermission('edit-expense-settings')
   @ApiOperation({ summary: 'Update expense rate' })
   async updateRate(@CurrentCaller() caller: Caller, @Param('id') raw: string, @Body() body: UpdateExpenseRateBody) {
-    return this.queries.rate(caller, await this.commands.execute(new SaveExpenseRateCommand(caller, id(raw, 'Expense rate'), rateValues(body))));
+    return this.queries.rate(caller, await this.commands.execute(new SaveExpenseRateCommand(caller, pathId(raw, 'Expense rate'), rateValues(body))));
   }
 
   @Delete('rates/:id')
@@ -92,6 +86,6 @@ export class ExpenseSettingsController {
   @RequirePermission('edit-expense-settings')
   @ApiOperation({ summary: 'Delete expense rate' })
   async deleteRate(@CurrentCaller() caller: Caller, @Param('id') raw: string): Promise<void> {
-    await this.commands.execute(new DeleteExpenseRateCommand(caller, id(raw, 'Expense rate')));
+    await this.commands.execute(new DeleteExpenseRateCommand(caller, pathId(raw, 'Expense rate')));
   }
 }

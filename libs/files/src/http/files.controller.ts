@@ -3,14 +3,12 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Caller, CurrentCaller } from '#app/identity';
-import { DomainError, ForbiddenError, NotFoundError, Public, ValidationError } from '#app/platform';
+import { DomainError, ForbiddenError, NotFoundError, pathId, Public, ValidationError } from '#app/platform';
 import { FileRecords } from '../file-records.js';
 import { inlineDisposition } from './content-disposition.js';
 import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import { UploadFileCommand } from '../upload/upload-file.command.js';
 import { UrlSigner } from '../url-signer.js';
-
-const fileId = (raw: string) => (/^\d{1,15}$/.test(raw) ? Number(raw) : NaN);
 
 @ApiTags('files')
 @Controller('api/files')
@@ -46,7 +44,7 @@ export class FilesController {
   @ApiBearerAuth()
   @ApiOperation({ summary: 'A file of the caller’s organisation, with fresh signed URLs' })
   async get(@CurrentCaller() caller: Caller, @Param('id') id: string) {
-    const file = Number.isSafeInteger(fileId(id)) ? await this.files.find(caller, fileId(id)) : null;
+    const file = await this.files.find(caller, pathId(id, 'File'));
     if (!file) throw new NotFoundError('File');
     return { data: this.files.view(file) };
   }
@@ -60,9 +58,10 @@ export class FilesController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const { variant = '', expires = '', signature = '' } = query;
-    const verdict = this.signer.check(fileId(id), variant, expires, signature);
+    const fileId = pathId(id, 'File');
+    const verdict = this.signer.check(fileId, variant, expires, signature);
     if (verdict !== 'ok') throw new ForbiddenError(verdict === 'expired' ? 'This link has expired.' : 'This link is not valid.');
-    const file = await this.files.findSigned(fileId(id));
+    const file = await this.files.findSigned(fileId);
     const thumbnail = variant === 'original' ? undefined : file?.thumbnails[variant as 'small'];
     if (!file || (variant !== 'original' && !thumbnail)) throw new NotFoundError('File');
     await reply

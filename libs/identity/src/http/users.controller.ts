@@ -1,6 +1,6 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { NotFoundError } from '#app/platform';
+import { NotFoundError, pathId } from '#app/platform';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
 import { UserBases } from '../hierarchy/user-base.js';
 
@@ -22,8 +22,8 @@ export class UsersController {
   @Get(':id')
   @ApiOperation({ summary: 'One user of the caller’s organisation as a UserBase' })
   async get(@CurrentCaller() caller: Caller, @Param('id') id: string) {
-    const userId = /^\d{1,18}$/.test(id) ? Number(id) : NaN;
-    const user = Number.isSafeInteger(userId) ? (await this.users.of(caller, [userId], 'any')).get(userId) : undefined;
+    const userId = pathId(id, 'User');
+    const user = (await this.users.of(caller, [userId], 'any')).get(userId);
     if (!user) throw new NotFoundError('User');
     return { data: user };
   }
