@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { APP_CONFIG, type AppConfig } from '#app/platform';
@@ -20,7 +21,8 @@ import { ProvisionHandler } from './provisioning/provision.command.js';
   imports: [
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({ secret: config.auth.jwtSecret, signOptions: { algorithm: 'HS256' }, verifyOptions: { algorithms: ['HS256'] } }),
+      // A KeyObject spares jsonwebtoken a failed public-key parse on every sign and verify.
+      useFactory: (config: AppConfig) => ({ secret: createSecretKey(Buffer.from(config.auth.jwtSecret)) as never, signOptions: { algorithm: 'HS256' }, verifyOptions: { algorithms: ['HS256'] } }),
     }),
   ],
   providers: [

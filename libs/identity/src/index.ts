@@ -10,3 +10,4 @@ export { PERMISSIONS, type Permission } from './permissions.js';
 export { ProvisionCommand, ProvisioningRefused, type ProvisionResult } from './provisioning/provision.command.js';
 export { ORGANISATION_SETTINGS_POLICY, type OrganisationSettingsPolicy } from './provisioning/organisation-settings-policy.js';
 export type { DirectoryEvent } from './directory/directory.events.js';
+export { ARGON2_OPTIONS } from './login/password-hasher.js';

@@ -5,9 +5,14 @@ export function mileageAmount(miles: number, passengers: number, rate: { rate: n
   return Math.round((miles * rate.rate + miles * passengers * rate.passenger_rate) * 100) / 100;
 }
 
+const formats = new Map<string, Intl.DateTimeFormat>();
+
 /** Today's date (YYYY-MM-DD) in a time zone: "the future" and "too old" are the organisation's days. */
 export function todayIn(timeZone: string, now = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  // Building a formatter is costly (a measurable share of a request); one per zone is kept.
+  let format = formats.get(timeZone);
+  if (!format) formats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  return format.format(now);
 }
 
 /** `date` minus whole calendar months, the day clamped to the shorter month (31 March − 1 = 28/29 Feb). */
