@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import type { ProvisionResult } from '#app/identity';
 import { mailText, startMailCatcher } from '../support/mail-catcher.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, provision } from '../support/test-app.js';
+import { bootStandalone, logIn, provision } from '../support/test-app.js';
 
 const PASSWORD = 'a long enough password';
 const today = new Date().toISOString().slice(0, 10);
@@ -52,8 +52,8 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
       teams: [{ key: 't', name: 'T' }],
       users: [{ key: 'other', email: 'other@hillside.example', password: PASSWORD, display_name: 'other', permissions: ['create-expenses', 'approve-claims', 'edit-expense-settings'], roles: [{ team: 't', role_profile: 'p' }] }],
     });
-    for (const who of ['vol', 'approver', 'selfie', 'admin', 'noperm']) tokens[who] = await logIn(`${who}@riverside.example`);
-    tokens.other = await logIn('other@hillside.example');
+    for (const who of ['vol', 'approver', 'selfie', 'admin', 'noperm']) tokens[who] = await logIn(app, `${who}@riverside.example`);
+    tokens.other = await logIn(app, 'other@hillside.example');
   });
   afterAll(async () => {
     await app?.close();
@@ -61,10 +61,6 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
     await mail?.stop();
   });
 
-  async function logIn(email: string): Promise<string> {
-    const pre = await http().post('/auth/api/pre-auth-token').send({ email, password: PASSWORD }).expect(200);
-    return (await http().post('/auth/api/token').send({ token: pre.body.token }).expect(200)).body.token;
-  }
   const expense = async (who: string, body: Record<string, unknown>) => (await http().post('/api/expenses').set(as(who)).send({ type: { id: travel }, date: daysAgo(2), ...body }).expect(201)).body;
   const claim = (who: string, expenseIds: number[], assignedTo = org.users.approver) =>
     http().post('/api/claims').set(as(who)).send({ assignedTo: { id: assignedTo }, notes: 'trip', expenses: expenseIds.map((id) => ({ id })) });

@@ -4,9 +4,8 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { ProvisionResult } from '#app/identity';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, organisationFile, provision } from '../support/test-app.js';
+import { bootStandalone, logIn, organisationFile, provision } from '../support/test-app.js';
 
-const PASSWORD = 'a long enough password';
 
 describe('organisation settings (spec: Organisation; api.md permissions)', () => {
   let env: TestEnvironment;
@@ -30,18 +29,14 @@ describe('organisation settings (spec: Organisation; api.md permissions)', () =>
       organisation: { ...file.organisation, settings: { expenses_submission_email: 'claims@riverside.example', helpdesk_token: 'provisioned-helpdesk-token' } },
     });
     await provision(app, organisationFile('hillside', [{ key: 'other', email: 'other@hillside.example', permissions: ['manage-organisation'] }]));
-    for (const who of ['admin', 'integrator', 'finance', 'plain']) tokens[who] = await logIn(`${who}@riverside.example`);
-    tokens.other = await logIn('other@hillside.example');
+    for (const who of ['admin', 'integrator', 'finance', 'plain']) tokens[who] = await logIn(app, `${who}@riverside.example`);
+    tokens.other = await logIn(app, 'other@hillside.example');
   });
   afterAll(async () => {
     await app?.close();
     await env?.cleanup();
   });
 
-  async function logIn(email: string): Promise<string> {
-    const pre = await http().post('/auth/api/pre-auth-token').send({ email, password: PASSWORD }).expect(200);
-    return (await http().post('/auth/api/token').send({ token: pre.body.token }).expect(200)).body.token;
-  }
   const detailed = async (who: string) => (await http().get('/api/organisation/detailed').set(as(who)).expect(200)).body.data;
 
   it('gives every user the basic view, with the spec’s defaults and types', async () => {

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { OutboxMailer } from '#app/platform';
 import { mailText, startMailCatcher } from '../support/mail-catcher.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, provision } from '../support/test-app.js';
+import { bootStandalone, logIn, provision } from '../support/test-app.js';
 
 const PASSWORD = 'a long enough password';
 
@@ -28,10 +28,6 @@ describe('claim submission mail', () => {
     await mail?.stop();
   });
 
-  async function logIn(email: string): Promise<string> {
-    const pre = await http().post('/auth/api/pre-auth-token').send({ email, password: PASSWORD }).expect(200);
-    return (await http().post('/auth/api/token').send({ token: pre.body.token }).expect(200)).body.token;
-  }
 
   it('arrives once, with the CSV, though the worker restarts mid-send', async () => {
     const org = await provision(app!, {
@@ -40,7 +36,7 @@ describe('claim submission mail', () => {
       teams: [{ key: 't', name: 'T' }],
       users: [{ key: 'u', email: 'u@r.example', password: PASSWORD, display_name: 'U', permissions: ['create-expenses', 'approve-claims', 'edit-expense-settings'], roles: [{ team: 't', role_profile: 'p' }] }],
     });
-    const auth = { authorization: `Bearer ${await logIn('u@r.example')}` };
+    const auth = { authorization: `Bearer ${await logIn(app!, 'u@r.example')}` };
     const type = (await http().post('/api/expenses/types').set(auth).send({ name: 'Travel', position: 1 }).expect(201)).body;
     const e = (await http().post('/api/expenses').set(auth).send({ type: { id: type.id }, date: new Date().toISOString().slice(0, 10), amount: 12.3, description: 'bus' }).expect(201)).body;
     const c = (await http().post('/api/claims').set(auth).send({ assignedTo: { id: org.users.u }, expenses: [{ id: e.id }] }).expect(201)).body;

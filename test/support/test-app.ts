@@ -2,6 +2,7 @@ import type { DynamicModule, Type } from '@nestjs/common';
 import { Module } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import request from 'supertest';
 import { ProvisionCommand, type ProvisionResult } from '#app/identity';
 import { type AppConfig, createHttpApp } from '#app/platform';
 import { StandaloneModule } from '../../apps/standalone/src/standalone.module.js';
@@ -29,6 +30,16 @@ export function organisationFile(slug: string, users: Record<string, unknown>[])
       { key: 'north', name: 'North region' },
       { key: 'north-shop', name: 'North shop', parent: 'north' },
     ],
-    users: users.map((u) => ({ password: 'a long enough password', display_name: String(u.key), roles: [{ team: 'north-shop', role_profile: 'shop' }], ...u })),
+    users: users.map((u) => ({ password: TEST_PASSWORD, display_name: String(u.key), roles: [{ team: 'north-shop', role_profile: 'shop' }], ...u })),
   };
+}
+
+/** The password `organisationFile` gives every user. */
+export const TEST_PASSWORD = 'a long enough password';
+
+/** Logs a user in over HTTP (no second factor) and answers the JWT. */
+export async function logIn(app: NestFastifyApplication, email: string, password = TEST_PASSWORD): Promise<string> {
+  const http = () => request(app.getHttpServer());
+  const pre = await http().post('/auth/api/pre-auth-token').send({ email, password }).expect(200);
+  return (await http().post('/auth/api/token').send({ token: pre.body.token }).expect(200)).body.token;
 }
