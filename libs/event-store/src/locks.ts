@@ -6,5 +6,4 @@ export const LOCKS = {
   projections: `hashtextextended('event-store:projections', 0)`,
   replay: `hashtextextended('event-store:replay', 0)`,
   reactor: (param: string) => `hashtextextended('event-store:reactor:' || ${param}, 0)`,
-  migrations: `hashtextextended('event-store:migrations', 0)`,
 } as const;

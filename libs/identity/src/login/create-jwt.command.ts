@@ -7,7 +7,7 @@ import { APP_CONFIG, type AppConfig, DomainError, RateLimiter, SecretBox } from 
 import { streamOf } from '../directory/directory.events.js';
 import { tokenHashOf } from './issue-pre-auth-token.command.js';
 import { JwtTokens } from './jwt-tokens.js';
-import { loginStreamOf, type PreAuthEvent, type SessionEvent } from './login.events.js';
+import { loginStreamOf, type SessionEvent } from './login.events.js';
 import { type LoginUser, userById } from './login-user.js';
 import { type Decision, decideRedeem, evolve, type PreAuthState, REFUSALS } from './pre-auth.js';
 import { keyMatches, verifyTotp } from './two-factor.js';
@@ -79,9 +79,8 @@ export class CreateJwtHandler implements ICommandHandler<CreateJwtCommand> {
   private async load(tx: EntityManager, token: string): Promise<Loaded> {
     const [row] = await tx.query(`SELECT id, user_id FROM pre_auth_tokens WHERE token_hash = $1`, [tokenHashOf(token)]);
     if (!row) return { state: null, version: 0, user: null };
-    const events = await this.store.readStream(loginStreamOf.preAuth(row.id), 0, tx);
-    const state = events.reduce<PreAuthState | null>((s, e) => evolve(s, e as unknown as PreAuthEvent), null);
-    return { state, version: events.length, user: await userById(tx, Number(row.user_id)) };
+    const { state, version } = await this.store.load(loginStreamOf.preAuth(row.id), evolve, tx);
+    return { state, version, user: await userById(tx, Number(row.user_id)) };
   }
 
   /** The TOTP step the code matches, if newer than every step this user spent, with the stream version it was read at. */

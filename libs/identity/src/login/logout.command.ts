@@ -1,8 +1,8 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EventStore, type NewEvent } from '#app/event-store';
 import { DomainError } from '#app/platform';
-import { loginStreamOf, type SessionEvent } from './login.events.js';
-import { decideLogout, evolve, type SessionState } from './session.js';
+import { loginStreamOf } from './login.events.js';
+import { decideLogout, evolve } from './session.js';
 
 /** Ends the caller's log-in: its token, and every token refreshed from it, stop working. */
 export class LogoutCommand extends Command<void> {
@@ -23,11 +23,10 @@ export class LogoutHandler implements ICommandHandler<LogoutCommand> {
   async execute(cmd: LogoutCommand): Promise<void> {
     const streamId = loginStreamOf.session(cmd.sessionId);
     await this.store.transaction(async (tx) => {
-      const events = await this.store.readStream(streamId, 0, tx);
-      const state = events.reduce<SessionState | null>((s, e) => evolve(s, e as unknown as SessionEvent), null);
+      const { state, version } = await this.store.load(streamId, evolve, tx);
       const decision = decideLogout(state, cmd.jti);
       if (decision.outcome === 'refused') throw new DomainError('unauthorized', decision.reason);
-      await this.store.append(tx, [{ streamId, streamType: 'identity.Session', expectedVersion: events.length, events: decision.events as NewEvent[] }], {
+      await this.store.append(tx, [{ streamId, streamType: 'identity.Session', expectedVersion: version, events: decision.events as NewEvent[] }], {
         organisationId: cmd.organisationId,
         actorId: cmd.userId,
       });

@@ -7,7 +7,7 @@ import { APP_CONFIG, type AppConfig, DomainError, RateLimiter } from '#app/platf
 import { JwtTokens } from './jwt-tokens.js';
 import { loginStreamOf, type SessionEvent } from './login.events.js';
 import { userById } from './login-user.js';
-import { decideRefresh, evolve, type SessionState } from './session.js';
+import { decideRefresh, evolve } from './session.js';
 
 const INVALID = 'The token is invalid.';
 
@@ -41,14 +41,13 @@ export class RefreshJwtHandler implements ICommandHandler<RefreshJwtCommand> {
     const streamId = loginStreamOf.session(claims.sid);
     const decision = await this.store
       .transaction(async (tx) => {
-        const events = await this.store.readStream(streamId, 0, tx);
-        const state = events.reduce<SessionState | null>((s, e) => evolve(s, e as unknown as SessionEvent), null);
+        const { state, version } = await this.store.load(streamId, evolve, tx);
         const valid = state && String(state.userId) === claims.sub && state.organisationId === claims.org;
         const decided = decideRefresh(valid ? state : null, {
           jti: claims.jti, tokenIssuedAt: new Date(claims.iat * 1000), now, refreshTtlSeconds: this.config.auth.jwtRefreshTtl, newJti,
         });
         if (decided.events.length) {
-          await this.store.append(tx, [{ streamId, streamType: 'identity.Session', expectedVersion: events.length, events: decided.events as NewEvent[] }], {
+          await this.store.append(tx, [{ streamId, streamType: 'identity.Session', expectedVersion: version, events: decided.events as NewEvent[] }], {
             organisationId: claims.org,
             actorId: Number(claims.sub),
           });
@@ -69,11 +68,10 @@ export class RefreshJwtHandler implements ICommandHandler<RefreshJwtCommand> {
   /** The race's loser is a reuse like any other: it revokes the session. */
   private async revokeAfterRace(streamId: string) {
     return this.store.transaction(async (tx) => {
-      const events = await this.store.readStream(streamId, 0, tx);
-      const state = events.reduce<SessionState | null>((s, e) => evolve(s, e as unknown as SessionEvent), null);
+      const { state, version } = await this.store.load(streamId, evolve, tx);
       if (state && !state.revoked) {
         const revoked: SessionEvent = { type: 'identity.SessionRevoked', data: { id: state.id, reason: 'refresh_reuse' } };
-        await this.store.append(tx, [{ streamId, streamType: 'identity.Session', expectedVersion: events.length, events: [revoked as NewEvent] }]);
+        await this.store.append(tx, [{ streamId, streamType: 'identity.Session', expectedVersion: version, events: [revoked as NewEvent] }]);
       }
       return { outcome: 'refused' as const, reason: 'The token was refreshed already; every token of this log-in is now revoked.', events: [] };
     });
