@@ -3,6 +3,7 @@ export { ConfigError, loadConfig, loadConfigOrExit } from './config/load-config.
 export { ConfigModule } from './config/config.module.js';
 export { DATABASE_ENDPOINT, type DatabaseEndpoint } from './database/database-endpoint.js';
 export { DatabaseModule } from './database/database.module.js';
+export { PreparedStatements } from './database/prepared-statements.js';
 export { startEmbeddedPostgres, type EmbeddedPostgres } from './database/embedded-postgres.js';
 export { runMigrationsLocked } from './database/run-migrations.js';
 export { QueueModule } from './queue/queue.module.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Caller } from '#app/identity';
-import { NotFoundError, offsetOf, type PageRequest } from '#app/platform';
+import { NotFoundError, offsetOf, type PageRequest, PreparedStatements } from '#app/platform';
 import { num, sqlDate, sqlStamp } from '../format.js';
 
 export interface ExpenseTypeView {
@@ -32,7 +32,10 @@ const rateView = (r: RateRow): ExpenseRateView => ({ ...r, id: Number(r.id), rat
 
 @Injectable()
 export class ExpenseSettingsQueries {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly db: PreparedStatements,
+  ) {}
 
   async types(caller: Caller, page: PageRequest): Promise<{ items: ExpenseTypeView[]; total: number }> {
     const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM expense_types WHERE organisation_id = $1 AND NOT deleted`, [caller.organisationId]);
@@ -45,7 +48,7 @@ export class ExpenseSettingsQueries {
 
   /** A live type of the caller's organisation (deleted types cannot be chosen again). */
   async type(caller: Caller, id: number, options: { includeDeleted?: boolean } = {}): Promise<ExpenseTypeView> {
-    const [row] = await this.dataSource.query(
+    const [row] = await this.db.query<{ id: string; name: string; order_id: number }>(
       `SELECT id, name, order_id FROM expense_types WHERE id = $1 AND organisation_id = $2 ${options.includeDeleted ? '' : 'AND NOT deleted'}`,
       [id, caller.organisationId],
     );
@@ -63,7 +66,7 @@ export class ExpenseSettingsQueries {
   }
 
   async rate(caller: Caller, id: number, options: { includeDeleted?: boolean } = {}): Promise<ExpenseRateView> {
-    const [row] = await this.dataSource.query(
+    const [row] = await this.db.query<RateRow>(
       `SELECT ${RATE_COLUMNS} FROM expense_rates WHERE id = $1 AND organisation_id = $2 ${options.includeDeleted ? '' : 'AND NOT deleted'}`,
       [id, caller.organisationId],
     );

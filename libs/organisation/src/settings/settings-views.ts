@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { FileRecords } from '#app/files';
 import type { Caller } from '#app/identity';
-import { APP_CONFIG, type AppConfig, NotFoundError } from '#app/platform';
+import { APP_CONFIG, type AppConfig, NotFoundError, PreparedStatements } from '#app/platform';
 import { FIELDS, SECRETS } from './fields.js';
 
 type Stored = Map<string, unknown>;
@@ -21,13 +20,13 @@ export interface ImageView {
 @Injectable()
 export class SettingsViews {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly db: PreparedStatements,
     private readonly files: FileRecords,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async stored(organisationId: number): Promise<Stored> {
-    const rows: { name: string; value: unknown }[] = await this.dataSource.query(`SELECT name, value FROM organisation_settings WHERE organisation_id = $1`, [organisationId]);
+    const rows = await this.db.query<{ name: string; value: unknown }>(`SELECT name, value FROM organisation_settings WHERE organisation_id = $1`, [organisationId]);
     if (rows.length === 0) throw new NotFoundError('Organisation');
     return new Map(rows.map((r) => [r.name, r.value]));
   }

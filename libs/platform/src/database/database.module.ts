@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type MigrationInterface } from 'typeorm';
 import { APP_CONFIG } from '../config/app-config.js';
 import { DATABASE_ENDPOINT, type DatabaseEndpoint, openDatabaseEndpoint } from './database-endpoint.js';
+import { PreparedStatements } from './prepared-statements.js';
 import { runMigrationsLocked } from './run-migrations.js';
 
 export interface DatabaseModuleOptions {
@@ -34,6 +35,9 @@ export class DatabaseModule {
     };
     return {
       module: DatabaseModule,
+      global: true,
+      providers: [PreparedStatements],
+      exports: [PreparedStatements],
       imports: [
         endpoint,
         TypeOrmModule.forRootAsync({
