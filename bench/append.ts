@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventStore, EventUpcasters } from '#app/event-store';
+import { PreparedStatements } from '#app/platform';
 import type pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { connect, createScratch, dropScratch, openDataSource, secondsSince } from './db.js';
@@ -150,7 +151,7 @@ export async function benchAppend(options: AppendOptions): Promise<AppendFigure[
   const clients: pg.Client[] = [];
   try {
     dataSource = await openDataSource(url, options.concurrency + 2);
-    const store = new EventStore(dataSource, new EventUpcasters(), noInlineProjections);
+    const store = new EventStore(dataSource, new EventUpcasters(), noInlineProjections, new PreparedStatements(dataSource, { embedded: false }));
     // The baseline table: the events table's columns, defaults, constraints and indexes, without the trigger.
     await dataSource.query(`CREATE TABLE ${RAW_TABLE} (LIKE events INCLUDING ALL)`);
     for (let i = 0; i < options.concurrency; i++) clients.push(await connect(url));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { PreparedStatements } from '#app/platform';
 import { ConcurrencyError } from './errors.js';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from './event-rows.js';
 import type {
@@ -13,6 +14,7 @@ import type {
 } from './event.types.js';
 import { InlineProjections } from './inline-projections.js';
 import { LOCKS } from './locks.js';
+import { pendingEvent } from './pending-event.js';
 import { EventUpcasters } from './upcasters.js';
 
 @Injectable()
@@ -21,6 +23,7 @@ export class EventStore {
     private readonly dataSource: DataSource,
     private readonly upcasters: EventUpcasters,
     private readonly projections: InlineProjections,
+    private readonly prepared: PreparedStatements,
   ) {}
 
   /** Runs `work` in one transaction: everything it appends and projects commits or rolls back together. */
@@ -37,14 +40,71 @@ export class EventStore {
     if (!tx.queryRunner?.isTransactionActive) throw new Error('EventStore.append needs a transaction');
     await tx.query(`SELECT pg_advisory_xact_lock_shared(${LOCKS.projections})`);
     const stored = await this.storedIds(tx, appends);
+    const recordedAt = new Date();
     const results: AppendResult[] = [];
     for (const append of [...appends].sort((a, b) => a.streamId.localeCompare(b.streamId))) {
       const fresh = append.events.filter((e) => !e.eventId || !stored.has(e.eventId));
-      results.push(await this.appendToStream(tx, append, fresh, metadata));
+      results.push(await this.appendToStream(tx, append, fresh, metadata, recordedAt));
     }
     const events = results.flatMap((r) => r.events).sort((a, b) => a.position - b.position);
     await this.projections.apply(tx, events);
     return appends.map((a) => results.find((r) => r.streamId === a.streamId)!);
+  }
+
+  /**
+   * Appends to one stream in a transaction of its own: for commands that read and check first and
+   * then write (every write that needs no other stream). Where it can, this is one statement, the
+   * projections lock, the stream gate, the events and the projection writes as data-modifying CTEs
+   * that Postgres runs atomically: one round trip where `transaction` + `append` take six. The
+   * events and projection writes are conditional on the gate, so a lost race writes nothing.
+   * It falls back to that longer path for a stream version it cannot know in advance ('any'),
+   * idempotency keys (they need a read), and projections that cannot share the statement
+   * (InlineProjections.plan).
+   */
+  async commit(append: StreamAppend, metadata: EventMetadata = {}): Promise<AppendResult> {
+    const { streamId, streamType, expectedVersion, events } = append;
+    const oneStatement = events.length > 0 && expectedVersion !== 'any' && events.every((e) => !e.eventId);
+    const viaTransaction = () => this.transaction(async (tx) => (await this.append(tx, [append], metadata))[0]!);
+    if (!oneStatement) return viaTransaction();
+    const from = expectedVersion === 'no_stream' ? 0 : expectedVersion;
+    const recordedAt = new Date();
+    const pending = events.map((e, i) =>
+      pendingEvent({ eventId: randomUUID(), streamId, streamVersion: from + i + 1, type: e.type, schemaVersion: e.schemaVersion ?? 1, data: e.data, metadata, recordedAt }),
+    );
+    const params: unknown[] = [
+      streamId, streamType, from === 0 ? null : from, events.length,
+      pending.map((e) => e.eventId), pending.map((e) => e.streamVersion), pending.map((e) => e.type), pending.map((e) => e.schemaVersion),
+      pending.map((e) => JSON.stringify(e.data)), JSON.stringify(metadata), recordedAt.toISOString(),
+    ];
+    const planned = await this.projections.plan(pending, 'EXISTS (SELECT FROM ev)', (text, p) => this.dataSource.query(text, p));
+    if (!planned) return viaTransaction();
+    const writes = planned.map((s, i) => {
+      const offset = params.length;
+      params.push(...s.params);
+      // OpsWriter numbers its parameters from $1 and quotes every identifier, so `$n` is only ever a parameter.
+      return `, w${i} AS (${s.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`;
+    });
+    const gate = from === 0
+      ? `INSERT INTO streams (stream_id, stream_type, version) SELECT a.stream_id, a.stream_type, a.count FROM a ON CONFLICT (stream_id) DO NOTHING RETURNING version`
+      : `UPDATE streams SET version = version + a.count, updated_at = now() FROM a WHERE streams.stream_id = a.stream_id AND streams.version = a.expected RETURNING streams.version`;
+    const rows = await this.prepared.query<{ position: string; transaction_id: string }>(
+      // `a`: the append's scalars, typed once and read only once the lock is held.
+      `WITH a AS (SELECT pg_advisory_xact_lock_shared(${LOCKS.projections}), $1::text AS stream_id, $2::text AS stream_type, $3::int AS expected, $4::int AS count),
+            gate AS (${gate}),
+            ev AS (INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
+                   SELECT e.id, $1::text, e.version, e.type, e.schema_version, e.data, $10::jsonb, $11::timestamptz
+                     FROM unnest($5::uuid[], $6::int[], $7::text[], $8::int[], $9::jsonb[]) AS e(id, version, type, schema_version, data), gate
+                   RETURNING position, transaction_id::text AS transaction_id, stream_version)
+            ${writes.join('\n')}
+       SELECT position, transaction_id FROM ev ORDER BY stream_version`,
+      params,
+    );
+    if (rows.length === 0) throw new ConcurrencyError(streamId, String(expectedVersion));
+    return {
+      streamId,
+      nextExpectedVersion: from + events.length,
+      events: pending.map((e, i) => ({ ...e, data: e.data, position: Number(rows[i]!.position), transactionId: rows[i]!.transaction_id })),
+    };
   }
 
   async readStream(streamId: string, afterVersion = 0, tx?: EntityManager): Promise<StoredEvent[]> {
@@ -99,6 +159,7 @@ export class EventStore {
     append: StreamAppend,
     events: readonly NewEvent[],
     metadata: EventMetadata,
+    recordedAt: Date,
   ): Promise<AppendResult> {
     if (events.length === 0) {
       // Every event was stored before: an idempotent retry, not a race.
@@ -108,8 +169,8 @@ export class EventStore {
     const version = await this.moveStream(tx, append, events.length);
     const first = version - events.length + 1;
     const rows: EventRow[] = await tx.query(
-      `INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata)
-       SELECT e.id, $1, e.version, e.type, e.schema_version, e.data, $7::jsonb
+      `INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
+       SELECT e.id, $1, e.version, e.type, e.schema_version, e.data, $7::jsonb, $8::timestamptz
          FROM unnest($2::uuid[], $3::int[], $4::text[], $5::int[], $6::jsonb[])
               AS e(id, version, type, schema_version, data)
        RETURNING ${EVENT_COLUMNS}`,
@@ -121,6 +182,7 @@ export class EventStore {
         events.map((e) => e.schemaVersion ?? 1),
         events.map((e) => JSON.stringify(e.data ?? {})),
         JSON.stringify(metadata),
+        recordedAt.toISOString(),
       ],
     );
     return {

@@ -31,6 +31,13 @@ export class ColumnTypes {
  * thousand and at tens of thousands of events a second. `tables` renames targets (replay writes
  * into shadow tables).
  */
+export interface OpsWriterOptions {
+  /** A SQL condition every statement also requires (the one-statement append's "the events went in"). */
+  readonly guard?: string;
+  /** Where column types are looked up, when `sql` only collects statements. */
+  readonly catalog?: Sql;
+}
+
 export class OpsWriter {
   private batch: Upsert[] = [];
   private batchKeys = new Set<string>();
@@ -39,7 +46,12 @@ export class OpsWriter {
     private readonly sql: Sql,
     private readonly types: ColumnTypes,
     private readonly tables: ReadonlyMap<string, string> = new Map(),
+    private readonly options: OpsWriterOptions = {},
   ) {}
+
+  private columnTypes(table: string): Promise<Map<string, string>> {
+    return this.types.of(this.options.catalog ?? this.sql, table);
+  }
 
   async write(ops: readonly ProjectionOp[]): Promise<void> {
     for (const o of ops) {
@@ -92,7 +104,7 @@ export class OpsWriter {
   private async upsert(batch: Upsert[]): Promise<void> {
     const { table, key, row } = batch[0]!;
     const columns = Object.keys(row);
-    const types = await this.types.of(this.sql, table);
+    const types = await this.columnTypes(table);
     const sources: string[] = [];
     const values: string[] = [];
     columns.forEach((c, i) => {
@@ -109,13 +121,14 @@ export class OpsWriter {
     const text =
       `INSERT INTO ${this.target(table)} (${columns.map(quote).join(', ')}) SELECT ${values.join(', ')} ` +
       `FROM ROWS FROM (${sources.join(', ')}) AS t(${columns.map((_, i) => `c${i}`).join(', ')}) ` +
+      (this.options.guard ? `WHERE ${this.options.guard} ` : '') +
       `ON CONFLICT (${key.map(quote).join(', ')}) ` +
       (updates.length ? `DO UPDATE SET ${updates.map((c) => `${quote(c)} = EXCLUDED.${quote(c)}`).join(', ')}` : 'DO NOTHING');
     await this.sql(text, columns.map((c) => JSON.stringify(batch.map((o) => jsonValue(o.row[c])))));
   }
 
   private async update(table: string, where: Row, set: Row): Promise<void> {
-    const types = await this.types.of(this.sql, table);
+    const types = await this.columnTypes(table);
     const params: unknown[] = [];
     const assignments = Object.entries(set).map(([c, v]) => {
       params.push(toParam(v, types.get(c) ?? 'text'));
@@ -137,6 +150,7 @@ export class OpsWriter {
       return Array.isArray(v) ? `${quote(c)} = ANY($${params.length})` : `${quote(c)} = $${params.length}`;
     });
     if (parts.length === 0) throw new Error('a projection update or delete needs a where clause');
+    if (this.options.guard) parts.push(this.options.guard);
     return parts.join(' AND ');
   }
 }

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { INestApplicationContext } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { testEnvironment, type TestEnvironment } from '../../../test/support/test-config.js';
+import { bootContext } from '../../../test/support/test-context.js';
+import { ConcurrencyError } from './errors.js';
+import { EventStore } from './event-store.js';
+import type { StoredEvent } from './event.types.js';
+import { op, type Projection } from './projection.js';
+import { ProjectionRegistry } from './projection-registry.js';
+
+/**
+ * EventStore.commit: one stream, a transaction of its own, in one statement where it can be.
+ * Each projection below pushes it down another path; every path must give the same rows.
+ */
+const notes: Projection = {
+  name: 'test-notes', version: 1, tables: ['commit_notes'], handles: ['test.Noted', 'test.Renoted'],
+  project: (e: StoredEvent) => {
+    const d = e.data as { id: string; text: string };
+    return e.type === 'test.Noted'
+      ? [op.upsert('commit_notes', ['id'], { id: d.id, text: d.text, at: e.recordedAt, version: e.streamVersion })]
+      : [op.update('commit_notes', { id: d.id }, { text: d.text, version: e.streamVersion })];
+  },
+};
+/** Reads the position, which only the database assigns: the store must insert first. */
+const positions: Projection = {
+  name: 'test-positions', version: 1, tables: ['commit_positions'], handles: ['test.Positioned'],
+  project: (e: StoredEvent) => [op.upsert('commit_positions', ['id'], { id: (e.data as { id: string }).id, position: e.position })],
+};
+/** Two statements on one table (delete, then upsert): undefined in one statement, so it may not share it. */
+const twice: Projection = {
+  name: 'test-twice', version: 1, tables: ['commit_twice'], handles: ['test.Twice'],
+  project: (e: StoredEvent) => {
+    const id = (e.data as { id: string }).id;
+    return [op.delete('commit_twice', { id }), op.upsert('commit_twice', ['id'], { id, n: 1 }), op.update('commit_twice', { id }, { n: 2 })];
+  },
+};
+const failing: Projection = {
+  name: 'test-failing', version: 1, tables: ['commit_notes'], handles: ['test.Broken'],
+  project: () => {
+    throw new Error('projection bug');
+  },
+};
+
+describe('EventStore.commit', () => {
+  let env: TestEnvironment;
+  let app: INestApplicationContext;
+  let store: EventStore;
+  let ds: DataSource;
+
+  beforeAll(async () => {
+    env = await testEnvironment();
+    app = await bootContext(env.config);
+    store = app.get(EventStore);
+    ds = app.get(DataSource);
+    await ds.query(`CREATE TABLE commit_notes (id text PRIMARY KEY, text text NOT NULL, at timestamptz NOT NULL, version int NOT NULL)`);
+    await ds.query(`CREATE TABLE commit_positions (id text PRIMARY KEY, position bigint NOT NULL)`);
+    await ds.query(`CREATE TABLE commit_twice (id text PRIMARY KEY, n int NOT NULL)`);
+    const registry = app.get(ProjectionRegistry);
+    for (const p of [notes, positions, twice, failing]) registry.add(p);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await env?.cleanup();
+  });
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
+  /** Whether `work` took the transaction path rather than the one statement. */
+  const viaTransaction = async (work: () => Promise<unknown>) => {
+    const spy = jest.spyOn(store, 'transaction');
+    await work();
+    return spy.mock.calls.length > 0;
+  };
+  const note = (id: string, expectedVersion: number | 'no_stream' | 'any', text = 'hello', type = 'test.Noted') =>
+    store.commit({ streamId: `note-${id}`, streamType: 'test.Note', expectedVersion, events: [{ type, data: { id, text } }] }, { organisationId: 4, actorId: 2 });
+  const row = async (id: string) => (await ds.query(`SELECT text, at, version FROM commit_notes WHERE id = $1`, [id]))[0];
+
+  it('stores the event and its projection rows together, and returns what the log holds', async () => {
+    const id = randomUUID();
+    let result: Awaited<ReturnType<typeof note>> | undefined;
+    expect(await viaTransaction(async () => (result = await note(id, 'no_stream')))).toBe(false);
+    const [stored] = await store.readStream(`note-${id}`);
+    expect(result!.nextExpectedVersion).toBe(1);
+    expect(result!.events).toEqual([stored]);
+    expect(stored).toMatchObject({ type: 'test.Noted', streamVersion: 1, data: { id, text: 'hello' }, metadata: { organisationId: 4, actorId: 2 } });
+    expect(await row(id)).toEqual({ text: 'hello', at: stored!.recordedAt, version: 1 });
+  });
+
+  it('inserts first when a projection reads the position, which only the database assigns', async () => {
+    const id = randomUUID();
+    expect(await viaTransaction(() => note(id, 'no_stream', 'p', 'test.Positioned'))).toBe(true);
+    const [stored] = await store.readStream(`note-${id}`);
+    const [{ position }] = await ds.query(`SELECT position FROM commit_positions WHERE id = $1`, [id]);
+    expect(Number(position)).toBe(stored!.position);
+  });
+
+  it('appends at a known version, and refuses a stale or a too-new one, writing nothing', async () => {
+    const id = randomUUID();
+    await note(id, 'no_stream');
+    await store.commit({ streamId: `note-${id}`, streamType: 'test.Note', expectedVersion: 1, events: [{ type: 'test.Renoted', data: { id, text: 'second' } }] });
+    for (const stale of ['no_stream', 1, 5] as const) {
+      await expect(store.commit({ streamId: `note-${id}`, streamType: 'test.Note', expectedVersion: stale, events: [{ type: 'test.Renoted', data: { id, text: 'lost' } }] })).rejects.toBeInstanceOf(ConcurrencyError);
+    }
+    expect((await store.readStream(`note-${id}`)).map((e) => e.streamVersion)).toEqual([1, 2]);
+    expect(await row(id)).toMatchObject({ text: 'second', version: 2 });
+    const [{ version }] = await ds.query(`SELECT version FROM streams WHERE stream_id = $1`, [`note-${id}`]);
+    expect(version).toBe(2);
+  });
+
+  it('lets exactly one of many concurrent creators of a stream win', async () => {
+    const id = randomUUID();
+    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => note(id, 'no_stream', `writer ${i}`)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(ConcurrencyError);
+    expect(await store.readStream(`note-${id}`)).toHaveLength(1);
+  });
+
+  it('appends at an unknown version (any) through the transaction path', async () => {
+    const id = randomUUID();
+    await note(id, 'no_stream');
+    const any = () => store.commit({ streamId: `note-${id}`, streamType: 'test.Note', expectedVersion: 'any', events: [{ type: 'test.Renoted', data: { id, text: 'any' } }] });
+    expect(await viaTransaction(any)).toBe(true);
+    expect(await row(id)).toMatchObject({ text: 'any', version: 2 });
+  });
+
+  it('gives a projection that writes one table twice the same rows as in a transaction', async () => {
+    const id = randomUUID();
+    const commit = () => store.commit({ streamId: `twice-${id}`, streamType: 'test.Twice', expectedVersion: 'no_stream', events: [{ type: 'test.Twice', data: { id } }] });
+    expect(await viaTransaction(commit)).toBe(true);
+    expect(await ds.query(`SELECT n FROM commit_twice WHERE id = $1`, [id])).toEqual([{ n: 2 }]);
+  });
+
+  it('writes nothing when a projection fails', async () => {
+    const id = randomUUID();
+    await expect(note(id, 'no_stream', 'x', 'test.Broken')).rejects.toThrow('projection bug');
+    expect(await store.readStream(`note-${id}`)).toEqual([]);
+    expect(await ds.query(`SELECT 1 FROM streams WHERE stream_id = $1`, [`note-${id}`])).toEqual([]);
+  });
+});

@@ -1,0 +1,38 @@
+import type { EventMetadata, StoredEvent } from './event.types.js';
+
+/** Thrown when a projection reads a field of a pending event that only the database assigns. */
+export class NotYetStored extends Error {
+  constructor(field: string) {
+    super(`${field} is assigned when the event is stored`);
+  }
+}
+
+export interface PendingFields {
+  readonly eventId: string;
+  readonly streamId: string;
+  readonly streamVersion: number;
+  readonly type: string;
+  readonly schemaVersion: number;
+  readonly data: unknown;
+  readonly metadata: EventMetadata;
+  readonly recordedAt: Date;
+}
+
+/**
+ * An event as it will be stored, before it is: everything but `position` and `transactionId`,
+ * which throw. Projections see it so their writes can travel in the append's own statement; one
+ * that reads those fields throws NotYetStored, and the append takes the path that stores first.
+ * Data and metadata pass through JSON as they would through the jsonb columns.
+ */
+export function pendingEvent(fields: PendingFields): StoredEvent {
+  const event = { ...fields, data: JSON.parse(JSON.stringify(fields.data ?? {})), metadata: JSON.parse(JSON.stringify(fields.metadata)) };
+  for (const field of ['position', 'transactionId']) {
+    Object.defineProperty(event, field, {
+      enumerable: false,
+      get() {
+        throw new NotYetStored(field);
+      },
+    });
+  }
+  return event as unknown as StoredEvent;
+}
