@@ -101,6 +101,10 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
     it('computes the mileage amount and checks dates, miles, roles and types', async () => {
       const e = await expense('vol', { rate: { id: mileage }, miles: 12.5, passengers: 2, description: 'to the shop' });
       expect(e).toMatchObject({ amount: 6.88, claimed: false, miles: 12.5, passengers: 2, user_id: org.users.vol, type_id: travel, rate_id: mileage });
+      // The create answers from the data it wrote (no read-back): it must be what a read shows.
+      expect((await http().get(`/api/users/${org.users.vol}/expenses/${e.id}`).set(as('vol')).expect(200)).body).toEqual(e);
+      const plain = await expense('vol', { amount: 12.3, submitted: daysAgo(1), role: { id: org.roles.vol![0] } });
+      expect((await http().get(`/api/users/${org.users.vol}/expenses/${plain.id}`).set(as('vol')).expect(200)).body).toEqual(plain);
       const bad = await http().post('/api/expenses').set(as('vol')).send({ type: { id: travel }, date: '2999-01-01', rate: { id: mileage }, miles: 500, role: { id: org.roles.approver![0] } }).expect(422);
       expect(Object.keys(bad.body.errors).sort()).toEqual(['date', 'miles', 'role.id']);
       const old = await http().post('/api/expenses').set(as('vol')).send({ type: { id: travel }, date: daysAgo(200), amount: 5 }).expect(422);

@@ -9,6 +9,7 @@ import { AttachFileHandler, DeleteExpenseHandler, SaveExpenseHandler } from './e
 import { ExpenseQueries } from './expense/expense.queries.js';
 import { ExpensesProjection } from './expense/expenses.projection.js';
 import { DeleteExpenseRateHandler, SaveExpenseRateHandler } from './rates/expense-rates.commands.js';
+import { IdBlocks } from './next-id.js';
 import { ExpenseSettingsProjection } from './settings.projection.js';
 import { SubmissionMailReactor } from './submission/submission-mail.reactor.js';
 import { ExpenseSettingsQueries } from './types/expense-settings.queries.js';
@@ -17,7 +18,7 @@ import { DeleteExpenseTypeHandler, SaveExpenseTypeHandler } from './types/expens
 @Module({
   imports: [IdentityModule, FilesModule, OrganisationModule],
   providers: [
-    ExpenseSettingsQueries, ExpenseQueries, ClaimQueries,
+    ExpenseSettingsQueries, ExpenseQueries, ClaimQueries, IdBlocks,
     ExpenseSettingsProjection, ExpensesProjection, ClaimsProjection,
     SaveExpenseTypeHandler, DeleteExpenseTypeHandler, SaveExpenseRateHandler, DeleteExpenseRateHandler,
     SaveExpenseHandler, DeleteExpenseHandler, AttachFileHandler, CreateClaimHandler, UpdateClaimHandler,

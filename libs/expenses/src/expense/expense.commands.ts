@@ -1,12 +1,12 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { EventStore, type NewEvent } from '#app/event-store';
 import { FileRecords } from '#app/files';
 import { type Caller, Roles } from '#app/identity';
 import { SettingsViews } from '#app/organisation';
 import { ForbiddenError, NotFoundError, ValidationError } from '#app/platform';
 import { type ExpenseData, type ExpenseEvent, streams } from '../expenses.events.js';
-import { nextId } from '../next-id.js';
+import { IdBlocks } from '../next-id.js';
 import { ExpenseSettingsQueries } from '../types/expense-settings.queries.js';
 import { assertUnclaimed, evolve, type ExpenseState } from './expense.js';
 import { checkExpense, mileageAmount, todayIn } from './expense-rules.js';
@@ -23,8 +23,15 @@ export interface ExpenseValues {
   roleId?: number | null;
 }
 
+/** What a save wrote: enough to answer a create without reading the row back. */
+export interface SavedExpense {
+  readonly id: number;
+  readonly data: ExpenseData;
+  readonly recordedAt: Date;
+}
+
 /** Records (id null) or changes an expense of the caller. */
-export class SaveExpenseCommand extends Command<number> {
+export class SaveExpenseCommand extends Command<SavedExpense> {
   constructor(
     readonly caller: Caller,
     readonly id: number | null,
@@ -67,7 +74,7 @@ const meta = (caller: Caller) => ({ organisationId: caller.organisationId, actor
 export class SaveExpenseHandler implements ICommandHandler<SaveExpenseCommand> {
   constructor(
     private readonly store: EventStore,
-    private readonly dataSource: DataSource,
+    private readonly ids: IdBlocks,
     private readonly settings: ExpenseSettingsQueries,
     private readonly organisation: SettingsViews,
     private readonly roles: Roles,
@@ -78,16 +85,17 @@ export class SaveExpenseHandler implements ICommandHandler<SaveExpenseCommand> {
    * and the embedded database serves one transaction at a time, so they must not run inside it.
    * A change in between loses the optimistic race (409) rather than slipping through.
    */
-  async execute({ caller, id, values }: SaveExpenseCommand): Promise<number> {
+  async execute({ caller, id, values }: SaveExpenseCommand): Promise<SavedExpense> {
     const current = id === null ? null : await ownExpense(this.store, undefined, caller, id);
     if (current) assertUnclaimed(current.state);
-    const expenseId = id ?? (await nextId(this.dataSource.manager, 'expense'));
+    const expenseId = id ?? (await this.ids.next('expense'));
     const data = await this.decide(caller, expenseId, current?.state ?? null, values);
     const event: ExpenseEvent = { type: id === null ? 'expenses.ExpenseRecorded' : 'expenses.ExpenseChanged', data };
-    await this.store.transaction((tx) =>
-      this.store.append(tx, [{ streamId: streams.expense(expenseId), streamType: 'expenses.Expense', expectedVersion: current?.version ?? 'no_stream', events: [event as NewEvent] }], meta(caller)),
+    const { events } = await this.store.commit(
+      { streamId: streams.expense(expenseId), streamType: 'expenses.Expense', expectedVersion: current?.version ?? 'no_stream', events: [event as NewEvent] },
+      meta(caller),
     );
-    return expenseId;
+    return { id: expenseId, data, recordedAt: events[0]!.recordedAt };
   }
 
   /** The expense after the change, with every rule checked and the mileage amount computed. */

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { FileRecords, type FileView } from '#app/files';
 import { type Caller, Hierarchy, Roles, UserBases } from '#app/identity';
 import { NotFoundError, offsetOf, type PageRequest } from '#app/platform';
+import type { ExpenseData } from '../expenses.events.js';
 import { num, sqlDate, sqlIso } from '../format.js';
 import { ExpenseSettingsQueries } from '../types/expense-settings.queries.js';
 
@@ -18,6 +19,20 @@ type Row = {
 };
 
 export type ExpenseView = Record<string, unknown> & { id: number; user_id: number };
+
+/** `sqlIso` in JavaScript: UTC, whole seconds (to_char truncates, as slice does). */
+const iso = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;
+
+/**
+ * A new expense as `get` shows it (no includes), from the data just written: a create answers
+ * without reading its row back. expense.queries.int-spec compares the two.
+ */
+export function recordedExpenseView(d: ExpenseData, recordedAt: Date): ExpenseView {
+  return {
+    id: d.id, amount: d.amount, description: d.description, submitted: d.submitted, claimed: false, created_at: iso(recordedAt), updated_at: iso(recordedAt),
+    date: d.date, miles: d.miles, passengers: d.passengers, user_id: d.userId, type_id: d.typeId, rate_id: d.rateId, role_id: d.roleId,
+  };
+}
 
 /** Expenses as the API shows them, within the caller's organisation. */
 @Injectable()

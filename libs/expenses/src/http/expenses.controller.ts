@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { type Caller, CurrentCaller, Hierarchy, RequirePermission, UserBases } from '#app/identity';
 import { APP_CONFIG, type AppConfig, ForbiddenError, NotFoundError, paginate, parseBooleanQuery, parseListQuery, pathId } from '#app/platform';
 import { AttachFileCommand, DeleteExpenseCommand, SaveExpenseCommand } from '../expense/expense.commands.js';
-import { EXPENSE_INCLUDES, ExpenseQueries } from '../expense/expense.queries.js';
+import { EXPENSE_INCLUDES, ExpenseQueries, recordedExpenseView } from '../expense/expense.queries.js';
 import { CreateExpenseBody, expenseValues, UpdateExpenseBody } from './expense.dto.js';
 
 
@@ -54,8 +54,8 @@ export class ExpensesController {
   @Post('expenses')
   @ApiOperation({ summary: 'Create expense', description: 'Owned by the caller. With a rate, amount is computed; miles over max_miles, a date in the future or older than expenses_max_age months are 422.' })
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateExpenseBody) {
-    const id = await this.commands.execute(new SaveExpenseCommand(caller, null, expenseValues(body)));
-    return this.expenses.get(caller, caller.userId, id);
+    const saved = await this.commands.execute(new SaveExpenseCommand(caller, null, expenseValues(body)));
+    return recordedExpenseView(saved.data, saved.recordedAt);
   }
 
   @Get('users/:userId/expenses/:id')
