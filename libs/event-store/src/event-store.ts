@@ -27,8 +27,14 @@ export class EventStore {
   ) {}
 
   /** Runs `work` in one transaction: everything it appends and projects commits or rolls back together. */
-  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+  async transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    let manager: EntityManager | undefined;
+    const result = await this.dataSource.transaction((tx) => {
+      manager = tx;
+      return work(tx);
+    });
+    this.projections.committed(manager!);
+    return result;
   }
 
   /**
@@ -78,7 +84,7 @@ export class EventStore {
     ];
     const planned = await this.projections.plan(pending, 'EXISTS (SELECT FROM ev)', (text, p) => this.dataSource.query(text, p));
     if (!planned) return viaTransaction();
-    const writes = planned.map((s, i) => {
+    const writes = planned.statements.map((s, i) => {
       const offset = params.length;
       params.push(...s.params);
       // OpsWriter numbers its parameters from $1 and quotes every identifier, so `$n` is only ever a parameter.
@@ -100,6 +106,7 @@ export class EventStore {
       params,
     );
     if (rows.length === 0) throw new ConcurrencyError(streamId, String(expectedVersion));
+    this.projections.announce(planned.ops);
     return {
       streamId,
       nextExpectedVersion: from + events.length,

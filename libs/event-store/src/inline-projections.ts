@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { ChangeFeed } from '#app/platform';
 import type { StoredEvent } from './event.types.js';
 import { ColumnTypes, OpsWriter, type Sql } from './ops-writer.js';
 import { NotYetStored } from './pending-event.js';
+import type { ProjectionOp } from './projection.js';
 import { ProjectionRegistry } from './projection-registry.js';
 
 export interface PlannedStatement {
@@ -10,19 +12,47 @@ export interface PlannedStatement {
   readonly params: unknown[];
 }
 
-/** Applies the projections to freshly appended events inside the appending transaction. */
+export interface Plan {
+  readonly statements: readonly PlannedStatement[];
+  readonly ops: readonly ProjectionOp[];
+}
+
+/**
+ * Applies the projections to freshly appended events inside the appending transaction, and tells
+ * the ChangeFeed which rows changed once that transaction has committed (caches evict at once).
+ */
 @Injectable()
 export class InlineProjections {
   private readonly types = new ColumnTypes();
+  private readonly written = new WeakMap<EntityManager, ProjectionOp[]>();
 
-  constructor(private readonly registry: ProjectionRegistry) {}
+  constructor(
+    private readonly registry: ProjectionRegistry,
+    private readonly feed: ChangeFeed,
+  ) {}
 
   async apply(tx: EntityManager, events: readonly StoredEvent[]): Promise<void> {
     const writer = new OpsWriter((text, params) => tx.query(text, params), this.types);
+    const written = this.written.get(tx) ?? [];
+    this.written.set(tx, written);
     for (const event of events) {
-      for (const projection of this.registry.forType(event.type)) await writer.write(projection.project(event));
+      for (const projection of this.registry.forType(event.type)) {
+        const ops = projection.project(event);
+        written.push(...ops);
+        await writer.write(ops);
+      }
     }
     await writer.flush();
+  }
+
+  /** The transaction `tx` committed: report the rows its projections wrote. */
+  committed(tx: EntityManager): void {
+    this.announce(this.written.get(tx) ?? []);
+    this.written.delete(tx);
+  }
+
+  announce(ops: readonly ProjectionOp[]): void {
+    for (const o of ops) this.feed.changed({ table: o.table, row: o.kind === 'upsert' ? o.row : o.where });
   }
 
   /**
@@ -31,8 +61,9 @@ export class InlineProjections {
    * field only the database assigns (position, transaction id), or two statements write one table
    * (Postgres leaves it undefined which of two changes to one row in one statement wins).
    */
-  async plan(events: readonly StoredEvent[], guard: string, catalog: Sql): Promise<PlannedStatement[] | null> {
+  async plan(events: readonly StoredEvent[], guard: string, catalog: Sql): Promise<Plan | null> {
     const statements: PlannedStatement[] = [];
+    const all: ProjectionOp[] = [];
     const tables = new Set<string>();
     const writer = new OpsWriter(
       async (text, params = []) => {
@@ -47,6 +78,7 @@ export class InlineProjections {
         for (const projection of this.registry.forType(event.type)) {
           const ops = projection.project(event);
           for (const o of ops) tables.add(o.table);
+          all.push(...ops);
           await writer.write(ops);
         }
       }
@@ -55,6 +87,6 @@ export class InlineProjections {
       if (error instanceof NotYetStored) return null;
       throw error;
     }
-    return statements.length === tables.size ? statements : null;
+    return statements.length === tables.size ? { statements, ops: all } : null;
   }
 }

@@ -119,6 +119,14 @@ describe('projection replay', () => {
     expect(n).toBe(0);
   });
 
+  it('carries the table\'s triggers over to the rebuilt table (caches hear of its changes)', async () => {
+    await ds.query(`CREATE TRIGGER ledger_replayed_changes AFTER INSERT OR UPDATE OR DELETE ON ledger_replayed FOR EACH ROW EXECUTE FUNCTION uvol_notify_change('account')`);
+    await replayer.replay(['ledger-replayed']);
+    const triggers = await ds.query(`SELECT tgname FROM pg_trigger WHERE tgrelid = 'ledger_replayed'::regclass AND NOT tgisinternal`);
+    expect(triggers).toEqual([{ tgname: 'ledger_replayed_changes' }]);
+    expect(await checksum('ledger_replayed')).toBe(await checksum('ledger_live'));
+  });
+
   // Needs concurrent transactions, which embedded PGlite serialises (see event-store.int-spec).
   (process.env.TEST_PG_ADMIN_URL ? it : it.skip)('is safe while appends continue: the rebuilt table equals the live one', async () => {
     const accounts = Array.from({ length: 10 }, (_, i) => `busy-${i}-${randomUUID().slice(0, 6)}`);

@@ -1,4 +1,5 @@
 import type { QueryRunner } from 'typeorm';
+import { CHANGES_CHANNEL } from '#app/platform';
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 export const shadowOf = (table: string) => `${table}__rebuild`;
@@ -11,11 +12,18 @@ export async function createShadow(q: QueryRunner, table: string): Promise<void>
 
 /**
  * Puts the shadow in the table's place inside the caller's transaction. The indexes and
- * constraints take back their original names, so later migrations can still name them.
+ * constraints take back their original names, so later migrations can still name them; the
+ * table's triggers (LIKE does not copy them: the shadow fills without firing them) move over,
+ * and every process's caches of the table hear that all of it changed when this commits.
  */
 export async function swapShadow(q: QueryRunner, table: string): Promise<void> {
   const old = `${table}__old`;
   const originalNames = await indexNames(q, table);
+  // Read while the name is the original's: each definition then names the table as it will be after the swap.
+  const triggers: { def: string }[] = await q.query(
+    `SELECT pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE tgrelid = $1::regclass AND NOT tgisinternal ORDER BY tgname`,
+    [quote(table)],
+  );
   await q.query(`ALTER TABLE ${quote(table)} RENAME TO ${quote(old)}`);
   await q.query(`ALTER TABLE ${quote(shadowOf(table))} RENAME TO ${quote(table)}`);
   const rebuiltNames = await indexNames(q, table);
@@ -24,6 +32,8 @@ export async function swapShadow(q: QueryRunner, table: string): Promise<void> {
     const original = originalNames.get(shape);
     if (original && original !== name) await q.query(`ALTER INDEX ${quote(name)} RENAME TO ${quote(original)}`);
   }
+  for (const { def } of triggers) await q.query(def);
+  await q.query(`SELECT pg_notify('${CHANGES_CHANNEL}', $1)`, [`${table}:*`]);
 }
 
 /** Index definition with its own name and table name taken out → index name. */

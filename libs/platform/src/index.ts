@@ -4,6 +4,8 @@ export { ConfigModule } from './config/config.module.js';
 export { DATABASE_ENDPOINT, type DatabaseEndpoint } from './database/database-endpoint.js';
 export { DatabaseModule } from './database/database.module.js';
 export { PreparedStatements } from './database/prepared-statements.js';
+export { ChangeFeed, CHANGES_CHANNEL, type Change } from './database/change-feed.js';
+export { ReadCache, type Watch } from './database/read-cache.js';
 export { startEmbeddedPostgres, type EmbeddedPostgres } from './database/embedded-postgres.js';
 export { runMigrationsLocked } from './database/run-migrations.js';
 export { QueueModule } from './queue/queue.module.js';

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type MigrationInterface } from 'typeorm';
 import { APP_CONFIG } from '../config/app-config.js';
 import { DATABASE_ENDPOINT, type DatabaseEndpoint, openDatabaseEndpoint } from './database-endpoint.js';
+import { ChangeFeed } from './change-feed.js';
 import { PreparedStatements } from './prepared-statements.js';
 import { runMigrationsLocked } from './run-migrations.js';
 
@@ -36,8 +37,8 @@ export class DatabaseModule {
     return {
       module: DatabaseModule,
       global: true,
-      providers: [PreparedStatements],
-      exports: [PreparedStatements],
+      providers: [PreparedStatements, ChangeFeed],
+      exports: [PreparedStatements, ChangeFeed],
       imports: [
         endpoint,
         TypeOrmModule.forRootAsync({
