@@ -6,6 +6,7 @@ import { createGuardrails, generateSync } from 'otplib';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { type ProvisionResult, RequirePermission } from '#app/identity';
+import { eventually } from '../support/eventually.js';
 import { mailText, startMailCatcher, startSmsGateway } from '../support/mail-catcher.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootStandalone, organisationFile, provision } from '../support/test-app.js';
@@ -223,6 +224,40 @@ describe('authentication (spec: Authentication; api.md)', () => {
       await http().get('/api/test-approvals').set('authorization', `Bearer ${holder}`).expect(200);
       const res = await http().get('/api/test-approvals').set('authorization', `Bearer ${without}`).expect(403);
       expect(res.body).toEqual({ message: expect.stringMatching(/approve-claims/), status_code: 403 });
+    });
+  });
+
+  describe('changes made by another process (sessions and users are cached per process)', () => {
+    /**
+     * Logs in and lets the log-in's own change notifications arrive (a few ms; 300 to spare): a
+     * read overlapping them is not kept, and these tests are about a cached session.
+     */
+    async function cachedLogIn(email: string) {
+      const token = await logIn(email);
+      await new Promise((r) => setTimeout(r, 300));
+      return token;
+    }
+
+    it('a session revoked outside this process is refused as soon as the change arrives', async () => {
+      const token = await cachedLogIn('victim@riverside.example');
+      await me(token).expect(200);
+      const { sid } = jwt.decode(token) as { sid: string };
+      // Straight to the read table, as another API process's projection would write it; not through this process.
+      await app.get(DataSource).query(`UPDATE sessions SET revoked_at = now(), revoked_reason = 'test' WHERE id = $1`, [sid]);
+      await eventually(async () => (await me(token)).status === 401);
+    });
+
+    it('a permission withdrawn outside this process applies as soon as the change arrives', async () => {
+      const holder = await cachedLogIn('plain@riverside.example');
+      await http().get('/api/test-approvals').set('authorization', `Bearer ${holder}`).expect(200);
+      const ds = app.get(DataSource);
+      const [{ permissions }] = await ds.query(`SELECT permissions FROM users WHERE id = $1`, [riverside.users.plain]);
+      await ds.query(`UPDATE users SET permissions = '[]' WHERE id = $1`, [riverside.users.plain]);
+      try {
+        await eventually(async () => (await http().get('/api/test-approvals').set('authorization', `Bearer ${holder}`)).status === 403);
+      } finally {
+        await ds.query(`UPDATE users SET permissions = $2::jsonb WHERE id = $1`, [riverside.users.plain, JSON.stringify(permissions)]);
+      }
     });
   });
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Caller } from '#app/identity';
-import { NotFoundError, offsetOf, type PageRequest, PreparedStatements } from '#app/platform';
+import { ChangeFeed, NotFoundError, offsetOf, type PageRequest, PreparedStatements, ReadCache } from '#app/platform';
 import { num, sqlDate, sqlStamp } from '../format.js';
 
 export interface ExpenseTypeView {
@@ -32,10 +32,18 @@ const rateView = (r: RateRow): ExpenseRateView => ({ ...r, id: Number(r.id), rat
 
 @Injectable()
 export class ExpenseSettingsQueries {
+  // One type or rate is read by every expense written (and shown with include=type,rate).
+  private readonly typeCache: ReadCache<ExpenseTypeView>;
+  private readonly rateCache: ReadCache<ExpenseRateView>;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly db: PreparedStatements,
-  ) {}
+    feed: ChangeFeed,
+  ) {
+    this.typeCache = new ReadCache(feed, [{ table: 'expense_types' }]);
+    this.rateCache = new ReadCache(feed, [{ table: 'expense_rates' }]);
+  }
 
   async types(caller: Caller, page: PageRequest): Promise<{ items: ExpenseTypeView[]; total: number }> {
     const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM expense_types WHERE organisation_id = $1 AND NOT deleted`, [caller.organisationId]);
@@ -47,7 +55,11 @@ export class ExpenseSettingsQueries {
   }
 
   /** A live type of the caller's organisation (deleted types cannot be chosen again). */
-  async type(caller: Caller, id: number, options: { includeDeleted?: boolean } = {}): Promise<ExpenseTypeView> {
+  type(caller: Caller, id: number, options: { includeDeleted?: boolean } = {}): Promise<ExpenseTypeView> {
+    return this.typeCache.get(`${caller.organisationId}:${id}:${options.includeDeleted ? 'all' : 'live'}`, () => this.loadType(caller, id, options));
+  }
+
+  private async loadType(caller: Caller, id: number, options: { includeDeleted?: boolean }): Promise<ExpenseTypeView> {
     const [row] = await this.db.query<{ id: string; name: string; order_id: number }>(
       `SELECT id, name, order_id FROM expense_types WHERE id = $1 AND organisation_id = $2 ${options.includeDeleted ? '' : 'AND NOT deleted'}`,
       [id, caller.organisationId],
@@ -65,7 +77,11 @@ export class ExpenseSettingsQueries {
     return { items: rows.map(rateView), total };
   }
 
-  async rate(caller: Caller, id: number, options: { includeDeleted?: boolean } = {}): Promise<ExpenseRateView> {
+  rate(caller: Caller, id: number, options: { includeDeleted?: boolean } = {}): Promise<ExpenseRateView> {
+    return this.rateCache.get(`${caller.organisationId}:${id}:${options.includeDeleted ? 'all' : 'live'}`, () => this.loadRate(caller, id, options));
+  }
+
+  private async loadRate(caller: Caller, id: number, options: { includeDeleted?: boolean }): Promise<ExpenseRateView> {
     const [row] = await this.db.query<RateRow>(
       `SELECT ${RATE_COLUMNS} FROM expense_rates WHERE id = $1 AND organisation_id = $2 ${options.includeDeleted ? '' : 'AND NOT deleted'}`,
       [id, caller.organisationId],

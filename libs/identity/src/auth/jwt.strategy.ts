@@ -2,34 +2,53 @@ import { createSecretKey } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
-import { APP_CONFIG, type AppConfig, PreparedStatements } from '#app/platform';
+import { APP_CONFIG, type AppConfig, ChangeFeed, PreparedStatements, ReadCache } from '#app/platform';
 import { isClaims } from '../login/jwt-tokens.js';
 import type { Caller } from './caller.js';
+
+interface SessionRow {
+  readonly current_jti: string;
+  readonly user_id: string;
+  readonly organisation_id: string;
+  readonly permissions: readonly string[];
+}
 
 /**
  * passport-jwt checks signature (HS256 only: `alg: none` and foreign keys fail) and expiry; this
  * then asks the sessions table whether the token is still the current one of a live log-in, so a
- * refreshed, logged-out or revoked token is refused everywhere.
+ * refreshed, logged-out or revoked token is refused everywhere. Every authenticated request asks,
+ * so live sessions are cached per process (ReadCache): a refresh, log-out or revocation evicts
+ * the session, a change to any user (permissions, hold) evicts them all; in this process at once,
+ * in others when the change notification arrives.
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+  private readonly sessions: ReadCache<SessionRow | null>;
+
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly db: PreparedStatements,
+    feed: ChangeFeed,
   ) {
     // A KeyObject, not the string: jsonwebtoken otherwise tries (and fails) to parse the string as a
     // public key on every request, which cost more CPU than the rest of the guard (bench/README.md).
     super({ jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(), secretOrKey: createSecretKey(Buffer.from(config.auth.jwtSecret)) as never, algorithms: ['HS256'], ignoreExpiration: false });
+    this.sessions = new ReadCache(feed, [{ table: 'sessions', key: 'id' }, { table: 'users' }]);
   }
 
   async validate(payload: unknown): Promise<Caller | false> {
     if (!isClaims(payload)) return false;
-    const [row] = await this.db.query<{ permissions: string[] }>(
-      `SELECT u.permissions FROM sessions s JOIN users u ON u.id = s.user_id
-        WHERE s.id = $1 AND s.current_jti = $2 AND s.revoked_at IS NULL AND s.user_id = $3 AND s.organisation_id = $4`,
-      [payload.sid, payload.jti, Number(payload.sub), payload.org],
-    );
-    if (!row) return false;
+    const row = await this.sessions.get(payload.sid, () => this.liveSession(payload.sid), (r) => r !== null);
+    if (!row || row.current_jti !== payload.jti || row.user_id !== payload.sub || Number(row.organisation_id) !== payload.org) return false;
     return { userId: Number(payload.sub), organisationId: payload.org, permissions: new Set(row.permissions), sessionId: payload.sid, jti: payload.jti };
+  }
+
+  private async liveSession(id: string): Promise<SessionRow | null> {
+    const [row] = await this.db.query<SessionRow>(
+      `SELECT s.current_jti, s.user_id, s.organisation_id, u.permissions FROM sessions s JOIN users u ON u.id = s.user_id
+        WHERE s.id = $1 AND s.revoked_at IS NULL`,
+      [id],
+    );
+    return row ?? null;
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FileRecords } from '#app/files';
 import type { Caller } from '#app/identity';
-import { APP_CONFIG, type AppConfig, NotFoundError, PreparedStatements } from '#app/platform';
+import { APP_CONFIG, type AppConfig, ChangeFeed, NotFoundError, PreparedStatements, ReadCache } from '#app/platform';
 import { FIELDS, SECRETS } from './fields.js';
 
 type Stored = Map<string, unknown>;
@@ -19,11 +19,17 @@ export interface ImageView {
 /** Builds the basic and detailed views from the setting rows, defaults filled in. */
 @Injectable()
 export class SettingsViews {
+  /** For other contexts' rules, read on every write they check (an expense's dates, a claim's approval). */
+  private readonly cached: ReadCache<Stored>;
+
   constructor(
     private readonly db: PreparedStatements,
     private readonly files: FileRecords,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    feed: ChangeFeed,
+  ) {
+    this.cached = new ReadCache(feed, [{ table: 'organisation_settings', key: 'organisation_id' }]);
+  }
 
   async stored(organisationId: number): Promise<Stored> {
     const rows = await this.db.query<{ name: string; value: unknown }>(`SELECT name, value FROM organisation_settings WHERE organisation_id = $1`, [organisationId]);
@@ -33,7 +39,7 @@ export class SettingsViews {
 
   /** Named settings of an organisation, defaults filled in (for other contexts' rules). */
   async values(organisationId: number, names: readonly string[]): Promise<Record<string, unknown>> {
-    const stored = await this.stored(organisationId);
+    const stored = await this.cached.get(String(organisationId), () => this.stored(organisationId));
     return Object.fromEntries(names.map((name) => [name, this.value(stored, name)]));
   }
 
