@@ -7,12 +7,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Body, Controller, type DynamicModule, HttpCode, Module, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { Type } from 'class-transformer';
+import { IsDefined, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { ProvisionCommand } from '#app/identity';
+import { ProvisionCommand, RequirePermission } from '#app/identity';
 import { createHttpApp, loadConfig } from '#app/platform';
 import { ApiModule } from '../apps/api/src/api.module.js';
 import { createScratch, dropScratch } from './db.js';
@@ -22,6 +25,8 @@ const PASSWORD = 'correct horse battery staple';
 
 export interface ExpenseFigures {
   readonly api: number;
+  /** The same app's floor: a route behind the same guard and validation pipe that answers a constant. */
+  readonly floor: number;
   readonly bare: number;
   readonly list: { p50: number; p99: number; runs: number; expenses: number };
 }
@@ -45,7 +50,38 @@ async function load(url: string, headers: Record<string, string>, body: string, 
   return result.requests.average;
 }
 
-/** The floor: Fastify and one pooled INSERT of the same row, no auth, no validation, no events. */
+class FloorRef {
+  @IsInt() @Min(1) id!: number;
+}
+
+/** The fields of the expense body that the bench sends, with the same validators. */
+class FloorBody {
+  @IsOptional() @IsNumber({ maxDecimalPlaces: 2 }) @Min(0) @Max(1_000_000) amount?: number;
+  @IsOptional() @IsString() @MaxLength(2000) description?: string;
+  @IsDefined() @Matches(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/) date!: string;
+  @IsDefined() @ValidateNested() @Type(() => FloorRef) type!: FloorRef;
+}
+
+/**
+ * What the framework costs before any work: the API's JWT guard (session check, cached), the
+ * permission check and the validation pipe, then a constant answer. No handler can beat this.
+ */
+@Controller('bench')
+class FloorController {
+  @Post('floor')
+  @HttpCode(201)
+  @RequirePermission('create-expenses')
+  floor(@Body() body: FloorBody) {
+    return { id: 1, amount: body.amount ?? 0 };
+  }
+}
+
+@Module({ controllers: [FloorController] })
+class FloorModule {}
+
+const withFloor = (api: DynamicModule): DynamicModule => ({ module: class BenchApiModule {}, imports: [api, FloorModule] });
+
+/** The bare route: Fastify and one pooled INSERT of the same row, no auth, no validation, no events. */
 async function bareRoute(url: string, seconds: number): Promise<number> {
   const pool = new pg.Pool({ connectionString: url, max: 20 });
   await pool.query(`CREATE TABLE IF NOT EXISTS bare_expenses (LIKE expenses INCLUDING ALL)`);
@@ -73,7 +109,7 @@ export async function benchExpenses(seconds = 10): Promise<ExpenseFigures> {
   const url = await createScratch(DB);
   const dataDir = mkdtempSync(join(tmpdir(), 'uvol-bench-expenses-'));
   const config = loadConfig({ DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'silent', AUTH_RATE_LIMIT_PER_ADDRESS: '100000' });
-  const app = await createHttpApp(ApiModule.forRoot(config), { logger: false });
+  const app = await createHttpApp(withFloor(ApiModule.forRoot(config)), { logger: false });
   try {
     await app.listen(0, '127.0.0.1');
     const base = await app.getUrl();
@@ -94,10 +130,12 @@ export async function benchExpenses(seconds = 10): Promise<ExpenseFigures> {
     const type = await post('/api/expenses/types', { name: 'Travel', position: 1 }, token);
     const rate = await post('/api/expenses/rates', { short_name: 'Car', rate: 0.45, passenger_rate: 0.05 }, token);
     const today = new Date().toISOString().slice(0, 10);
-    const api = await load(`${base}/api/expenses`, { authorization: `Bearer ${token}` }, JSON.stringify({ amount: 4.2, description: 'bus', date: today, type: { id: type.id } }), seconds);
+    const body = JSON.stringify({ amount: 4.2, description: 'bus', date: today, type: { id: type.id } });
+    const api = await load(`${base}/api/expenses`, { authorization: `Bearer ${token}` }, body, seconds);
+    const floor = await load(`${base}/bench/floor`, { authorization: `Bearer ${token}` }, body, seconds);
     const bare = await bareRoute(url, seconds);
     const list = await listLatency(url, base, token, org.users.u as number, Number(type.id), Number(rate.id));
-    return { api, bare, list };
+    return { api, floor, bare, list };
   } finally {
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -1,10 +1,12 @@
 /**
  * The HTTP benchmarks: log-in round trip and argon2 cost (identity), POST and list of expenses
- * (expenses). `npm run bench` runs them after the event-store benchmarks; alone:
- * `node dist/bench/http.js` (DATABASE_URL: the admin URL for the scratch databases).
+ * (expenses), and one expense write four ways without HTTP (writes). `npm run bench` runs them
+ * after the event-store benchmarks; alone: `node dist/bench/http.js` (BENCH_ONLY=login|writes|expenses;
+ * DATABASE_URL: the admin URL for the scratch databases).
  */
 import { benchExpenses } from './expenses.js';
 import { benchLogin } from './login.js';
+import { benchWritePaths } from './write-paths.js';
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const only = process.env.BENCH_ONLY;
@@ -18,11 +20,19 @@ if (!only || only === 'login') {
       `  p50 ${ms(login.argon2.p50)}   p99 ${ms(login.argon2.p99)}\n`,
   );
 }
+if (!only || only === 'writes') {
+  const rows = await benchWritePaths(Number(process.env.BENCH_WRITES ?? 4000));
+  process.stdout.write(
+    `\nOne expense write, 16 concurrent writers, no HTTP (CPU per write: this process / the whole machine)\n` +
+      rows.map((r) => `  ${r.name.padEnd(72)} ${r.perSecond.toFixed(0).padStart(6)} /s   node ${r.nodeUs.toFixed(0).padStart(4)} µs   machine ${r.machineUs.toFixed(0).padStart(5)} µs`).join('\n') + '\n',
+  );
+}
 if (!only || only === 'expenses') {
   const e = await benchExpenses(Number(process.env.BENCH_SECONDS ?? 10));
   process.stdout.write(
     `\nPOST /api/expenses, 32 connections\n` +
       `  API ${e.api.toFixed(0)} req/s   bare Fastify + pg ${e.bare.toFixed(0)} req/s   ratio ${((e.api / e.bare) * 100).toFixed(1)}% (goal ≥ 50%)\n` +
+      `  floor (same guard and validation, constant answer, no database work) ${e.floor.toFixed(0)} req/s: ${((e.floor / e.bare) * 100).toFixed(1)}% of bare\n` +
       `GET /api/users/{id}/expenses?include=type,rate,attachments with ${e.list.expenses} expenses, ${e.list.runs} sequential\n` +
       `  p50 ${ms(e.list.p50)}   p99 ${ms(e.list.p99)}\n`,
   );
