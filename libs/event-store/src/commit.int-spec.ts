@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
+import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { testEnvironment, type TestEnvironment } from '../../../test/support/test-config.js';
 import { bootContext } from '../../../test/support/test-context.js';
 import { ConcurrencyError } from './errors.js';
 import { EventStore } from './event-store.js';
+import { LOCKS } from './locks.js';
 import type { StoredEvent } from './event.types.js';
 import { op, type Projection } from './projection.js';
 import { ProjectionRegistry } from './projection-registry.js';
@@ -131,6 +133,30 @@ describe('EventStore.commit', () => {
     const commit = () => store.commit({ streamId: `twice-${id}`, streamType: 'test.Twice', expectedVersion: 'no_stream', events: [{ type: 'test.Twice', data: { id } }] });
     expect(await viaTransaction(commit)).toBe(true);
     expect(await ds.query(`SELECT n FROM commit_twice WHERE id = $1`, [id])).toEqual([{ n: 2 }]);
+  });
+
+  // Needs two transactions at once, which embedded PGlite serialises (see event-store.int-spec).
+  (process.env.TEST_PG_ADMIN_URL ? it : it.skip)('waits behind a replay\'s swap instead of deadlocking with it', async () => {
+    // What a replay's swap does: the projections lock exclusively, then its tables exclusively.
+    const replay = new pg.Client({ connectionString: env.config.database.url });
+    await replay.connect();
+    try {
+      await replay.query('BEGIN');
+      await replay.query(`SELECT pg_advisory_xact_lock(${LOCKS.projections})`);
+      const id = randomUUID();
+      const spy = jest.spyOn(store, 'transaction');
+      const write = note(id, 'no_stream', 'during the swap');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(spy).toHaveBeenCalled();
+      // A write that waited for the lock while holding commit_notes would deadlock here.
+      await replay.query(`SET LOCAL lock_timeout = '5s'`);
+      await replay.query('LOCK TABLE commit_notes IN ACCESS EXCLUSIVE MODE');
+      await replay.query('COMMIT');
+      await write;
+      expect(await row(id)).toMatchObject({ text: 'during the swap', version: 1 });
+    } finally {
+      await replay.end();
+    }
   });
 
   it('writes nothing when a projection fails', async () => {

@@ -64,8 +64,8 @@ export class EventStore {
    * that Postgres runs atomically: one round trip where `transaction` + `append` take six. The
    * events and projection writes are conditional on the gate, so a lost race writes nothing.
    * It falls back to that longer path for a stream version it cannot know in advance ('any'),
-   * idempotency keys (they need a read), and projections that cannot share the statement
-   * (InlineProjections.plan).
+   * idempotency keys (they need a read), projections that cannot share the statement
+   * (InlineProjections.plan), and while a replay holds the projections lock for its swap.
    */
   async commit(append: StreamAppend, metadata: EventMetadata = {}): Promise<AppendResult> {
     const { streamId, streamType, expectedVersion, events } = append;
@@ -91,26 +91,30 @@ export class EventStore {
       return `, w${i} AS (${s.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`;
     });
     const gate = from === 0
-      ? `INSERT INTO streams (stream_id, stream_type, version) SELECT a.stream_id, a.stream_type, a.count FROM a ON CONFLICT (stream_id) DO NOTHING RETURNING version`
-      : `UPDATE streams SET version = version + a.count, updated_at = now() FROM a WHERE streams.stream_id = a.stream_id AND streams.version = a.expected RETURNING streams.version`;
-    const rows = await this.prepared.query<{ position: string; transaction_id: string }>(
-      // `a`: the append's scalars, typed once and read only once the lock is held.
-      `WITH a AS (SELECT pg_advisory_xact_lock_shared(${LOCKS.projections}), $1::text AS stream_id, $2::text AS stream_type, $3::int AS expected, $4::int AS count),
+      ? `INSERT INTO streams (stream_id, stream_type, version) SELECT a.stream_id, a.stream_type, a.count FROM a WHERE a.locked ON CONFLICT (stream_id) DO NOTHING RETURNING version`
+      : `UPDATE streams SET version = version + a.count, updated_at = now() FROM a WHERE a.locked AND streams.stream_id = a.stream_id AND streams.version = a.expected RETURNING streams.version`;
+    const rows = await this.prepared.query<{ locked: boolean; position: string | null; transaction_id: string | null }>(
+      // `a`: the append's scalars, typed once, and whether the projections lock was free. The
+      // statement holds its tables from the start, so waiting for the lock here could deadlock with
+      // a replay that holds it and wants a table for its swap; a taken lock writes nothing, and the
+      // transaction path waits for it before touching any table.
+      `WITH a AS (SELECT pg_try_advisory_xact_lock_shared(${LOCKS.projections}) AS locked, $1::text AS stream_id, $2::text AS stream_type, $3::int AS expected, $4::int AS count),
             gate AS (${gate}),
             ev AS (INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
                    SELECT e.id, $1::text, e.version, e.type, e.schema_version, e.data, $10::jsonb, $11::timestamptz
                      FROM unnest($5::uuid[], $6::int[], $7::text[], $8::int[], $9::jsonb[]) AS e(id, version, type, schema_version, data), gate
                    RETURNING position, transaction_id::text AS transaction_id, stream_version)
             ${writes.join('\n')}
-       SELECT position, transaction_id FROM ev ORDER BY stream_version`,
+       SELECT a.locked, ev.position, ev.transaction_id FROM a LEFT JOIN ev ON true ORDER BY ev.stream_version`,
       params,
     );
-    if (rows.length === 0) throw new ConcurrencyError(streamId, String(expectedVersion));
+    if (!rows[0]!.locked) return viaTransaction();
+    if (rows[0]!.position === null) throw new ConcurrencyError(streamId, String(expectedVersion));
     this.projections.announce(planned.ops);
     return {
       streamId,
       nextExpectedVersion: from + events.length,
-      events: pending.map((e, i) => ({ ...e, data: e.data, position: Number(rows[i]!.position), transactionId: rows[i]!.transaction_id })),
+      events: pending.map((e, i) => ({ ...e, data: e.data, position: Number(rows[i]!.position), transactionId: rows[i]!.transaction_id! })),
     };
   }
 
