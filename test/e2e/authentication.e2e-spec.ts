@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, Get, Module } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -244,6 +245,18 @@ describe('authentication (spec: Authentication; api.md)', () => {
       const { sid } = jwt.decode(token) as { sid: string };
       // Straight to the read table, as another API process's projection would write it; not through this process.
       await app.get(DataSource).query(`UPDATE sessions SET revoked_at = now(), revoked_reason = 'test' WHERE id = $1`, [sid]);
+      await eventually(async () => (await me(token)).status === 401);
+    });
+
+    it('a token refreshed by another process works here at once, before the change arrives', async () => {
+      const token = await cachedLogIn('victim@riverside.example');
+      await me(token).expect(200);
+      const claims = jwt.decode(token) as jwt.JwtPayload & { sid: string };
+      const jti = randomUUID();
+      // Another process's refresh: the session's current token changes in the table.
+      await app.get(DataSource).query(`UPDATE sessions SET current_jti = $2 WHERE id = $1`, [claims.sid, jti]);
+      const refreshed = jwt.sign({ ...claims, jti }, env.config.auth.jwtSecret, { algorithm: 'HS256' });
+      await me(refreshed).expect(200);
       await eventually(async () => (await me(token)).status === 401);
     });
 
