@@ -28,13 +28,25 @@ export class ChangeNotifications1763700005000 implements MigrationInterface {
         PERFORM pg_notify('uvol_changes', TG_TABLE_NAME || ':' || coalesce(to_jsonb(changed) ->> TG_ARGV[0], '*'));
         RETURN NULL;
       END $$`);
+    // TRUNCATE fires no row triggers: it says every row changed.
+    await q.query(`
+      CREATE FUNCTION uvol_notify_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('uvol_changes', TG_TABLE_NAME || ':*');
+        RETURN NULL;
+      END $$`);
     for (const [table, key] of Object.entries(WATCHED)) {
       await q.query(`CREATE TRIGGER ${table}_changes AFTER INSERT OR UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION uvol_notify_change('${key}')`);
+      await q.query(`CREATE TRIGGER ${table}_truncated AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION uvol_notify_truncate()`);
     }
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of Object.keys(WATCHED)) await q.query(`DROP TRIGGER ${table}_changes ON ${table}`);
+    for (const table of Object.keys(WATCHED)) {
+      await q.query(`DROP TRIGGER ${table}_changes ON ${table}`);
+      await q.query(`DROP TRIGGER ${table}_truncated ON ${table}`);
+    }
     await q.query(`DROP FUNCTION uvol_notify_change()`);
+    await q.query(`DROP FUNCTION uvol_notify_truncate()`);
   }
 }

@@ -67,6 +67,12 @@ describe('ChangeFeed and ReadCache on Postgres', () => {
     expect(await cache.get('901', timezone)).toBe('Europe/Paris');
   });
 
+  it('hears a TRUNCATE as every row changed', async () => {
+    heard.length = 0;
+    await ds.query(`TRUNCATE expense_rates`);
+    await eventually(() => heard.some((c) => c.table === 'expense_rates' && c.key === null));
+  });
+
   it('turns caches off while its connection is down, and comes back', async () => {
     const cache = new ReadCache<string>(feed, [{ table: 'organisation_settings', key: 'organisation_id' }]);
     await cache.get('901', timezone);

@@ -18,6 +18,9 @@ export interface Change {
 export type ChangeListener = (change: Change) => void;
 
 const RECONNECT_MS = 1_000;
+/** A LISTEN connection that died without a word (a dropped NAT entry, a failover) is found by asking. */
+const HEARTBEAT_MS = 15_000;
+const HEARTBEAT_TIMEOUT_MS = 5_000;
 
 /**
  * Row changes of the cached read tables, so that caches can evict. Two sources:
@@ -29,7 +32,8 @@ const RECONNECT_MS = 1_000;
  *
  * While the listening connection is down, `live` is false and caches do not serve; every
  * listener hears "everything changed" when it drops and again when it is back, since
- * notifications sent in between are lost. Embedded (PGlite: one process), there is no listener
+ * notifications sent in between are lost. A heartbeat query finds a connection that died
+ * silently; ReadCache's maximum age bounds what a dead connection could still hide. Embedded (PGlite: one process), there is no listener
  * and caches stay off.
  */
 @Injectable()
@@ -39,6 +43,7 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   private client: pg.Client | null = null;
   private closed = false;
   private timer: NodeJS.Timeout | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
   private isLive = false;
 
   constructor(@Inject(DATABASE_ENDPOINT) private readonly endpoint: DatabaseEndpoint) {}
@@ -71,7 +76,13 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.endpoint.url, application_name: 'uvol change feed' });
+    const client = new pg.Client({
+      connectionString: this.endpoint.url,
+      application_name: 'uvol change feed',
+      keepAlive: true,
+      connectionTimeoutMillis: HEARTBEAT_TIMEOUT_MS,
+      query_timeout: HEARTBEAT_TIMEOUT_MS,
+    });
     client.on('notification', (n) => {
       if (n.channel !== CHANGES_CHANNEL || !n.payload) return;
       const at = n.payload.lastIndexOf(':');
@@ -95,17 +106,24 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
     // Whatever was cached before (or while away) may have missed a change: start clean.
     this.everything();
     this.isLive = true;
+    this.heartbeat = setInterval(() => {
+      client.query('SELECT 1').catch((err: Error) => this.lost(client, err));
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
   }
 
   private lost(client: pg.Client, err: Error): void {
     if (this.client !== client) return;
     this.drop();
+    client.end().catch(() => undefined);
     this.retry(err);
   }
 
   private drop(): void {
     this.isLive = false;
     this.client = null;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
     this.everything();
   }
 

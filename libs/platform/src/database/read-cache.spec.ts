@@ -74,6 +74,17 @@ describe('ReadCache', () => {
     expect(await cache.get('a', async () => ({ v: 'after' }))).toEqual({ v: 'after' });
   });
 
+  it('given an entry older than its maximum age, when read, then it loads again (the backstop for a silent feed)', async () => {
+    const cache = new ReadCache<{ n: number }>(feed(), [{ table: 't' }], 10, 40);
+    const c = counter();
+    await cache.get('a', c.load);
+    await cache.get('a', c.load);
+    expect(c.count).toBe(1);
+    await new Promise((r) => setTimeout(r, 60));
+    await cache.get('a', c.load);
+    expect(c.count).toBe(2);
+  });
+
   it('keeps only what `keep` accepts, a bounded number of entries, frozen', async () => {
     const cache = new ReadCache<{ n: number } | null>(feed(), [{ table: 't' }], 2);
     let loads = 0;

@@ -9,14 +9,17 @@ export interface Watch {
   readonly key?: string;
 }
 
+/** The backstop: an entry is read again after this long even if no change was heard. */
+const MAX_AGE_MS = 60_000;
+
 /**
  * A process-local cache of rows read from watched tables, emptied by the ChangeFeed. It serves only
- * while the feed is live. A load that overlaps any change to its tables is returned but not kept, so
- * a value read before a commit cannot outlive that commit's notification.
- * Values are frozen: they are shared by every caller.
+ * while the feed is live, and an entry for at most a minute. A load that overlaps any change to its
+ * tables is returned but not kept, so a value read before a commit cannot outlive that commit's
+ * notification. Values are frozen: they are shared by every caller.
  */
 export class ReadCache<V> {
-  private readonly entries = new Map<string, V>();
+  private readonly entries = new Map<string, { value: V; until: number }>();
   private readonly watches: ReadonlyMap<string, Watch>;
   private generation = 0;
 
@@ -24,6 +27,7 @@ export class ReadCache<V> {
     private readonly feed: ChangeFeed,
     watches: readonly Watch[],
     private readonly max = 10_000,
+    private readonly maxAgeMs = MAX_AGE_MS,
   ) {
     this.watches = new Map(watches.map((w) => [w.table, w]));
     feed.subscribe((change) => this.evict(change));
@@ -32,12 +36,14 @@ export class ReadCache<V> {
   /** The cached value, or `load`'s, kept when `keep` says so (e.g. not a miss). */
   async get(key: string, load: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
     if (!this.feed.live) return load();
-    if (this.entries.has(key)) return this.entries.get(key)!;
+    const hit = this.entries.get(key);
+    if (hit && hit.until > Date.now()) return hit.value;
+    this.entries.delete(key);
     const generation = this.generation;
     const value = await load();
     if (generation === this.generation && this.feed.live && keep(value)) {
       if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(key, Object.freeze(value));
+      this.entries.set(key, { value: Object.freeze(value), until: Date.now() + this.maxAgeMs });
     }
     return value;
   }
