@@ -74,13 +74,15 @@ export class EventStore {
     if (!oneStatement) return viaTransaction();
     const from = expectedVersion === 'no_stream' ? 0 : expectedVersion;
     const recordedAt = new Date();
+    const data = events.map((e) => JSON.stringify(e.data ?? {}));
+    const meta = JSON.stringify(metadata);
     const pending = events.map((e, i) =>
-      pendingEvent({ eventId: randomUUID(), streamId, streamVersion: from + i + 1, type: e.type, schemaVersion: e.schemaVersion ?? 1, data: e.data, metadata, recordedAt }),
+      pendingEvent({ eventId: randomUUID(), streamId, streamVersion: from + i + 1, type: e.type, schemaVersion: e.schemaVersion ?? 1, recordedAt }, data[i]!, meta),
     );
     const params: unknown[] = [
       streamId, streamType, from === 0 ? null : from, events.length,
       pending.map((e) => e.eventId), pending.map((e) => e.streamVersion), pending.map((e) => e.type), pending.map((e) => e.schemaVersion),
-      pending.map((e) => JSON.stringify(e.data)), JSON.stringify(metadata), recordedAt.toISOString(),
+      data, meta, recordedAt.toISOString(),
     ];
     const planned = await this.projections.plan(pending, 'EXISTS (SELECT FROM ev)', (text, p) => this.dataSource.query(text, p));
     if (!planned) return viaTransaction();
@@ -114,7 +116,7 @@ export class EventStore {
     return {
       streamId,
       nextExpectedVersion: from + events.length,
-      events: pending.map((e, i) => ({ ...e, data: e.data, position: Number(rows[i]!.position), transactionId: rows[i]!.transaction_id! })),
+      events: pending.map((e, i) => ({ ...e, position: Number(rows[i]!.position), transactionId: rows[i]!.transaction_id! })),
     };
   }
 

@@ -33,16 +33,15 @@ export class InlineProjections {
 
   async apply(tx: EntityManager, events: readonly StoredEvent[]): Promise<void> {
     const writer = new OpsWriter((text, params) => tx.query(text, params), this.types);
-    const written = this.written.get(tx) ?? [];
-    this.written.set(tx, written);
-    for (const event of events) {
-      for (const projection of this.registry.forType(event.type)) {
-        const ops = projection.project(event);
-        written.push(...ops);
-        await writer.write(ops);
-      }
-    }
+    const ops = this.project(events);
+    this.written.set(tx, [...(this.written.get(tx) ?? []), ...ops]);
+    await writer.write(ops);
     await writer.flush();
+  }
+
+  /** Every projection's ops for `events`, in event order. */
+  private project(events: readonly StoredEvent[]): ProjectionOp[] {
+    return events.flatMap((event) => this.registry.forType(event.type).flatMap((projection) => projection.project(event)));
   }
 
   /** The transaction `tx` committed: report the rows its projections wrote. */
@@ -63,8 +62,6 @@ export class InlineProjections {
    */
   async plan(events: readonly StoredEvent[], guard: string, catalog: Sql): Promise<Plan | null> {
     const statements: PlannedStatement[] = [];
-    const all: ProjectionOp[] = [];
-    const tables = new Set<string>();
     const writer = new OpsWriter(
       async (text, params = []) => {
         statements.push({ text, params });
@@ -73,20 +70,15 @@ export class InlineProjections {
       new Map(),
       { guard, catalog },
     );
+    let ops: ProjectionOp[];
     try {
-      for (const event of events) {
-        for (const projection of this.registry.forType(event.type)) {
-          const ops = projection.project(event);
-          for (const o of ops) tables.add(o.table);
-          all.push(...ops);
-          await writer.write(ops);
-        }
-      }
-      await writer.flush();
+      ops = this.project(events);
     } catch (error) {
       if (error instanceof NotYetStored) return null;
       throw error;
     }
-    return statements.length === tables.size ? { statements, ops: all } : null;
+    await writer.write(ops);
+    await writer.flush();
+    return statements.length === new Set(ops.map((o) => o.table)).size ? { statements, ops } : null;
   }
 }

@@ -13,8 +13,6 @@ export interface PendingFields {
   readonly streamVersion: number;
   readonly type: string;
   readonly schemaVersion: number;
-  readonly data: unknown;
-  readonly metadata: EventMetadata;
   readonly recordedAt: Date;
 }
 
@@ -22,10 +20,11 @@ export interface PendingFields {
  * An event as it will be stored, before it is: everything but `position` and `transactionId`,
  * which throw. Projections see it so their writes can travel in the append's own statement; one
  * that reads those fields throws NotYetStored, and the append takes the path that stores first.
- * Data and metadata pass through JSON as they would through the jsonb columns.
+ * Data and metadata come as the JSON sent to the jsonb columns, so projections see what a read
+ * of the stored event would give.
  */
-export function pendingEvent(fields: PendingFields): StoredEvent {
-  const event = { ...fields, data: JSON.parse(JSON.stringify(fields.data ?? {})), metadata: JSON.parse(JSON.stringify(fields.metadata)) };
+export function pendingEvent(fields: PendingFields, dataJson: string, metadataJson: string): StoredEvent {
+  const event = { ...fields, data: JSON.parse(dataJson) as unknown, metadata: JSON.parse(metadataJson) as EventMetadata };
   for (const field of ['position', 'transactionId']) {
     Object.defineProperty(event, field, {
       enumerable: false,

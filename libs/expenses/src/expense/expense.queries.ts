@@ -25,7 +25,7 @@ const iso = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;
 
 /**
  * A new expense as `get` shows it (no includes), from the data just written: a create answers
- * without reading its row back. expense.queries.int-spec compares the two.
+ * without reading its row back. The expenses e2e test compares it with a GET.
  */
 export function recordedExpenseView(d: ExpenseData, recordedAt: Date): ExpenseView {
   return {

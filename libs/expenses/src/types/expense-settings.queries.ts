@@ -30,6 +30,9 @@ const RATE_COLUMNS = `id, description, short_name, ${sqlDate('start_date')} AS s
 type RateRow = Omit<ExpenseRateView, 'id' | 'rate' | 'passenger_rate'> & { id: string; rate: string; passenger_rate: string };
 const rateView = (r: RateRow): ExpenseRateView => ({ ...r, id: Number(r.id), rate: Number(r.rate), passenger_rate: Number(r.passenger_rate), max_miles: num(r.max_miles) });
 
+/** A type's or rate's cache key: the same id is another entry with deleted ones included. */
+const lookupKey = (caller: Caller, id: number, options: { includeDeleted?: boolean }) => `${caller.organisationId}:${id}:${options.includeDeleted ? 'all' : 'live'}`;
+
 @Injectable()
 export class ExpenseSettingsQueries {
   // One type or rate is read by every expense written (and shown with include=type,rate).
@@ -56,7 +59,7 @@ export class ExpenseSettingsQueries {
 
   /** A live type of the caller's organisation (deleted types cannot be chosen again). */
   type(caller: Caller, id: number, options: { includeDeleted?: boolean } = {}): Promise<ExpenseTypeView> {
-    return this.typeCache.get(`${caller.organisationId}:${id}:${options.includeDeleted ? 'all' : 'live'}`, () => this.loadType(caller, id, options));
+    return this.typeCache.get(lookupKey(caller, id, options), () => this.loadType(caller, id, options));
   }
 
   private async loadType(caller: Caller, id: number, options: { includeDeleted?: boolean }): Promise<ExpenseTypeView> {
@@ -78,7 +81,7 @@ export class ExpenseSettingsQueries {
   }
 
   rate(caller: Caller, id: number, options: { includeDeleted?: boolean } = {}): Promise<ExpenseRateView> {
-    return this.rateCache.get(`${caller.organisationId}:${id}:${options.includeDeleted ? 'all' : 'live'}`, () => this.loadRate(caller, id, options));
+    return this.rateCache.get(lookupKey(caller, id, options), () => this.loadRate(caller, id, options));
   }
 
   private async loadRate(caller: Caller, id: number, options: { includeDeleted?: boolean }): Promise<ExpenseRateView> {
