@@ -215,6 +215,11 @@ describe('HTTP conventions (api.md)', () => {
       const res = await http().get('/health');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['strict-transport-security']).toBeDefined();
+      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+      // An early refusal (the Accept rule) carries them too.
+      const refused = await http().get('/api/organisation').set('accept', 'text/html');
+      expect(refused.status).toBe(406);
+      expect(refused.headers['x-content-type-options']).toBe('nosniff');
     });
   });
 });
