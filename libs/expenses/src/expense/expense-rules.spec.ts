@@ -21,6 +21,15 @@ describe('expense rules', () => {
     expect(todayIn('America/New_York', lateEvening)).toBe('2026-11-21');
   });
 
+  it('given the last and the first millisecond of a day, then today changes at the zone\'s midnight, also at a :45 offset', () => {
+    expect(todayIn('Europe/London', new Date('2026-11-21T23:59:59.999Z'))).toBe('2026-11-21');
+    expect(todayIn('Europe/London', new Date('2026-11-22T00:00:00.000Z'))).toBe('2026-11-22');
+    // Kathmandu is UTC+05:45: its midnight is 18:15 UTC.
+    expect(todayIn('Asia/Kathmandu', new Date('2026-11-21T18:14:59.999Z'))).toBe('2026-11-21');
+    expect(todayIn('Asia/Kathmandu', new Date('2026-11-21T18:15:00.000Z'))).toBe('2026-11-22');
+    expect(todayIn('Asia/Kathmandu', new Date('2026-11-21T18:14:30.000Z'))).toBe('2026-11-21');
+  });
+
   const org = { today: '2026-11-21', maxAgeMonths: 3 };
   const rate = { start_date: '2026-01-01', end_date: '2026-12-31', max_miles: 100 };
 

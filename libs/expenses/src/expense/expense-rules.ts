@@ -6,13 +6,20 @@ export function mileageAmount(miles: number, passengers: number, rate: { rate: n
 }
 
 const formats = new Map<string, Intl.DateTimeFormat>();
+const todays = new Map<string, { minute: number; date: string }>();
 
 /** Today's date (YYYY-MM-DD) in a time zone: "the future" and "too old" are the organisation's days. */
 export function todayIn(timeZone: string, now = new Date()): string {
-  // Building a formatter is costly (a measurable share of a request); one per zone is kept.
+  // Formatting is costly (a measurable share of a request), so the answer is kept for the current
+  // minute: every zone's offset is a whole number of minutes, so its days begin on a UTC minute.
+  const minute = Math.floor(now.getTime() / 60_000);
+  const known = todays.get(timeZone);
+  if (known?.minute === minute) return known.date;
   let format = formats.get(timeZone);
   if (!format) formats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
-  return format.format(now);
+  const date = format.format(now);
+  todays.set(timeZone, { minute, date });
+  return date;
 }
 
 /** `date` minus whole calendar months, the day clamped to the shorter month (31 March − 1 = 28/29 Feb). */
