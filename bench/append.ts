@@ -89,7 +89,7 @@ async function storeWrite(store: EventStore, tx: Tx): Promise<void> {
       [
         {
           streamId: tx[0]!.streamId,
-          streamType: STREAM_TYPE,
+         
           expectedVersion: fresh ? 'no_stream' : 'any',
           events: tx.map((r) => ({ type: r.type, data: r.data })),
         },

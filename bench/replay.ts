@@ -11,7 +11,7 @@ import type pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { ColumnTypes, EVENT_COLUMNS, type EventRow, OpsWriter, toStoredEvent } from './internals.js';
 import { connect, createScratch, dropScratch, openDataSource, secondsSince } from './db.js';
-import { EVENT_TYPES, HANDLED_TYPES, STREAM_TYPE, eventData } from './fixtures.js';
+import { EVENT_TYPES, HANDLED_TYPES, eventData } from './fixtures.js';
 
 export interface ReplayBenchOptions {
   readonly events: number;
@@ -97,11 +97,6 @@ async function generate(q: DataSource, events: number): Promise<void> {
       [from, to],
     );
   }
-  await q.query(
-    `INSERT INTO streams (stream_id, stream_type, version)
-     SELECT 'claim-' || s, $2, 10 FROM generate_series(0, $1::bigint - 1) AS s`,
-    [Math.ceil(events / 10), STREAM_TYPE],
-  );
 }
 
 async function createTables(q: DataSource): Promise<void> {
@@ -348,7 +343,6 @@ export async function benchReplay(options: ReplayBenchOptions): Promise<ReplayFi
     await generate(dataSource, options.events);
     // An old log is vacuumed: hint bits set and visibility map built, so neither side pays for that.
     await dataSource.query('VACUUM (ANALYZE) events');
-    await dataSource.query('VACUUM (ANALYZE) streams');
     const generateSeconds = secondsSince(started);
     log(`replay: generated ${options.events} events in ${generateSeconds.toFixed(1)} s`);
     await createTables(dataSource);

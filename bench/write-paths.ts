@@ -59,7 +59,7 @@ export async function benchWritePaths(total = 4_000): Promise<WritePathFigure[]>
     const recorded = () => {
       id++;
       const data = { id, organisationId: 1, userId: 1, typeId: 1, rateId: null, roleId: null, amount: 4.2, description: 'bus', submitted: null, date: '2026-11-20', miles: null, passengers: null };
-      return { streamId: `expenses.Expense-${id}`, streamType: 'expenses.Expense', expectedVersion: 'no_stream' as const, events: [{ type: 'expenses.ExpenseRecorded', data }] };
+      return { streamId: `expenses.Expense-${id}`, expectedVersion: 'no_stream' as const, events: [{ type: 'expenses.ExpenseRecorded', data }] };
     };
     const meta = { organisationId: 1, actorId: 1 };
     return [

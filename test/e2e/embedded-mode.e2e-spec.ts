@@ -33,7 +33,7 @@ class AnswerProcessor extends WorkerHost {
   }
   async process(job: Job<{ streamId: string }>): Promise<void> {
     await this.store.transaction((tx) =>
-      this.store.append(tx, [{ streamId: job.data.streamId, streamType: 'test.Greeting', expectedVersion: 1, events: [{ type: 'test.Answered', data: {} }] }]),
+      this.store.append(tx, [{ streamId: job.data.streamId, expectedVersion: 1, events: [{ type: 'test.Answered', data: {} }] }]),
     );
   }
 }
@@ -77,7 +77,7 @@ describe('embedded mode (no DATABASE_URL, no REDIS_URL)', () => {
   it('runs a job: an event goes through a reactor and BullMQ on Postgres to a worker', async () => {
     const store = app!.get(EventStore);
     await store.transaction((tx) =>
-      store.append(tx, [{ streamId, streamType: 'test.Greeting', expectedVersion: 'no_stream', events: [{ type: 'test.Greeted', data: { to: 'world' } }] }]),
+      store.append(tx, [{ streamId, expectedVersion: 'no_stream', events: [{ type: 'test.Greeted', data: { to: 'world' } }] }]),
     );
     const deadline = Date.now() + 45_000;
     let types: string[] = [];

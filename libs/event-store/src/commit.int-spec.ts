@@ -77,7 +77,7 @@ describe('EventStore.commit', () => {
     return spy.mock.calls.length > 0;
   };
   const note = (id: string, expectedVersion: number | 'no_stream' | 'any', text = 'hello', type = 'test.Noted') =>
-    store.commit({ streamId: `note-${id}`, streamType: 'test.Note', expectedVersion, events: [{ type, data: { id, text } }] }, { organisationId: 4, actorId: 2 });
+    store.commit({ streamId: `note-${id}`, expectedVersion, events: [{ type, data: { id, text } }] }, { organisationId: 4, actorId: 2 });
   const row = async (id: string) => (await ds.query(`SELECT text, at, version FROM commit_notes WHERE id = $1`, [id]))[0];
 
   it('stores the event and its projection rows together, and returns what the log holds', async () => {
@@ -102,14 +102,24 @@ describe('EventStore.commit', () => {
   it('appends at a known version, and refuses a stale or a too-new one, writing nothing', async () => {
     const id = randomUUID();
     await note(id, 'no_stream');
-    await store.commit({ streamId: `note-${id}`, streamType: 'test.Note', expectedVersion: 1, events: [{ type: 'test.Renoted', data: { id, text: 'second' } }] });
+    await store.commit({ streamId: `note-${id}`, expectedVersion: 1, events: [{ type: 'test.Renoted', data: { id, text: 'second' } }] });
     for (const stale of ['no_stream', 1, 5] as const) {
-      await expect(store.commit({ streamId: `note-${id}`, streamType: 'test.Note', expectedVersion: stale, events: [{ type: 'test.Renoted', data: { id, text: 'lost' } }] })).rejects.toBeInstanceOf(ConcurrencyError);
+      await expect(store.commit({ streamId: `note-${id}`, expectedVersion: stale, events: [{ type: 'test.Renoted', data: { id, text: 'lost' } }] })).rejects.toBeInstanceOf(ConcurrencyError);
     }
     expect((await store.readStream(`note-${id}`)).map((e) => e.streamVersion)).toEqual([1, 2]);
     expect(await row(id)).toMatchObject({ text: 'second', version: 2 });
-    const [{ version }] = await ds.query(`SELECT version FROM streams WHERE stream_id = $1`, [`note-${id}`]);
-    expect(version).toBe(2);
+  });
+
+  it('refuses a stale version of a commit of two events without writing either', async () => {
+    const id = randomUUID();
+    await note(id, 'no_stream');
+    await store.commit({ streamId: `note-${id}`, expectedVersion: 1, events: [{ type: 'test.Renoted', data: { id, text: 'second' } }] });
+    // Version 2 is taken, version 3 is free: the statement must not keep version 3 alone.
+    const two = [{ type: 'test.Renoted', data: { id, text: 'lost 2' } }, { type: 'test.Renoted', data: { id, text: 'lost 3' } }];
+    await expect(store.commit({ streamId: `note-${id}`, expectedVersion: 1, events: two })).rejects.toBeInstanceOf(ConcurrencyError);
+    await expect(store.transaction((tx) => store.append(tx, [{ streamId: `note-${id}`, expectedVersion: 1, events: two }]))).rejects.toBeInstanceOf(ConcurrencyError);
+    expect((await store.readStream(`note-${id}`)).map((e) => e.streamVersion)).toEqual([1, 2]);
+    expect(await row(id)).toMatchObject({ text: 'second', version: 2 });
   });
 
   it('lets exactly one of many concurrent creators of a stream win', async () => {
@@ -123,14 +133,14 @@ describe('EventStore.commit', () => {
   it('appends at an unknown version (any) through the transaction path', async () => {
     const id = randomUUID();
     await note(id, 'no_stream');
-    const any = () => store.commit({ streamId: `note-${id}`, streamType: 'test.Note', expectedVersion: 'any', events: [{ type: 'test.Renoted', data: { id, text: 'any' } }] });
+    const any = () => store.commit({ streamId: `note-${id}`, expectedVersion: 'any', events: [{ type: 'test.Renoted', data: { id, text: 'any' } }] });
     expect(await viaTransaction(any)).toBe(true);
     expect(await row(id)).toMatchObject({ text: 'any', version: 2 });
   });
 
   it('gives a projection that writes one table twice the same rows as in a transaction', async () => {
     const id = randomUUID();
-    const commit = () => store.commit({ streamId: `twice-${id}`, streamType: 'test.Twice', expectedVersion: 'no_stream', events: [{ type: 'test.Twice', data: { id } }] });
+    const commit = () => store.commit({ streamId: `twice-${id}`, expectedVersion: 'no_stream', events: [{ type: 'test.Twice', data: { id } }] });
     expect(await viaTransaction(commit)).toBe(true);
     expect(await ds.query(`SELECT n FROM commit_twice WHERE id = $1`, [id])).toEqual([{ n: 2 }]);
   });
@@ -163,6 +173,6 @@ describe('EventStore.commit', () => {
     const id = randomUUID();
     await expect(note(id, 'no_stream', 'x', 'test.Broken')).rejects.toThrow('projection bug');
     expect(await store.readStream(`note-${id}`)).toEqual([]);
-    expect(await ds.query(`SELECT 1 FROM streams WHERE stream_id = $1`, [`note-${id}`])).toEqual([]);
+    expect(await ds.query(`SELECT 1 FROM events WHERE stream_id = $1`, [`note-${id}`])).toEqual([]);
   });
 });

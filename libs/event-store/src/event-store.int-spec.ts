@@ -29,7 +29,7 @@ describe('EventStore on Postgres', () => {
   const event = (type: string, data: unknown = {}) => ({ type, data });
   const appendOne = (streamId: string, expectedVersion: number | 'any' | 'no_stream', ...types: string[]) =>
     store.transaction((tx) =>
-      store.append(tx, [{ streamId, streamType: 'test.Thing', expectedVersion, events: types.map((t) => event(t)) }]),
+      store.append(tx, [{ streamId, expectedVersion, events: types.map((t) => event(t)) }]),
     );
 
   it('appends to a new stream and reads it back in order with its metadata', async () => {
@@ -37,7 +37,7 @@ describe('EventStore on Postgres', () => {
     await store.transaction((tx) =>
       store.append(
         tx,
-        [{ streamId: id, streamType: 'test.Thing', expectedVersion: 'no_stream', events: [event('test.A', { n: 1 }), event('test.B', { n: 2 })] }],
+        [{ streamId: id, expectedVersion: 'no_stream', events: [event('test.A', { n: 1 }), event('test.B', { n: 2 })] }],
         { organisationId: 7, actorId: 3 },
       ),
     );
@@ -88,8 +88,8 @@ describe('EventStore on Postgres', () => {
     await expect(
       store.transaction((tx) =>
         store.append(tx, [
-          { streamId: a, streamType: 'test.Thing', expectedVersion: 'no_stream', events: [event('test.A')] },
-          { streamId: b, streamType: 'test.Thing', expectedVersion: 0, events: [event('test.B')] },
+          { streamId: a, expectedVersion: 'no_stream', events: [event('test.A')] },
+          { streamId: b, expectedVersion: 0, events: [event('test.B')] },
         ]),
       ),
     ).rejects.toBeInstanceOf(ConcurrencyError);
@@ -102,7 +102,7 @@ describe('EventStore on Postgres', () => {
     const eventId = randomUUID();
     const append = () =>
       store.transaction((tx) =>
-        store.append(tx, [{ streamId: id, streamType: 'test.Thing', expectedVersion: 'no_stream', events: [{ type: 'test.A', data: {}, eventId }] }]),
+        store.append(tx, [{ streamId: id, expectedVersion: 'no_stream', events: [{ type: 'test.A', data: {}, eventId }] }]),
       );
     const [first] = await append();
     const [again] = await append();
@@ -114,7 +114,7 @@ describe('EventStore on Postgres', () => {
 
   it('refuses to append outside a transaction', async () => {
     await expect(
-      store.append(ds.manager, [{ streamId: 'x', streamType: 'test.Thing', expectedVersion: 'any', events: [event('test.A')] }]),
+      store.append(ds.manager, [{ streamId: 'x', expectedVersion: 'any', events: [event('test.A')] }]),
     ).rejects.toThrow(/transaction/);
   });
 
@@ -129,7 +129,7 @@ describe('EventStore on Postgres', () => {
     app.get(EventUpcasters).register('test.Renamed', 1, (d) => ({ fullName: (d as { name: string }).name }));
     const id = `thing-${randomUUID()}`;
     await store.transaction((tx) =>
-      store.append(tx, [{ streamId: id, streamType: 'test.Thing', expectedVersion: 'any', events: [{ type: 'test.Renamed', data: { name: 'Ann' } }] }]),
+      store.append(tx, [{ streamId: id, expectedVersion: 'any', events: [{ type: 'test.Renamed', data: { name: 'Ann' } }] }]),
     );
     const [read] = await store.readStream(id);
     expect(read).toMatchObject({ schemaVersion: 2, data: { fullName: 'Ann' } });
@@ -179,13 +179,13 @@ describe('EventStore on Postgres', () => {
 
       // The slow transaction appends first (lower position), then waits before committing.
       const slow = store.transaction(async (tx) => {
-        await store.append(tx, [{ streamId: `slow-${randomUUID()}`, streamType: 't', expectedVersion: 'any', events: [event(type, { who: 'slow' })] }]);
+        await store.append(tx, [{ streamId: `slow-${randomUUID()}`, expectedVersion: 'any', events: [event(type, { who: 'slow' })] }]);
         slowAppended();
         await slowMayCommit;
       });
       await slowHasAppended;
       await store.transaction((tx) =>
-        store.append(tx, [{ streamId: `fast-${randomUUID()}`, streamType: 't', expectedVersion: 'any', events: [event(type, { who: 'fast' })] }]),
+        store.append(tx, [{ streamId: `fast-${randomUUID()}`, expectedVersion: 'any', events: [event(type, { who: 'fast' })] }]),
       );
 
       // While the slow one is open the reader must not pass it, so it delivers nothing yet.
@@ -207,7 +207,7 @@ describe('EventStore on Postgres', () => {
       const seen: string[] = [];
       const writers = Array.from({ length: 40 }, (_, i) =>
         store.transaction(async (tx) => {
-          await store.append(tx, [{ streamId: `w-${i}-${randomUUID()}`, streamType: 't', expectedVersion: 'any', events: [event(type, { i })] }]);
+          await store.append(tx, [{ streamId: `w-${i}-${randomUUID()}`, expectedVersion: 'any', events: [event(type, { i })] }]);
           await new Promise((r) => setTimeout(r, (i * 7) % 23));
         }),
       );

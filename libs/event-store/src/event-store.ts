@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PreparedStatements } from '#app/platform';
-import { ConcurrencyError } from './errors.js';
+import { ConcurrencyError, isStreamVersionTaken } from './errors.js';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from './event-rows.js';
 import type {
   AppendResult,
@@ -12,13 +12,15 @@ import type {
   StoredEvent,
   StreamAppend,
 } from './event.types.js';
-import { InlineProjections } from './inline-projections.js';
+import { InlineProjections, type PlannedStatement } from './inline-projections.js';
 import { LOCKS } from './locks.js';
 import { pendingEvent } from './pending-event.js';
 import { EventUpcasters } from './upcasters.js';
 
 @Injectable()
 export class EventStore {
+  private readonly commitTexts = new Map<string, string>();
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly upcasters: EventUpcasters,
@@ -68,48 +70,34 @@ export class EventStore {
    * (InlineProjections.plan), and while a replay holds the projections lock for its swap.
    */
   async commit(append: StreamAppend, metadata: EventMetadata = {}): Promise<AppendResult> {
-    const { streamId, streamType, expectedVersion, events } = append;
+    const { streamId, expectedVersion, events } = append;
     const oneStatement = events.length > 0 && expectedVersion !== 'any' && events.every((e) => !e.eventId);
     const viaTransaction = () => this.transaction(async (tx) => (await this.append(tx, [append], metadata))[0]!);
     if (!oneStatement) return viaTransaction();
     const from = expectedVersion === 'no_stream' ? 0 : expectedVersion;
     const recordedAt = new Date();
-    const data = events.map((e) => JSON.stringify(e.data ?? {}));
     const meta = JSON.stringify(metadata);
-    const pending = events.map((e, i) =>
-      pendingEvent({ eventId: randomUUID(), streamId, streamVersion: from + i + 1, type: e.type, schemaVersion: e.schemaVersion ?? 1, recordedAt }, data[i]!, meta),
-    );
-    const params: unknown[] = [
-      streamId, streamType, from === 0 ? null : from, events.length,
-      pending.map((e) => e.eventId), pending.map((e) => e.streamVersion), pending.map((e) => e.type), pending.map((e) => e.schemaVersion),
-      data, meta, recordedAt.toISOString(),
-    ];
+    const pending: StoredEvent[] = [];
+    // The events travel as one JSON array (their data is already JSON): pg builds array literals
+    // in JavaScript, which cost more than the rest of the parameters together.
+    let eventsJson = '[';
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
+      const data = JSON.stringify(e.data ?? {});
+      const fields = { eventId: randomUUID(), streamId, streamVersion: from + i + 1, type: e.type, schemaVersion: e.schemaVersion ?? 1, recordedAt };
+      pending.push(pendingEvent(fields, data, meta));
+      eventsJson += `${i ? ',' : ''}{"id":"${fields.eventId}","n":${i + 1},"type":${JSON.stringify(fields.type)},"schema_version":${fields.schemaVersion},"data":${data}}`;
+    }
+    eventsJson += ']';
     const planned = await this.projections.plan(pending, 'EXISTS (SELECT FROM ev)', (text, p) => this.dataSource.query(text, p));
     if (!planned) return viaTransaction();
-    const writes = planned.statements.map((s, i) => {
-      const offset = params.length;
-      params.push(...s.params);
-      // OpsWriter numbers its parameters from $1 and quotes every identifier, so `$n` is only ever a parameter.
-      return `, w${i} AS (${s.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`;
-    });
-    const gate = from === 0
-      ? `INSERT INTO streams (stream_id, stream_type, version) SELECT a.stream_id, a.stream_type, a.count FROM a WHERE a.locked ON CONFLICT (stream_id) DO NOTHING RETURNING version`
-      : `UPDATE streams SET version = version + a.count, updated_at = now() FROM a WHERE a.locked AND streams.stream_id = a.stream_id AND streams.version = a.expected RETURNING streams.version`;
-    const rows = await this.prepared.query<{ locked: boolean; position: string | null; transaction_id: string | null }>(
-      // `a`: the append's scalars, typed once, and whether the projections lock was free. The
-      // statement holds its tables from the start, so waiting for the lock here could deadlock with
-      // a replay that holds it and wants a table for its swap; a taken lock writes nothing, and the
-      // transaction path waits for it before touching any table.
-      `WITH a AS (SELECT pg_try_advisory_xact_lock_shared(${LOCKS.projections}) AS locked, $1::text AS stream_id, $2::text AS stream_type, $3::int AS expected, $4::int AS count),
-            gate AS (${gate}),
-            ev AS (INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
-                   SELECT e.id, $1::text, e.version, e.type, e.schema_version, e.data, $10::jsonb, $11::timestamptz
-                     FROM unnest($5::uuid[], $6::int[], $7::text[], $8::int[], $9::jsonb[]) AS e(id, version, type, schema_version, data), gate
-                   RETURNING position, transaction_id::text AS transaction_id, stream_version)
-            ${writes.join('\n')}
-       SELECT a.locked, ev.position, ev.transaction_id FROM a LEFT JOIN ev ON true ORDER BY ev.stream_version`,
-      params,
-    );
+    const params: unknown[] = [streamId, from, eventsJson, meta, recordedAt.toISOString()];
+    for (const statement of planned.statements) params.push(...statement.params);
+    const rows = await this.prepared
+      .query<{ locked: boolean; position: string | null; transaction_id: string | null }>(this.commitText(from === 0, planned.statements), params)
+      .catch((error: unknown) => {
+        throw isStreamVersionTaken(error) ? new ConcurrencyError(streamId, String(expectedVersion)) : error;
+      });
     if (!rows[0]!.locked) return viaTransaction();
     if (rows[0]!.position === null) throw new ConcurrencyError(streamId, String(expectedVersion));
     this.projections.announce(planned.ops);
@@ -118,6 +106,40 @@ export class EventStore {
       nextExpectedVersion: from + events.length,
       events: pending.map((e, i) => ({ ...e, position: Number(rows[i]!.position), transactionId: rows[i]!.transaction_id! })),
     };
+  }
+
+  /**
+   * The one-statement commit's text for a gate (new stream or next version) and the projections'
+   * statements, built once per shape: the same few shapes recur on every write.
+   */
+  private commitText(newStream: boolean, statements: readonly PlannedStatement[]): string {
+    const shape = `${newStream}\0${statements.map((s) => s.text).join('\0')}`;
+    let text = this.commitTexts.get(shape);
+    if (text !== undefined) return text;
+    let offset = 5;
+    const writes = statements.map((s, i) => {
+      const at = offset;
+      offset += s.params.length;
+      // OpsWriter numbers its parameters from $1 and quotes every identifier, so `$n` is only ever a parameter.
+      return `, w${i} AS (${s.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + at}`)})`;
+    });
+    // The gate is the events' unique (stream, version) key: a version already taken fails the
+    // whole statement (a unique violation, turned into a ConcurrencyError), and appending after
+    // version n needs event n to exist, so a version from the future writes nothing.
+    const after = newStream ? '' : ` AND EXISTS (SELECT FROM events WHERE stream_id = $1::text AND stream_version = $2::int)`;
+    // `a`: whether the projections lock was free. The statement holds its tables from the start, so
+    // waiting for the lock here could deadlock with a replay that holds it and wants a table for its
+    // swap; a taken lock writes nothing, and the transaction path waits for it before touching any table.
+    text = `WITH a AS (SELECT pg_try_advisory_xact_lock_shared(${LOCKS.projections}) AS locked),
+            ev AS (INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
+                   SELECT e.id, $1::text, $2::int + e.n::int, e.type, e.schema_version, e.data, $4::jsonb, $5::timestamptz
+                     FROM a, jsonb_to_recordset($3::jsonb) AS e(id uuid, n int, type text, schema_version int, data jsonb)
+                    WHERE a.locked${after}
+                   RETURNING position, transaction_id::text AS transaction_id, stream_version)
+            ${writes.join('\n')}
+       SELECT a.locked, ev.position, ev.transaction_id FROM a LEFT JOIN ev ON true ORDER BY ev.stream_version`;
+    this.commitTexts.set(shape, text);
+    return text;
   }
 
   async readStream(streamId: string, afterVersion = 0, tx?: EntityManager): Promise<StoredEvent[]> {
@@ -176,61 +198,57 @@ export class EventStore {
   ): Promise<AppendResult> {
     if (events.length === 0) {
       // Every event was stored before: an idempotent retry, not a race.
-      const [row] = await tx.query(`SELECT version FROM streams WHERE stream_id = $1`, [append.streamId]);
-      return { streamId: append.streamId, nextExpectedVersion: row?.version ?? 0, events: [] };
+      return { streamId: append.streamId, nextExpectedVersion: await this.version(tx, append.streamId), events: [] };
     }
-    const version = await this.moveStream(tx, append, events.length);
-    const first = version - events.length + 1;
-    const rows: EventRow[] = await tx.query(
-      `INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
-       SELECT e.id, $1, e.version, e.type, e.schema_version, e.data, $7::jsonb, $8::timestamptz
-         FROM unnest($2::uuid[], $3::int[], $4::text[], $5::int[], $6::jsonb[])
-              AS e(id, version, type, schema_version, data)
-       RETURNING ${EVENT_COLUMNS}`,
-      [
-        append.streamId,
-        events.map((e) => e.eventId ?? randomUUID()),
-        events.map((_, i) => first + i),
-        events.map((e) => e.type),
-        events.map((e) => e.schemaVersion ?? 1),
-        events.map((e) => JSON.stringify(e.data ?? {})),
-        JSON.stringify(metadata),
-        recordedAt.toISOString(),
-      ],
-    );
+    const first = (await this.versionToFollow(tx, append)) + 1;
+    const rows: EventRow[] = await tx
+      .query(
+        `INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
+         SELECT e.id, $1, e.version, e.type, e.schema_version, e.data, $7::jsonb, $8::timestamptz
+           FROM unnest($2::uuid[], $3::int[], $4::text[], $5::int[], $6::jsonb[])
+                AS e(id, version, type, schema_version, data)
+         RETURNING ${EVENT_COLUMNS}`,
+        [
+          append.streamId,
+          events.map((e) => e.eventId ?? randomUUID()),
+          events.map((_, i) => first + i),
+          events.map((e) => e.type),
+          events.map((e) => e.schemaVersion ?? 1),
+          events.map((e) => JSON.stringify(e.data ?? {})),
+          JSON.stringify(metadata),
+          recordedAt.toISOString(),
+        ],
+      )
+      .catch((error: unknown) => {
+        throw isStreamVersionTaken(error) ? new ConcurrencyError(append.streamId, String(append.expectedVersion)) : error;
+      });
     return {
       streamId: append.streamId,
-      nextExpectedVersion: version,
+      nextExpectedVersion: first + events.length - 1,
       events: rows.map((r) => toStoredEvent(r, this.upcasters)),
     };
   }
 
-  /** The concurrency gate: the stream row moves only from the expected version. */
-  private async moveStream(tx: EntityManager, append: StreamAppend, count: number): Promise<number> {
-    const { streamId, streamType, expectedVersion } = append;
-    let rows: { version: number }[];
+  /**
+   * The version the new events follow. The gate itself is the events' unique (stream, version)
+   * key: a version another writer has taken fails the insert (docs/adr/0004). Here: an expected
+   * version must exist (a version from the future is refused), and 'any' appends one after the
+   * other per stream, under a lock, after the latest version.
+   */
+  private async versionToFollow(tx: EntityManager, append: StreamAppend): Promise<number> {
+    const { streamId, expectedVersion } = append;
     if (expectedVersion === 'any') {
-      rows = await tx.query(
-        `INSERT INTO streams (stream_id, stream_type, version) VALUES ($1, $2, $3)
-         ON CONFLICT (stream_id) DO UPDATE SET version = streams.version + $3, updated_at = now()
-         RETURNING version`,
-        [streamId, streamType, count],
-      );
-    } else if (expectedVersion === 'no_stream' || expectedVersion === 0) {
-      rows = await tx.query(
-        `INSERT INTO streams (stream_id, stream_type, version) VALUES ($1, $2, $3)
-         ON CONFLICT (stream_id) DO NOTHING RETURNING version`,
-        [streamId, streamType, count],
-      );
-    } else {
-      const result = await tx.query(
-        `UPDATE streams SET version = version + $3, updated_at = now()
-          WHERE stream_id = $1 AND version = $2 RETURNING version`,
-        [streamId, expectedVersion, count],
-      );
-      rows = Array.isArray(result[0]) ? result[0] : result;
+      await tx.query(`SELECT pg_advisory_xact_lock(${LOCKS.stream('$1')})`, [streamId]);
+      return this.version(tx, streamId);
     }
-    if (rows.length === 0) throw new ConcurrencyError(streamId, String(expectedVersion));
-    return rows[0]!.version;
+    if (expectedVersion === 'no_stream' || expectedVersion === 0) return 0;
+    const [found] = await tx.query(`SELECT 1 FROM events WHERE stream_id = $1 AND stream_version = $2`, [streamId, expectedVersion]);
+    if (!found) throw new ConcurrencyError(streamId, String(expectedVersion));
+    return expectedVersion;
+  }
+
+  private async version(tx: EntityManager, streamId: string): Promise<number> {
+    const [row] = await tx.query(`SELECT coalesce(max(stream_version), 0)::int AS version FROM events WHERE stream_id = $1`, [streamId]);
+    return row.version as number;
   }
 }

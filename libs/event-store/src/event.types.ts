@@ -34,8 +34,6 @@ export type ExpectedVersion = number | 'any' | 'no_stream';
 
 export interface StreamAppend {
   readonly streamId: string;
-  /** The aggregate kind, e.g. `expenses.Claim`; recorded on the stream for tooling. */
-  readonly streamType: string;
   readonly expectedVersion: ExpectedVersion;
   readonly events: readonly NewEvent[];
 }

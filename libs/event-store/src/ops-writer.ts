@@ -5,9 +5,21 @@ type Upsert = Extract<ProjectionOp, { kind: 'upsert' }>;
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** Column → SQL type of a table, read once from the catalog; shadow tables share their original's. */
+/**
+ * Column → SQL type of a table, read once from the catalog; shadow tables share their original's.
+ * Also keeps the statement texts built from them: a projection writes the same few shapes of
+ * statement over and over, and building the text was a visible share of a write's CPU.
+ */
 export class ColumnTypes {
   private readonly cache = new Map<string, Map<string, string>>();
+  private readonly texts = new Map<string, string>();
+
+  /** The statement text of `shape`, built once. */
+  text(shape: string, build: () => string): string {
+    let text = this.texts.get(shape);
+    if (text === undefined) this.texts.set(shape, (text = build()));
+    return text;
+  }
 
   async of(sql: Sql, table: string): Promise<Map<string, string>> {
     let types = this.cache.get(table);
@@ -105,26 +117,35 @@ export class OpsWriter {
     const { table, key, row } = batch[0]!;
     const columns = Object.keys(row);
     const types = await this.columnTypes(table);
-    const sources: string[] = [];
-    const values: string[] = [];
-    columns.forEach((c, i) => {
-      const type = types.get(c);
-      if (!type) throw new Error(`projection table ${table} has no column ${c}`);
-      // A JSON array element cannot become a Postgres array; lists belong in jsonb columns.
-      if (type.endsWith('[]')) throw new Error(`projection column ${table}.${c} is an array; use jsonb`);
-      const json = type === 'jsonb' || type === 'json';
-      sources.push(json ? `jsonb_array_elements($${i + 1}::jsonb)` : `json_array_elements_text($${i + 1}::json)`);
-      // A JSON null in a jsonb column is stored as SQL NULL, as for every other column.
-      values.push(json ? `NULLIF(c${i}, 'null'::jsonb)::${type}` : `c${i}::${type}`);
+    const target = this.target(table);
+    const text = this.types.text(`upsert\0${target}\0${key.join(',')}\0${columns.join(',')}\0${this.options.guard ?? ''}`, () => {
+      const sources: string[] = [];
+      const values: string[] = [];
+      columns.forEach((c, i) => {
+        const type = types.get(c);
+        if (!type) throw new Error(`projection table ${table} has no column ${c}`);
+        // A JSON array element cannot become a Postgres array; lists belong in jsonb columns.
+        if (type.endsWith('[]')) throw new Error(`projection column ${table}.${c} is an array; use jsonb`);
+        const json = type === 'jsonb' || type === 'json';
+        sources.push(json ? `jsonb_array_elements($${i + 1}::jsonb)` : `json_array_elements_text($${i + 1}::json)`);
+        // A JSON null in a jsonb column is stored as SQL NULL, as for every other column.
+        values.push(json ? `NULLIF(c${i}, 'null'::jsonb)::${type}` : `c${i}::${type}`);
+      });
+      const updates = columns.filter((c) => !key.includes(c));
+      return (
+        `INSERT INTO ${target} (${columns.map(quote).join(', ')}) SELECT ${values.join(', ')} ` +
+        `FROM ROWS FROM (${sources.join(', ')}) AS t(${columns.map((_, i) => `c${i}`).join(', ')}) ` +
+        (this.options.guard ? `WHERE ${this.options.guard} ` : '') +
+        `ON CONFLICT (${key.map(quote).join(', ')}) ` +
+        (updates.length ? `DO UPDATE SET ${updates.map((c) => `${quote(c)} = EXCLUDED.${quote(c)}`).join(', ')}` : 'DO NOTHING')
+      );
     });
-    const updates = columns.filter((c) => !key.includes(c));
-    const text =
-      `INSERT INTO ${this.target(table)} (${columns.map(quote).join(', ')}) SELECT ${values.join(', ')} ` +
-      `FROM ROWS FROM (${sources.join(', ')}) AS t(${columns.map((_, i) => `c${i}`).join(', ')}) ` +
-      (this.options.guard ? `WHERE ${this.options.guard} ` : '') +
-      `ON CONFLICT (${key.map(quote).join(', ')}) ` +
-      (updates.length ? `DO UPDATE SET ${updates.map((c) => `${quote(c)} = EXCLUDED.${quote(c)}`).join(', ')}` : 'DO NOTHING');
-    await this.sql(text, columns.map((c) => JSON.stringify(batch.map((o) => jsonValue(o.row[c])))));
+    const params = new Array<string>(columns.length);
+    for (let i = 0; i < columns.length; i++) {
+      const c = columns[i]!;
+      params[i] = JSON.stringify(batch.length === 1 ? [jsonValue(batch[0]!.row[c])] : batch.map((o) => jsonValue(o.row[c])));
+    }
+    await this.sql(text, params);
   }
 
   private async update(table: string, where: Row, set: Row): Promise<void> {

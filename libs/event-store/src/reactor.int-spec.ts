@@ -73,7 +73,7 @@ describe('reactors', () => {
   const append = (type: string, n: number) =>
     store.transaction((tx) =>
       store.append(tx, [
-        { streamId: `r-${randomUUID()}`, streamType: 'test.R', expectedVersion: 'no_stream', events: Array.from({ length: n }, (_, i) => ({ type, data: { i } })) },
+        { streamId: `r-${randomUUID()}`, expectedVersion: 'no_stream', events: Array.from({ length: n }, (_, i) => ({ type, data: { i } })) },
       ]),
     );
 
@@ -136,7 +136,7 @@ describe('reactors', () => {
     let started!: () => void;
     const hasAppended = new Promise<void>((r) => (started = r));
     const slow = store.transaction(async (tx) => {
-      await store.append(tx, [{ streamId: `slow-${randomUUID()}`, streamType: 't', expectedVersion: 'any', events: [{ type, data: {} }] }]);
+      await store.append(tx, [{ streamId: `slow-${randomUUID()}`, expectedVersion: 'any', events: [{ type, data: {} }] }]);
       started();
       await gate;
     });

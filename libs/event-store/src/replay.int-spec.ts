@@ -65,7 +65,7 @@ describe('projection replay', () => {
   async function open(account: string) {
     state.set(account, { balance: 0, deposits: 0, history: [], version: 1 });
     await store.transaction((tx) =>
-      store.append(tx, [{ streamId: `account-${account}`, streamType: 'test.Account', expectedVersion: 'no_stream', events: [{ type: 'test.Opened', data: { account } }] }]),
+      store.append(tx, [{ streamId: `account-${account}`, expectedVersion: 'no_stream', events: [{ type: 'test.Opened', data: { account } }] }]),
     );
   }
 
@@ -73,7 +73,7 @@ describe('projection replay', () => {
     const s = state.get(account)!;
     const next = { balance: Math.round((s.balance + amount) * 100) / 100, deposits: s.deposits + 1, history: [...s.history, `+${amount}`].slice(-3) };
     await store.transaction((tx) =>
-      store.append(tx, [{ streamId: `account-${account}`, streamType: 'test.Account', expectedVersion: s.version, events: [{ type: 'test.Deposited', data: { account, amount, ...next } }] }]),
+      store.append(tx, [{ streamId: `account-${account}`, expectedVersion: s.version, events: [{ type: 'test.Deposited', data: { account, amount, ...next } }] }]),
     );
     state.set(account, { ...next, version: s.version + 1 });
   }
@@ -97,7 +97,7 @@ describe('projection replay', () => {
     for (const a of accounts) await open(a);
     for (let i = 0; i < 300; i++) await deposit(accounts[i % accounts.length]!, (i % 17) + 0.25);
     await store.transaction((tx) =>
-      store.append(tx, [{ streamId: `account-${accounts[0]}`, streamType: 'test.Account', expectedVersion: 'any', events: [{ type: 'test.Closed', data: { account: accounts[0] } }] }]),
+      store.append(tx, [{ streamId: `account-${accounts[0]}`, expectedVersion: 'any', events: [{ type: 'test.Closed', data: { account: accounts[0] } }] }]),
     );
     const live = await checksum('ledger_live');
     expect(await checksum('ledger_replayed')).toBe(live);

@@ -33,8 +33,8 @@ export class UpdateClaimCommand extends Command<void> {
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 const meta = (caller: Caller) => ({ organisationId: caller.organisationId, actorId: caller.userId });
-const append = (streamId: string, streamType: string, expectedVersion: number | 'no_stream', events: (ClaimEvent | ExpenseEvent)[]): StreamAppend => ({
-  streamId, streamType, expectedVersion, events: events as NewEvent[],
+const append = (streamId: string, expectedVersion: number | 'no_stream', events: (ClaimEvent | ExpenseEvent)[]): StreamAppend => ({
+  streamId, expectedVersion, events: events as NewEvent[],
 });
 
 /**
@@ -65,9 +65,9 @@ export class CreateClaimHandler implements ICommandHandler<CreateClaimCommand> {
       // Without required authorisation a claim is approved as it is made.
       if (settings.expenses_require_authorisation === '0') events.push({ type: 'expenses.ClaimApproved', data: { ...base, approvedBy: null, approvedAt: new Date().toISOString(), note: null } });
       const claimed = expenses.map((e) =>
-        append(streams.expense(e.state.id), 'expenses.Expense', e.version, [{ type: 'expenses.ExpenseClaimed', data: { expenseId: e.state.id, organisationId: caller.organisationId, claimId: id } }]),
+        append(streams.expense(e.state.id), e.version, [{ type: 'expenses.ExpenseClaimed', data: { expenseId: e.state.id, organisationId: caller.organisationId, claimId: id } }]),
       );
-      await this.store.append(tx, [append(streams.claim(id), 'expenses.Claim', 'no_stream', events), ...claimed], meta(caller));
+      await this.store.append(tx, [append(streams.claim(id), 'no_stream', events), ...claimed], meta(caller));
       return id;
     });
   }
@@ -107,7 +107,7 @@ export class UpdateClaimHandler implements ICommandHandler<UpdateClaimCommand> {
       if (!visible) throw new NotFoundError('Claim');
       const events = decideUpdate(state, update, { actorId: caller.userId, approvesOwner, selfApproves }, { now: new Date().toISOString(), financeEmail, assigneeIsAuthoriser });
       if (events.length === 0) return;
-      const appends = [append(streams.claim(claimId), 'expenses.Claim', version, events)];
+      const appends = [append(streams.claim(claimId), version, events)];
       const rejection = events.find((e) => e.type === 'expenses.ClaimRejected');
       if (rejection) appends.push(...(await this.release(tx, caller, claimId, state.expenseIds)));
       await this.store.append(tx, appends, meta(caller));
@@ -119,7 +119,7 @@ export class UpdateClaimHandler implements ICommandHandler<UpdateClaimCommand> {
     const out: StreamAppend[] = [];
     for (const id of ids) {
       const { version } = await this.store.load(streams.expense(id), evolveExpense, tx);
-      out.push(append(streams.expense(id), 'expenses.Expense', version, [{ type: 'expenses.ExpenseReleased', data: { expenseId: id, organisationId: caller.organisationId, claimId } }]));
+      out.push(append(streams.expense(id), version, [{ type: 'expenses.ExpenseReleased', data: { expenseId: id, organisationId: caller.organisationId, claimId } }]));
     }
     return out;
   }

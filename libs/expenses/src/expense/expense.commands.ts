@@ -92,7 +92,7 @@ export class SaveExpenseHandler implements ICommandHandler<SaveExpenseCommand> {
     const data = await this.decide(caller, expenseId, current?.state ?? null, values);
     const event: ExpenseEvent = { type: id === null ? 'expenses.ExpenseRecorded' : 'expenses.ExpenseChanged', data };
     const { events } = await this.store.commit(
-      { streamId: streams.expense(expenseId), streamType: 'expenses.Expense', expectedVersion: current?.version ?? 'no_stream', events: [event as NewEvent] },
+      { streamId: streams.expense(expenseId), expectedVersion: current?.version ?? 'no_stream', events: [event as NewEvent] },
       meta(caller),
     );
     return { id: expenseId, data, recordedAt: events[0]!.recordedAt };
@@ -134,7 +134,7 @@ export class DeleteExpenseHandler implements ICommandHandler<DeleteExpenseComman
       const { state, version } = await ownExpense(this.store, tx, caller, id);
       assertUnclaimed(state);
       const event: ExpenseEvent = { type: 'expenses.ExpenseDeleted', data: { id, organisationId: caller.organisationId } };
-      await this.store.append(tx, [{ streamId: streams.expense(id), streamType: 'expenses.Expense', expectedVersion: version, events: [event as NewEvent] }], meta(caller));
+      await this.store.append(tx, [{ streamId: streams.expense(id), expectedVersion: version, events: [event as NewEvent] }], meta(caller));
     });
   }
 }
@@ -159,7 +159,7 @@ export class AttachFileHandler implements ICommandHandler<AttachFileCommand> {
       assertUnclaimed(state);
       if (attach && file.ownerId !== caller.userId) throw new ForbiddenError('Only files you uploaded can be attached.');
       const event: ExpenseEvent = { type: attach ? 'expenses.AttachmentAdded' : 'expenses.AttachmentRemoved', data: { expenseId, organisationId: caller.organisationId, fileId } };
-      await this.store.append(tx, [{ streamId: streams.expense(expenseId), streamType: 'expenses.Expense', expectedVersion: version, events: [event as NewEvent] }], meta(caller));
+      await this.store.append(tx, [{ streamId: streams.expense(expenseId), expectedVersion: version, events: [event as NewEvent] }], meta(caller));
     });
   }
 }

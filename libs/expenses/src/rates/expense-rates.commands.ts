@@ -56,7 +56,7 @@ export class SaveExpenseRateHandler implements ICommandHandler<SaveExpenseRateCo
       const data: RateData = { ...DEFAULTS, ...(current ?? {}), ...values, id: rateId, organisationId: caller.organisationId } as RateData;
       if (data.startDate && data.endDate && data.endDate < data.startDate) throw new ValidationError({ end_date: ['The end_date may not be before the start_date.'] });
       const event: SettingsEvent = { type: id === null ? 'expenses.ExpenseRateCreated' : 'expenses.ExpenseRateChanged', data };
-      await this.store.append(tx, [{ streamId: streams.rate(rateId), streamType: 'expenses.ExpenseRate', expectedVersion: version, events: [event] }], meta);
+      await this.store.append(tx, [{ streamId: streams.rate(rateId), expectedVersion: version, events: [event] }], meta);
       return rateId;
     });
   }
@@ -71,7 +71,7 @@ export class DeleteExpenseRateHandler implements ICommandHandler<DeleteExpenseRa
       const { state, version } = await this.store.load(streams.rate(id), evolve, tx);
       if (!state || state.deleted || state.organisationId !== caller.organisationId) throw new NotFoundError('Expense rate');
       const event: SettingsEvent = { type: 'expenses.ExpenseRateDeleted', data: { id, organisationId: caller.organisationId } };
-      await this.store.append(tx, [{ streamId: streams.rate(id), streamType: 'expenses.ExpenseRate', expectedVersion: version, events: [event] }], {
+      await this.store.append(tx, [{ streamId: streams.rate(id), expectedVersion: version, events: [event] }], {
         organisationId: caller.organisationId,
         actorId: caller.userId,
       });

@@ -42,13 +42,13 @@ export class SaveExpenseTypeHandler implements ICommandHandler<SaveExpenseTypeCo
       if (id === null) {
         const newId = await nextId(tx, 'type');
         const event: SettingsEvent = { type: 'expenses.ExpenseTypeCreated', data: { id: newId, organisationId: caller.organisationId, name: values.name!, position: values.position ?? 0 } };
-        await this.store.append(tx, [{ streamId: streams.type(newId), streamType: 'expenses.ExpenseType', expectedVersion: 'no_stream', events: [event] }], meta);
+        await this.store.append(tx, [{ streamId: streams.type(newId), expectedVersion: 'no_stream', events: [event] }], meta);
         return newId;
       }
       const { state, version } = await this.store.load(streams.type(id), evolve, tx);
       if (!state || state.deleted || state.organisationId !== caller.organisationId) throw new NotFoundError('Expense type');
       const event: SettingsEvent = { type: 'expenses.ExpenseTypeChanged', data: { id, organisationId: caller.organisationId, name: values.name ?? state.name, position: values.position ?? state.position } };
-      await this.store.append(tx, [{ streamId: streams.type(id), streamType: 'expenses.ExpenseType', expectedVersion: version, events: [event] }], meta);
+      await this.store.append(tx, [{ streamId: streams.type(id), expectedVersion: version, events: [event] }], meta);
       return id;
     });
   }
@@ -64,7 +64,7 @@ export class DeleteExpenseTypeHandler implements ICommandHandler<DeleteExpenseTy
       const { state, version } = await this.store.load(streams.type(id), evolve, tx);
       if (!state || state.deleted || state.organisationId !== caller.organisationId) throw new NotFoundError('Expense type');
       const event: SettingsEvent = { type: 'expenses.ExpenseTypeDeleted', data: { id, organisationId: caller.organisationId } };
-      await this.store.append(tx, [{ streamId: streams.type(id), streamType: 'expenses.ExpenseType', expectedVersion: version, events: [event] }], {
+      await this.store.append(tx, [{ streamId: streams.type(id), expectedVersion: version, events: [event] }], {
         organisationId: caller.organisationId,
         actorId: caller.userId,
       });

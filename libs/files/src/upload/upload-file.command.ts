@@ -64,7 +64,7 @@ export class UploadFileHandler implements ICommandHandler<UploadFileCommand> {
     return this.store.transaction(async (tx) => {
       const id = Number((await tx.query(`SELECT nextval('files_ids') AS id`))[0].id);
       const event: FileEvent = { type: 'files.FileUploaded', data: { id, organisationId: caller.organisationId, ownerId: caller.userId, ...file } };
-      await this.store.append(tx, [{ streamId: fileStream(id), streamType: 'files.File', expectedVersion: 'no_stream', events: [event] }], {
+      await this.store.append(tx, [{ streamId: fileStream(id), expectedVersion: 'no_stream', events: [event] }], {
         organisationId: caller.organisationId,
         actorId: caller.userId,
       });

@@ -66,10 +66,10 @@ export class CreateJwtHandler implements ICommandHandler<CreateJwtCommand> {
     const keyValid = !!key && !!state && (state.twoFactor === 'auth_app' ? totp !== null : !!state.challenge && keyMatches(this.config.secretsKey, key, state.challenge.keyHash));
     const decision = decideRedeem(state, { now: ids.now, keyGiven: !!key, keyValid, sessionId: ids.sessionId });
     if (!state || decision.events.length === 0) return { decision, user };
-    const appends: StreamAppend[] = [{ streamId: loginStreamOf.preAuth(state.id), streamType: 'identity.PreAuth', expectedVersion: version, events: decision.events as NewEvent[] }];
+    const appends: StreamAppend[] = [{ streamId: loginStreamOf.preAuth(state.id), expectedVersion: version, events: decision.events as NewEvent[] }];
     if (decision.outcome === 'accepted') {
       const started: SessionEvent = { type: 'identity.SessionStarted', data: { id: ids.sessionId, userId: state.userId, organisationId: state.organisationId, jti: ids.jti, issuedAt: ids.now.toISOString() } };
-      appends.push({ streamId: loginStreamOf.session(ids.sessionId), streamType: 'identity.Session', expectedVersion: 'no_stream', events: [started as NewEvent] });
+      appends.push({ streamId: loginStreamOf.session(ids.sessionId), expectedVersion: 'no_stream', events: [started as NewEvent] });
       if (totp) appends.push(spendStep(state.userId, totp));
     }
     await this.store.append(tx, appends, { organisationId: state.organisationId, actorId: state.userId });
@@ -97,7 +97,7 @@ export class CreateJwtHandler implements ICommandHandler<CreateJwtCommand> {
 function spendStep(userId: number, totp: { step: number; version: number }): StreamAppend {
   return {
     streamId: streamOf.user(userId),
-    streamType: 'identity.User',
+   
     expectedVersion: totp.version,
     events: [{ type: 'identity.TotpStepUsed', data: { userId, step: totp.step } }],
   };

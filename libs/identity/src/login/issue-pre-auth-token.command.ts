@@ -65,7 +65,7 @@ export class IssuePreAuthTokenHandler implements ICommandHandler<IssuePreAuthTok
     const challenge = this.challenge(id, user, new Date(now + CHALLENGE_TTL_SECONDS * 1000).toISOString());
     if (challenge) events.push(challenge);
     await this.store.transaction((tx) =>
-      this.store.append(tx, [{ streamId: loginStreamOf.preAuth(id), streamType: 'identity.PreAuth', expectedVersion: 'no_stream', events: events as NewEvent[] }], {
+      this.store.append(tx, [{ streamId: loginStreamOf.preAuth(id), expectedVersion: 'no_stream', events: events as NewEvent[] }], {
         organisationId: user.organisationId,
         actorId: user.id,
       }),

@@ -26,7 +26,7 @@ export class LogoutHandler implements ICommandHandler<LogoutCommand> {
       const { state, version } = await this.store.load(streamId, evolve, tx);
       const decision = decideLogout(state, cmd.jti);
       if (decision.outcome === 'refused') throw new DomainError('unauthorized', decision.reason);
-      await this.store.append(tx, [{ streamId, streamType: 'identity.Session', expectedVersion: version, events: decision.events as NewEvent[] }], {
+      await this.store.append(tx, [{ streamId, expectedVersion: version, events: decision.events as NewEvent[] }], {
         organisationId: cmd.organisationId,
         actorId: cmd.userId,
       });

@@ -47,7 +47,7 @@ export class RefreshJwtHandler implements ICommandHandler<RefreshJwtCommand> {
           jti: claims.jti, tokenIssuedAt: new Date(claims.iat * 1000), now, refreshTtlSeconds: this.config.auth.jwtRefreshTtl, newJti,
         });
         if (decided.events.length) {
-          await this.store.append(tx, [{ streamId, streamType: 'identity.Session', expectedVersion: version, events: decided.events as NewEvent[] }], {
+          await this.store.append(tx, [{ streamId, expectedVersion: version, events: decided.events as NewEvent[] }], {
             organisationId: claims.org,
             actorId: Number(claims.sub),
           });
@@ -71,7 +71,7 @@ export class RefreshJwtHandler implements ICommandHandler<RefreshJwtCommand> {
       const { state, version } = await this.store.load(streamId, evolve, tx);
       if (state && !state.revoked) {
         const revoked: SessionEvent = { type: 'identity.SessionRevoked', data: { id: state.id, reason: 'refresh_reuse' } };
-        await this.store.append(tx, [{ streamId, streamType: 'identity.Session', expectedVersion: version, events: [revoked as NewEvent] }]);
+        await this.store.append(tx, [{ streamId, expectedVersion: version, events: [revoked as NewEvent] }]);
       }
       return { outcome: 'refused' as const, reason: 'The token was refreshed already; every token of this log-in is now revoked.', events: [] };
     });

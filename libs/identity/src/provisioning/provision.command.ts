@@ -121,8 +121,7 @@ class Allocation {
   }
 
   private add(streamId: string, event: DirectoryEvent): void {
-    const streamType = streamId.slice(0, streamId.lastIndexOf('-'));
-    this.appends.push({ streamId, streamType, expectedVersion: 'no_stream', events: [event as NewEvent] });
+    this.appends.push({ streamId, expectedVersion: 'no_stream', events: [event as NewEvent] });
   }
 
   private async ids(kind: string, count: number): Promise<number[]> {

@@ -37,7 +37,7 @@ export class UpdateSettingsHandler implements ICommandHandler<UpdateSettingsComm
     if (Object.keys(changes).length === 0) return;
     const event: SettingsEvent = { type: 'organisation.SettingsChanged', data: { organisationId: caller.organisationId, changes: sealSecrets(changes, this.secrets) } };
     await this.store.transaction((tx) =>
-      this.store.append(tx, [{ streamId: settingsStream(caller.organisationId), streamType: 'organisation.Settings', expectedVersion: 'any', events: [event] }], {
+      this.store.append(tx, [{ streamId: settingsStream(caller.organisationId), expectedVersion: 'any', events: [event] }], {
         organisationId: caller.organisationId,
         actorId: caller.userId,
       }),
