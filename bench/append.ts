@@ -4,7 +4,7 @@ import { PreparedStatements } from '#app/platform';
 import type pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { connect, createScratch, dropScratch, openDataSource, secondsSince } from './db.js';
-import { EVENT_TYPES, STREAM_TYPE, eventData, eventMetadata } from './fixtures.js';
+import { EVENT_TYPES, eventData, eventMetadata } from './fixtures.js';
 
 export interface AppendOptions {
   /** Single-event transactions per variant. */

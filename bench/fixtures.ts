@@ -2,7 +2,6 @@
  * Event shapes shared by the benchmarks: an expense-claim-like aggregate, ten events a stream.
  * The SQL generator of the replay benchmark builds the same shape server-side (see replay.ts).
  */
-export const STREAM_TYPE = 'bench.Claim';
 
 export const EVENT_TYPES = [
   'bench.ClaimOpened',
