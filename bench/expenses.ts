@@ -23,27 +23,54 @@ import { createScratch, dropScratch } from './db.js';
 const DB = 'uvol_bench_expenses';
 const PASSWORD = 'correct horse battery staple';
 
-export interface ExpenseFigures {
+/** One round: each route loaded in turn for the same time, back to back. */
+export interface Round {
   readonly api: number;
   /** The same app's floor: a route behind the same guard and validation pipe that answers a constant. */
   readonly floor: number;
   readonly bare: number;
+}
+
+export interface ExpenseFigures {
+  readonly rounds: readonly Round[];
+  /** The median round by API / bare ratio. */
+  readonly median: Round;
   readonly list: { p50: number; p99: number; runs: number; expenses: number };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-/** Seconds of the same load before each measured run: V8 is still compiling the API's hot paths for the first 20 s or so. */
+/** Seconds of the same load before the measured rounds: V8 is still compiling the API's hot paths for the first 20 s or so. */
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP ?? 20);
+/**
+ * Measured rounds. This VM's speed drifts by a factor of two within minutes (steal time from its
+ * host), so the routes are not measured one after the other once each: every round loads the API,
+ * the bare route and the floor in turn, and the figure is the median round's ratio.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+interface Target {
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
 
 /**
  * autocannon in its own process: in this one it would take CPU from the server it measures, and
  * more from the heavier server, which would flatter the bare route. Each route is loaded for
  * WARM_UP_SECONDS first (not counted): measured cold, the API ran at 70% of its steady rate.
  */
-async function load(url: string, headers: Record<string, string>, body: string, seconds: number): Promise<number> {
-  if (WARM_UP_SECONDS > 0) await autocannon(url, headers, body, WARM_UP_SECONDS);
-  return autocannon(url, headers, body, seconds);
+async function rounds(targets: { api: Target; floor: Target; bare: Target }, seconds: number): Promise<Round[]> {
+  const all = [targets.api, targets.bare, targets.floor];
+  if (WARM_UP_SECONDS > 0) for (const t of all) await autocannon(t.url, t.headers, t.body, WARM_UP_SECONDS);
+  const result: Round[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const measured: number[] = [];
+    for (const t of all) measured.push(await autocannon(t.url, t.headers, t.body, seconds));
+    result.push({ api: measured[0]!, bare: measured[1]!, floor: measured[2]! });
+    process.stderr.write(`round ${i + 1}: API ${measured[0]!.toFixed(0)} req/s, bare ${measured[1]!.toFixed(0)}, floor ${measured[2]!.toFixed(0)}\n`);
+  }
+  return result;
 }
 
 async function autocannon(url: string, headers: Record<string, string>, body: string, seconds: number): Promise<number> {
@@ -91,7 +118,7 @@ class FloorModule {}
 const withFloor = (api: DynamicModule): DynamicModule => ({ module: class BenchApiModule {}, imports: [api, FloorModule] });
 
 /** The bare route: Fastify and one pooled INSERT of the same row, no auth, no validation, no events. */
-async function bareRoute(url: string, seconds: number): Promise<number> {
+async function bareRoute(url: string): Promise<{ url: string; close: () => Promise<void> }> {
   const pool = new pg.Pool({ connectionString: url, max: 20 });
   await pool.query(`CREATE TABLE IF NOT EXISTS bare_expenses (LIKE expenses INCLUDING ALL)`);
   await pool.query(`CREATE SEQUENCE IF NOT EXISTS bare_ids`);
@@ -106,12 +133,13 @@ async function bareRoute(url: string, seconds: number): Promise<number> {
     return rows[0];
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  try {
-    return await load(`${address}/expenses`, {}, JSON.stringify({ amount: 4.2, description: 'bus', date: '2026-11-20', type: { id: 1 } }), seconds);
-  } finally {
-    await app.close();
-    await pool.end();
-  }
+  return {
+    url: `${address}/expenses`,
+    close: async () => {
+      await app.close();
+      await pool.end();
+    },
+  };
 }
 
 export async function benchExpenses(seconds = 10): Promise<ExpenseFigures> {
@@ -142,10 +170,22 @@ export async function benchExpenses(seconds = 10): Promise<ExpenseFigures> {
     // The list first, at exactly 10,000 expenses: the write loads below add tens of thousands more.
     const list = await listLatency(url, base, token, org.users.u as number, Number(type.id), Number(rate.id));
     const body = JSON.stringify({ amount: 4.2, description: 'bus', date: today, type: { id: type.id } });
-    const api = await load(`${base}/api/expenses`, { authorization: `Bearer ${token}` }, body, seconds);
-    const floor = await load(`${base}/bench/floor`, { authorization: `Bearer ${token}` }, body, seconds);
-    const bare = await bareRoute(url, seconds);
-    return { api, floor, bare, list };
+    const auth = { authorization: `Bearer ${token}` };
+    const bare = await bareRoute(url);
+    try {
+      const measured = await rounds(
+        {
+          api: { url: `${base}/api/expenses`, headers: auth, body },
+          floor: { url: `${base}/bench/floor`, headers: auth, body },
+          bare: { url: bare.url, headers: {}, body: JSON.stringify({ amount: 4.2, description: 'bus', date: '2026-11-20', type: { id: 1 } }) },
+        },
+        seconds,
+      );
+      const byRatio = [...measured].sort((a, b) => a.api / a.bare - b.api / b.bare);
+      return { rounds: measured, median: byRatio[Math.floor(byRatio.length / 2)]!, list };
+    } finally {
+      await bare.close();
+    }
   } finally {
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });
