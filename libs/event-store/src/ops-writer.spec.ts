@@ -20,18 +20,25 @@ function recorder() {
 }
 
 describe('OpsWriter', () => {
-  it('given consecutive upserts into one table, writes one statement with a JSON array per column', async () => {
+  it('given consecutive upserts into one table, writes one statement with the rows as one JSON parameter', async () => {
     const { sql, statements } = recorder();
     const writer = new OpsWriter(sql, new ColumnTypes());
     await writer.write([op.upsert('t', ['id'], { id: 1, name: 'a', data: { x: [1] } }), op.upsert('t', ['id'], { id: 2, name: 'b', data: null })]);
     await writer.flush();
     expect(statements).toHaveLength(1);
     expect(statements[0]!.text).toBe(
-      'INSERT INTO "t" ("id", "name", "data") SELECT c0::bigint, c1::text, NULLIF(c2, \'null\'::jsonb)::jsonb ' +
-        'FROM ROWS FROM (json_array_elements_text($1::json), json_array_elements_text($2::json), jsonb_array_elements($3::jsonb)) AS t(c0, c1, c2) ' +
+      'INSERT INTO "t" ("id", "name", "data") SELECT "id", "name", "data" FROM jsonb_to_recordset($1::jsonb) AS t("id" bigint, "name" text, "data" jsonb) ' +
         'ON CONFLICT ("id") DO UPDATE SET "name" = EXCLUDED."name", "data" = EXCLUDED."data"',
     );
-    expect(statements[0]!.params).toEqual(['[1,2]', '["a","b"]', '[{"x":[1]},null]']);
+    expect(statements[0]!.params).toEqual(['[{"id":1,"name":"a","data":{"x":[1]}},{"id":2,"name":"b","data":null}]']);
+  });
+
+  it('given a bigint value, sends it as its decimal string (JSON has no bigint)', async () => {
+    const { sql, statements } = recorder();
+    const writer = new OpsWriter(sql, new ColumnTypes());
+    await writer.write([op.upsert('t', ['id'], { id: 1, name: 9007199254740993n })]);
+    await writer.flush();
+    expect(statements[0]!.params).toEqual(['[{"id":1,"name":"9007199254740993"}]']);
   });
 
   it('given the same key twice, splits the batch (Postgres cannot touch a row twice in one statement)', async () => {
@@ -39,7 +46,7 @@ describe('OpsWriter', () => {
     const writer = new OpsWriter(sql, new ColumnTypes());
     await writer.write([op.upsert('t', ['id'], { id: 1, name: 'a' }), op.upsert('t', ['id'], { id: 1, name: 'b' })]);
     await writer.flush();
-    expect(statements.map((s) => s.params)).toEqual([['[1]', '["a"]'], ['[1]', '["b"]']]);
+    expect(statements.map((s) => s.params)).toEqual([['[{"id":1,"name":"a"}]'], ['[{"id":1,"name":"b"}]']]);
   });
 
   it('keeps order: an update between upserts flushes the upserts first', async () => {

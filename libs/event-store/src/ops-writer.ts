@@ -109,9 +109,11 @@ export class OpsWriter {
   }
 
   /**
-   * Each column travels as one JSON array, unpacked server-side by ROWS FROM: `pg` builds Postgres
-   * array literals in JavaScript, which cost more than the rest of a replay together, while
-   * JSON.stringify is native (bench/README.md has the figures).
+   * The rows travel as one JSON array of objects, unpacked server-side by jsonb_to_recordset with
+   * the table's column types: `pg` builds Postgres array literals in JavaScript, which cost more
+   * than the rest of a replay together, while JSON.stringify is native; and one function scan
+   * costs Postgres less to set up than one per column (ROWS FROM), which counts on a single-row
+   * write (bench/README.md has the figures). JSON null, or a missing key, is SQL NULL.
    */
   private async upsert(batch: Upsert[]): Promise<void> {
     const { table, key, row } = batch[0]!;
@@ -119,33 +121,23 @@ export class OpsWriter {
     const types = await this.columnTypes(table);
     const target = this.target(table);
     const text = this.types.text(`upsert\0${target}\0${key.join(',')}\0${columns.join(',')}\0${this.options.guard ?? ''}`, () => {
-      const sources: string[] = [];
-      const values: string[] = [];
-      columns.forEach((c, i) => {
+      const definitions = columns.map((c) => {
         const type = types.get(c);
         if (!type) throw new Error(`projection table ${table} has no column ${c}`);
-        // A JSON array element cannot become a Postgres array; lists belong in jsonb columns.
+        // A JSON array cannot become a Postgres array; lists belong in jsonb columns.
         if (type.endsWith('[]')) throw new Error(`projection column ${table}.${c} is an array; use jsonb`);
-        const json = type === 'jsonb' || type === 'json';
-        sources.push(json ? `jsonb_array_elements($${i + 1}::jsonb)` : `json_array_elements_text($${i + 1}::json)`);
-        // A JSON null in a jsonb column is stored as SQL NULL, as for every other column.
-        values.push(json ? `NULLIF(c${i}, 'null'::jsonb)::${type}` : `c${i}::${type}`);
+        return `${quote(c)} ${type}`;
       });
+      const list = columns.map(quote).join(', ');
       const updates = columns.filter((c) => !key.includes(c));
       return (
-        `INSERT INTO ${target} (${columns.map(quote).join(', ')}) SELECT ${values.join(', ')} ` +
-        `FROM ROWS FROM (${sources.join(', ')}) AS t(${columns.map((_, i) => `c${i}`).join(', ')}) ` +
+        `INSERT INTO ${target} (${list}) SELECT ${list} FROM jsonb_to_recordset($1::jsonb) AS t(${definitions.join(', ')}) ` +
         (this.options.guard ? `WHERE ${this.options.guard} ` : '') +
         `ON CONFLICT (${key.map(quote).join(', ')}) ` +
         (updates.length ? `DO UPDATE SET ${updates.map((c) => `${quote(c)} = EXCLUDED.${quote(c)}`).join(', ')}` : 'DO NOTHING')
       );
     });
-    const params = new Array<string>(columns.length);
-    for (let i = 0; i < columns.length; i++) {
-      const c = columns[i]!;
-      params[i] = JSON.stringify(batch.length === 1 ? [jsonValue(batch[0]!.row[c])] : batch.map((o) => jsonValue(o.row[c])));
-    }
-    await this.sql(text, params);
+    await this.sql(text, [rowsJson(batch)]);
   }
 
   private async update(table: string, where: Row, set: Row): Promise<void> {
@@ -184,9 +176,15 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
-function jsonValue(value: unknown): unknown {
-  if (value === undefined) return null;
-  return typeof value === 'bigint' ? value.toString() : value;
+/** The batch's rows as JSON; bigints (which JSON.stringify refuses) as their decimal strings. */
+function rowsJson(batch: readonly Upsert[]): string {
+  const rows = batch.map((o) => o.row);
+  try {
+    return JSON.stringify(rows);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return JSON.stringify(rows, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+  }
 }
 
 function toParam(value: unknown, type: string): unknown {
