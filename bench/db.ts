@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { migrations } from '../migrations/index.js';
@@ -62,3 +63,12 @@ export async function connect(url: string): Promise<pg.Client> {
 
 /** Seconds since `start` (a `performance.now()` reading). */
 export const secondsSince = (start: number) => (performance.now() - start) / 1000;
+
+/**
+ * CPU ticks (USER_HZ, 100 a second) the whole machine has spent busy: user, nice, system, irq and
+ * softirq, so Postgres's work counts. Steal (time the VM's host gave to others) does not.
+ */
+export const busyTicks = () => {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return f[0]! + f[1]! + f[2]! + f[5]! + f[6]!;
+};

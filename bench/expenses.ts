@@ -18,17 +18,24 @@ import pg from 'pg';
 import { ProvisionCommand, RequirePermission } from '#app/identity';
 import { createHttpApp, loadConfig } from '#app/platform';
 import { ApiModule } from '../apps/api/src/api.module.js';
-import { createScratch, dropScratch } from './db.js';
+import { busyTicks, createScratch, dropScratch } from './db.js';
 
 const DB = 'uvol_bench_expenses';
 const PASSWORD = 'correct horse battery staple';
 
+/** A route's figures in one round. */
+export interface Measured {
+  readonly perSecond: number;
+  /** Machine CPU per request (every process, Postgres and autocannon included; steal excluded). */
+  readonly cpuUs: number;
+}
+
 /** One round: each route loaded in turn for the same time, back to back. */
 export interface Round {
-  readonly api: number;
+  readonly api: Measured;
   /** The same app's floor: a route behind the same guard and validation pipe that answers a constant. */
-  readonly floor: number;
-  readonly bare: number;
+  readonly floor: Measured;
+  readonly bare: Measured;
 }
 
 export interface ExpenseFigures {
@@ -65,15 +72,20 @@ async function rounds(targets: { api: Target; floor: Target; bare: Target }, sec
   if (WARM_UP_SECONDS > 0) for (const t of all) await autocannon(t.url, t.headers, t.body, WARM_UP_SECONDS);
   const result: Round[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    const measured: number[] = [];
-    for (const t of all) measured.push(await autocannon(t.url, t.headers, t.body, seconds));
-    result.push({ api: measured[0]!, bare: measured[1]!, floor: measured[2]! });
-    process.stderr.write(`round ${i + 1}: API ${measured[0]!.toFixed(0)} req/s, bare ${measured[1]!.toFixed(0)}, floor ${measured[2]!.toFixed(0)}\n`);
+    const measured: Measured[] = [];
+    for (const t of all) {
+      const ticks = busyTicks();
+      const { perSecond, total } = await autocannon(t.url, t.headers, t.body, seconds);
+      measured.push({ perSecond, cpuUs: ((busyTicks() - ticks) * 10_000) / total });
+    }
+    const [api, bare, floor] = measured as [Measured, Measured, Measured];
+    result.push({ api, bare, floor });
+    process.stderr.write(`round ${i + 1}: API ${api.perSecond.toFixed(0)} req/s, bare ${bare.perSecond.toFixed(0)}, floor ${floor.perSecond.toFixed(0)}\n`);
   }
   return result;
 }
 
-async function autocannon(url: string, headers: Record<string, string>, body: string, seconds: number): Promise<number> {
+async function autocannon(url: string, headers: Record<string, string>, body: string, seconds: number): Promise<{ perSecond: number; total: number }> {
   const cli = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
   const args = [cli, '-j', '-c', '32', '-d', String(seconds), '-m', 'POST', '-H', 'content-type=application/json', '-b', body];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
@@ -81,9 +93,9 @@ async function autocannon(url: string, headers: Record<string, string>, body: st
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   await new Promise((resolve) => child.on('exit', resolve));
-  const result = JSON.parse(out) as { non2xx: number; errors: number; requests: { average: number } };
+  const result = JSON.parse(out) as { non2xx: number; errors: number; requests: { average: number; total: number } };
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return result.requests.average;
+  return { perSecond: result.requests.average, total: result.requests.total };
 }
 
 class FloorRef {
@@ -181,7 +193,7 @@ export async function benchExpenses(seconds = 10): Promise<ExpenseFigures> {
         },
         seconds,
       );
-      const byRatio = [...measured].sort((a, b) => a.api / a.bare - b.api / b.bare);
+      const byRatio = [...measured].sort((a, b) => a.api.perSecond / a.bare.perSecond - b.api.perSecond / b.bare.perSecond);
       return { rounds: measured, median: byRatio[Math.floor(byRatio.length / 2)]!, list };
     } finally {
       await bare.close();

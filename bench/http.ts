@@ -32,8 +32,15 @@ if (!only || only === 'expenses') {
   const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(1)}%`;
   process.stdout.write(
     `\nPOST /api/expenses, 32 connections, ${e.rounds.length} rounds of API, bare Fastify + pg, floor (req/s)\n` +
-      e.rounds.map((r, i) => `  round ${i + 1}: API ${r.api.toFixed(0)}   bare ${r.bare.toFixed(0)}   floor ${r.floor.toFixed(0)}   API/bare ${pct(r.api, r.bare)}   floor/bare ${pct(r.floor, r.bare)}\n`).join('') +
-      `  median round: API/bare ${pct(e.median.api, e.median.bare)} (goal ≥ 50%)\n` +
+      e.rounds
+        .map(
+          (r, i) =>
+            `  round ${i + 1}: API ${r.api.perSecond.toFixed(0)}   bare ${r.bare.perSecond.toFixed(0)}   floor ${r.floor.perSecond.toFixed(0)}   ` +
+            `API/bare ${pct(r.api.perSecond, r.bare.perSecond)}   floor/bare ${pct(r.floor.perSecond, r.bare.perSecond)}   ` +
+            `machine CPU per request: API ${r.api.cpuUs.toFixed(0)} µs, bare ${r.bare.cpuUs.toFixed(0)}, floor ${r.floor.cpuUs.toFixed(0)}\n`,
+        )
+        .join('') +
+      `  median round: API/bare ${pct(e.median.api.perSecond, e.median.bare.perSecond)} (goal ≥ 50%)\n` +
       `GET /api/users/{id}/expenses?include=type,rate,attachments with ${e.list.expenses} expenses, ${e.list.runs} sequential\n` +
       `  p50 ${ms(e.list.p50)}   p99 ${ms(e.list.p99)}\n`,
   );

@@ -3,7 +3,6 @@
  * and prepared statements buy (docs/adr/0002-one-statement-commit.md). Machine CPU is read from
  * /proc/stat (every process: Node, Postgres, kernel), so the figure includes the database's work.
  */
-import { readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +11,7 @@ import { DataSource } from 'typeorm';
 import { EventStore, EventUpcasters } from '#app/event-store';
 import { loadConfig, PreparedStatements } from '#app/platform';
 import { contexts, coreImports } from '../apps/common/core.js';
-import { createScratch, dropScratch } from './db.js';
+import { busyTicks, createScratch, dropScratch } from './db.js';
 import { InlineProjections } from './internals.js';
 
 export interface WritePathFigure {
@@ -23,11 +22,6 @@ export interface WritePathFigure {
   /** Microseconds of CPU per write in this Node process. */
   readonly nodeUs: number;
 }
-
-const busyTicks = () => {
-  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  return f[0]! + f[1]! + f[2]! + f[5]! + f[6]!; // user, nice, system, irq, softirq (USER_HZ = 100)
-};
 
 async function measure(name: string, write: () => Promise<unknown>, total: number, concurrency = 16): Promise<WritePathFigure> {
   await Promise.all(Array.from({ length: concurrency }, async () => {
