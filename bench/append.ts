@@ -44,7 +44,7 @@ const RAW_TABLE = 'events_raw';
  * No inline projections: the benchmark measures the log append. (EventStore's InlineProjections
  * with an empty registry does exactly this: nothing; it is not exported from the library's index.)
  */
-const noInlineProjections = { apply: async () => undefined } as unknown as ConstructorParameters<typeof EventStore>[2];
+const noInlineProjections = { apply: async () => undefined, committed: () => undefined } as unknown as ConstructorParameters<typeof EventStore>[2];
 const STREAMS_PER_APPENDER = 50;
 
 /**

@@ -33,6 +33,23 @@ describe('OpsWriter', () => {
     expect(statements[0]!.params).toEqual(['[{"id":1,"name":"a","data":{"x":[1]}},{"id":2,"name":"b","data":null}]']);
   });
 
+  it('given a batch of 100 rows or more (a replay), sends one JSON array per column, unpacked by ROWS FROM', async () => {
+    const { sql, statements } = recorder();
+    const writer = new OpsWriter(sql, new ColumnTypes());
+    await writer.write(Array.from({ length: 100 }, (_, i) => op.upsert('t', ['id'], { id: i, name: `n${i}`, data: i === 0 ? null : { i } })));
+    await writer.flush();
+    expect(statements).toHaveLength(1);
+    expect(statements[0]!.text).toBe(
+      'INSERT INTO "t" ("id", "name", "data") SELECT c0::bigint, c1::text, NULLIF(c2, \'null\'::jsonb)::jsonb ' +
+        'FROM ROWS FROM (json_array_elements_text($1::json), json_array_elements_text($2::json), jsonb_array_elements($3::jsonb)) AS t(c0, c1, c2) ' +
+        'ON CONFLICT ("id") DO UPDATE SET "name" = EXCLUDED."name", "data" = EXCLUDED."data"',
+    );
+    const [ids, names, data] = statements[0]!.params as string[];
+    expect(JSON.parse(ids!)).toHaveLength(100);
+    expect(JSON.parse(names!).slice(0, 2)).toEqual(['n0', 'n1']);
+    expect(JSON.parse(data!).slice(0, 2)).toEqual([null, { i: 1 }]);
+  });
+
   it('given a bigint value, sends it as its decimal string (JSON has no bigint)', async () => {
     const { sql, statements } = recorder();
     const writer = new OpsWriter(sql, new ColumnTypes());
