@@ -125,6 +125,22 @@ describe('EventStore on Postgres', () => {
     await expect(ds.query(`DELETE FROM events WHERE stream_id = $1`, [id])).rejects.toThrow(/append-only/);
   });
 
+  it('queues concurrent appends at any version of one stream: every one lands, versions 1 to n', async () => {
+    const id = `thing-${randomUUID()}`;
+    const results = await Promise.allSettled(Array.from({ length: 12 }, () => appendOne(id, 'any', 'test.A', 'test.B')));
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    expect((await store.readStream(id)).map((e) => e.streamVersion)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+  });
+
+  it('refuses an append after a version the stream has not reached, writing nothing', async () => {
+    const id = `thing-${randomUUID()}`;
+    await appendOne(id, 'no_stream', 'test.A');
+    await expect(appendOne(id, 3, 'test.B')).rejects.toBeInstanceOf(ConcurrencyError);
+    await expect(appendOne(id, 'no_stream', 'test.B')).rejects.toBeInstanceOf(ConcurrencyError);
+    expect((await store.readStream(id)).map((e) => e.streamVersion)).toEqual([1]);
+    expect((await appendOne(id, 1, 'test.B'))[0]!.nextExpectedVersion).toBe(2);
+  });
+
   it('upcasts old event shapes on read without rewriting them', async () => {
     app.get(EventUpcasters).register('test.Renamed', 1, (d) => ({ fullName: (d as { name: string }).name }));
     const id = `thing-${randomUUID()}`;

@@ -46,7 +46,13 @@ export class EventStore {
    */
   async append(tx: EntityManager, appends: readonly StreamAppend[], metadata: EventMetadata = {}): Promise<AppendResult[]> {
     if (!tx.queryRunner?.isTransactionActive) throw new Error('EventStore.append needs a transaction');
-    await tx.query(`SELECT pg_advisory_xact_lock_shared(${LOCKS.projections})`);
+    // Appends at 'any' read the stream's latest version and append after it, so they queue per
+    // stream; their locks come with the projections lock, in one order, so they cannot deadlock.
+    const anyStreams = [...new Set(appends.filter((a) => a.expectedVersion === 'any').map((a) => a.streamId))].sort();
+    await tx.query(
+      `SELECT pg_advisory_xact_lock_shared(${LOCKS.projections})${anyStreams.map((_, i) => `, pg_advisory_xact_lock(${LOCKS.stream(`$${i + 1}`)})`).join('')}`,
+      anyStreams,
+    );
     const stored = await this.storedIds(tx, appends);
     const recordedAt = new Date();
     const results: AppendResult[] = [];
@@ -200,55 +206,51 @@ export class EventStore {
       // Every event was stored before: an idempotent retry, not a race.
       return { streamId: append.streamId, nextExpectedVersion: await this.version(tx, append.streamId), events: [] };
     }
-    const first = (await this.versionToFollow(tx, append)) + 1;
+    const { expectedVersion } = append;
+    const after = typeof expectedVersion === 'number' && expectedVersion > 0 ? expectedVersion : null;
     const rows: EventRow[] = await tx
       .query(
         `INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
-         SELECT e.id, $1, e.version, e.type, e.schema_version, e.data, $7::jsonb, $8::timestamptz
-           FROM unnest($2::uuid[], $3::int[], $4::text[], $5::int[], $6::jsonb[])
-                AS e(id, version, type, schema_version, data)
+         SELECT e.id, $1, b.version + e.n::int, e.type, e.schema_version, e.data, $6::jsonb, $7::timestamptz
+           FROM (SELECT ${versionToFollow(expectedVersion)} AS version) b,
+                unnest($2::uuid[], $3::text[], $4::int[], $5::jsonb[]) WITH ORDINALITY AS e(id, type, schema_version, data, n)
+          ${after === null ? '' : 'WHERE EXISTS (SELECT FROM events WHERE stream_id = $1 AND stream_version = $8)'}
          RETURNING ${EVENT_COLUMNS}`,
         [
           append.streamId,
           events.map((e) => e.eventId ?? randomUUID()),
-          events.map((_, i) => first + i),
           events.map((e) => e.type),
           events.map((e) => e.schemaVersion ?? 1),
           events.map((e) => JSON.stringify(e.data ?? {})),
           JSON.stringify(metadata),
           recordedAt.toISOString(),
+          ...(after === null ? [] : [after]),
         ],
       )
       .catch((error: unknown) => {
-        throw isStreamVersionTaken(error) ? new ConcurrencyError(append.streamId, String(append.expectedVersion)) : error;
+        throw isStreamVersionTaken(error) ? new ConcurrencyError(append.streamId, String(expectedVersion)) : error;
       });
-    return {
-      streamId: append.streamId,
-      nextExpectedVersion: first + events.length - 1,
-      events: rows.map((r) => toStoredEvent(r, this.upcasters)),
-    };
-  }
-
-  /**
-   * The version the new events follow. The gate itself is the events' unique (stream, version)
-   * key: a version another writer has taken fails the insert (docs/adr/0004). Here: an expected
-   * version must exist (a version from the future is refused), and 'any' appends one after the
-   * other per stream, under a lock, after the latest version.
-   */
-  private async versionToFollow(tx: EntityManager, append: StreamAppend): Promise<number> {
-    const { streamId, expectedVersion } = append;
-    if (expectedVersion === 'any') {
-      await tx.query(`SELECT pg_advisory_xact_lock(${LOCKS.stream('$1')})`, [streamId]);
-      return this.version(tx, streamId);
-    }
-    if (expectedVersion === 'no_stream' || expectedVersion === 0) return 0;
-    const [found] = await tx.query(`SELECT 1 FROM events WHERE stream_id = $1 AND stream_version = $2`, [streamId, expectedVersion]);
-    if (!found) throw new ConcurrencyError(streamId, String(expectedVersion));
-    return expectedVersion;
+    // Nothing inserted: the version to append after does not exist (yet).
+    if (rows.length === 0) throw new ConcurrencyError(append.streamId, String(expectedVersion));
+    const stored = rows.map((r) => toStoredEvent(r, this.upcasters)).sort((a, b) => a.streamVersion - b.streamVersion);
+    return { streamId: append.streamId, nextExpectedVersion: stored.at(-1)!.streamVersion, events: stored };
   }
 
   private async version(tx: EntityManager, streamId: string): Promise<number> {
     const [row] = await tx.query(`SELECT coalesce(max(stream_version), 0)::int AS version FROM events WHERE stream_id = $1`, [streamId]);
     return row.version as number;
   }
+}
+
+/**
+ * The version the new events follow, as SQL. The gate itself is the events' unique (stream,
+ * version) key: a version another writer has taken fails the insert (docs/adr/0004). An expected
+ * version must also exist (the insert's WHERE EXISTS), so a version from the future writes
+ * nothing; 'any' reads the latest version under its stream lock (taken in `append`), in the
+ * insert itself, whose snapshot is newer than the lock.
+ */
+function versionToFollow(expected: StreamAppend['expectedVersion']): string {
+  if (expected === 'any') return `(SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = $1)`;
+  if (expected === 'no_stream' || expected === 0) return '0';
+  return '$8::int';
 }
