@@ -250,7 +250,7 @@ async function profile(
     const writers: { name: string; note: string; writer: OpsWriter; seconds: number }[] = [
       {
         name: 'write: OpsWriter, statement not sent',
-        note: 'project(), batching, JSON.stringify of the rows',
+        note: 'project(), batching, JSON.stringify of each column',
         writer: new OpsWriter(
           async (text, params) => (text.startsWith('INSERT') ? undefined : sql(text, params)),
           new ColumnTypes(),
@@ -260,7 +260,7 @@ async function profile(
       },
       {
         name: 'write: OpsWriter, full',
-        note: 'as above plus the jsonb_to_recordset upsert per batch, autocommit',
+        note: 'as above plus the ROWS FROM (json_array_elements…) upsert per batch, autocommit',
         writer: new OpsWriter(sql, new ColumnTypes(), into),
         seconds: 0,
       },
