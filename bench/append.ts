@@ -48,8 +48,9 @@ const noInlineProjections = { apply: async () => undefined, committed: () => und
 const STREAMS_PER_APPENDER = 50;
 
 /**
- * Single appends: appender `w` cycles over its own 50 streams, so the stream row is an upsert
- * of an existing stream (expectedVersion 'any') most of the time, as a command on an aggregate.
+ * Single appends: appender `w` cycles over its own 50 streams, so most appends extend an existing
+ * stream at expectedVersion 'any' (its lock, then the latest version read in the insert), as a
+ * command on an aggregate.
  */
 function singleTxs(tag: string, appenders: number, total: number): Tx[][] {
   const per = Math.ceil(total / appenders);

@@ -10,12 +10,16 @@ export class ConcurrencyError extends ConflictError {
   }
 }
 
-/** The events' unique (stream, version) key, which is the concurrency gate (docs/adr/0004). */
-const STREAM_VERSION_KEY = 'events_stream_id_stream_version_key';
+/**
+ * The events' unique keys a concurrent writer can take first: (stream, version), the concurrency
+ * gate (docs/adr/0004), and the event id, when two retries of one event race (Postgres checks
+ * that index first).
+ */
+const RACED_KEYS = new Set(['events_stream_id_stream_version_key', 'events_event_id_key']);
 
-/** Whether `error` is Postgres refusing a second event at one stream version: a lost race. */
+/** Whether `error` is Postgres refusing an event another writer stored first: a lost race. */
 export function isStreamVersionTaken(error: unknown): boolean {
-  const e = (error as { driverError?: unknown }).driverError ?? error;
+  const e = (error as { driverError?: unknown } | null | undefined)?.driverError ?? error;
   const { code, constraint } = (e ?? {}) as { code?: string; constraint?: string };
-  return code === '23505' && constraint === STREAM_VERSION_KEY;
+  return code === '23505' && constraint !== undefined && RACED_KEYS.has(constraint);
 }

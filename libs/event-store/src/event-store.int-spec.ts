@@ -141,6 +141,22 @@ describe('EventStore on Postgres', () => {
     expect((await appendOne(id, 1, 'test.B'))[0]!.nextExpectedVersion).toBe(2);
   });
 
+  it('refuses a negative expected version as a lost race', async () => {
+    const id = `thing-${randomUUID()}`;
+    await appendOne(id, 'no_stream', 'test.A');
+    await expect(appendOne(id, -1, 'test.B')).rejects.toBeInstanceOf(ConcurrencyError);
+  });
+
+  // Two transactions at once: embedded PGlite runs them one after the other (the second is then a no-op).
+  (process.env.TEST_PG_ADMIN_URL ? it : it.skip)('gives a 409, not a 500, to the loser of two concurrent retries of one event', async () => {
+    const id = `thing-${randomUUID()}`;
+    const eventId = randomUUID();
+    const retry = () => store.transaction((tx) => store.append(tx, [{ streamId: id, expectedVersion: 'no_stream', events: [{ type: 'test.A', data: {}, eventId }] }]));
+    const results = await Promise.allSettled([retry(), retry(), retry()]);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(ConcurrencyError);
+    expect((await store.readStream(id)).map((e) => e.eventId)).toEqual([eventId]);
+  });
+
   it('upcasts old event shapes on read without rewriting them', async () => {
     app.get(EventUpcasters).register('test.Renamed', 1, (d) => ({ fullName: (d as { name: string }).name }));
     const id = `thing-${randomUUID()}`;

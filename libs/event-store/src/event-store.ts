@@ -41,8 +41,9 @@ export class EventStore {
 
   /**
    * Appends to one or several streams inside the caller's transaction and applies the inline
-   * projections there, so a client reads its own write. Streams are gated in id order so two
-   * commands touching the same pair of streams cannot deadlock.
+   * projections there, so a client reads its own write. Streams are written in id order, and the
+   * 'any' streams locked in id order, so two commands touching the same pair of streams cannot
+   * deadlock.
    */
   async append(tx: EntityManager, appends: readonly StreamAppend[], metadata: EventMetadata = {}): Promise<AppendResult[]> {
     if (!tx.queryRunner?.isTransactionActive) throw new Error('EventStore.append needs a transaction');
@@ -126,7 +127,8 @@ export class EventStore {
     const writes = statements.map((s, i) => {
       const at = offset;
       offset += s.params.length;
-      // OpsWriter numbers its parameters from $1 and quotes every identifier, so `$n` is only ever a parameter.
+      // OpsWriter numbers its parameters from $1; projection tables and columns are plain names, so
+      // `$n` is only ever a parameter (a `$` in a name would fail loudly, not silently).
       return `, w${i} AS (${s.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + at}`)})`;
     });
     // The gate is the events' unique (stream, version) key: a version already taken fails the
@@ -207,7 +209,7 @@ export class EventStore {
       return { streamId: append.streamId, nextExpectedVersion: await this.version(tx, append.streamId), events: [] };
     }
     const { expectedVersion } = append;
-    const after = typeof expectedVersion === 'number' && expectedVersion > 0 ? expectedVersion : null;
+    const after = typeof expectedVersion === 'number' && expectedVersion !== 0 ? expectedVersion : null;
     const rows: EventRow[] = await tx
       .query(
         `INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)

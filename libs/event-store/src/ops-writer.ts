@@ -117,7 +117,10 @@ export class OpsWriter {
    *   most of a single-row statement's cost;
    * - from COLUMNAR_FROM rows (replay batches): one JSON array per column, unpacked by ROWS FROM,
    *   which Postgres reads about 20% faster per row in large batches.
-   * Either way a JSON null, or a missing value, is SQL NULL.
+   * Either way a JSON null, or a missing value, is SQL NULL. The columnar form casts, the row form
+   * converts, so they part only where a cast is lenient: a too-long value for varchar(n) is cut by
+   * the one and refused by the other (projection tables use text), and an object in a text column
+   * keeps or loses JSON's spaces (store objects in jsonb columns).
    */
   private async upsert(batch: Upsert[]): Promise<void> {
     const { table, key, row } = batch[0]!;

@@ -34,12 +34,16 @@ const FINAL_CATCH_UP = 5_000;
  * (appends wait only for this step), the last events are projected and the shadows swapped in.
  *
  * Order: events of transactions that ended before a snapshot are read in position order, then
- * the next snapshot's, and so on. Within one stream, positions follow versions (the stream row
- * serialises its writers), and a writer that finished earlier never lands in a later slice, so
- * each stream's events are applied in version order, as live projection applied them.
+ * the next snapshot's, and so on. Within one stream, positions follow versions (the unique
+ * (stream, version) key serialises its writers), and a writer that finished earlier never lands
+ * in a later slice, so each stream's events are applied in version order, as live projection
+ * applied them.
  */
 @Injectable()
 export class ProjectionReplayer {
+  /** A replay of this process is under way (see lockReplay). */
+  private running = false;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly registry: ProjectionRegistry,
@@ -53,8 +57,15 @@ export class ProjectionReplayer {
     const tables = projections.flatMap((p) => p.tables);
     const reader = this.dataSource.createQueryRunner();
     const writer = this.dataSource.createQueryRunner();
+    // Before the try: a replay refused because another is running must not drop that one's shadows.
     try {
       await this.lockReplay(reader);
+    } catch (err) {
+      await reader.release();
+      await writer.release();
+      throw err;
+    }
+    try {
       for (const table of tables) await createShadow(writer, table);
       const run = new ReplayRun(reader, writer, projections, types, tables, this.upcasters, options);
       await run.rebuild();
@@ -74,12 +85,27 @@ export class ProjectionReplayer {
       await reader.query(`SELECT pg_advisory_unlock(${LOCKS.replay})`).catch(() => undefined);
       await reader.release();
       await writer.release();
+      this.running = false;
     }
   }
 
+  /**
+   * Another process's replay holds the advisory lock. This process's own is also refused by the
+   * flag: embedded PGlite is one session for every connection, and an advisory lock is re-entrant
+   * within a session, so there the lock alone would let two replays of one process both in.
+   */
   private async lockReplay(q: QueryRunner): Promise<void> {
-    const [{ locked }] = await q.query(`SELECT pg_try_advisory_lock(${LOCKS.replay}) AS locked`);
-    if (!locked) throw new Error('Another replay is running; wait for it to finish.');
+    const refusal = new Error('Another replay is running; wait for it to finish.');
+    if (this.running) throw refusal;
+    // Set before the first await, so a second call in the meantime is refused; `replay` clears it.
+    this.running = true;
+    try {
+      const [{ locked }] = await q.query(`SELECT pg_try_advisory_lock(${LOCKS.replay}) AS locked`);
+      if (!locked) throw refusal;
+    } catch (err) {
+      this.running = false;
+      throw err;
+    }
   }
 
   private async recordCheckpoints(q: QueryRunner, projections: readonly Projection[], position: number): Promise<void> {
