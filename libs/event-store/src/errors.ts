@@ -18,8 +18,15 @@ export class ConcurrencyError extends ConflictError {
 const RACED_KEYS = new Set(['events_stream_id_stream_version_key', 'events_event_id_key']);
 
 /** Whether `error` is Postgres refusing an event another writer stored first: a lost race. */
-export function isStreamVersionTaken(error: unknown): boolean {
+export function isLostRace(error: unknown): boolean {
   const e = (error as { driverError?: unknown } | null | undefined)?.driverError ?? error;
   const { code, constraint } = (e ?? {}) as { code?: string; constraint?: string };
   return code === '23505' && constraint !== undefined && RACED_KEYS.has(constraint);
+}
+
+/** A rejection handler for an append's insert: a lost race becomes the ConcurrencyError (409). */
+export function lostRaceAsConflict(streamId: string, expected: unknown): (error: unknown) => never {
+  return (error) => {
+    throw isLostRace(error) ? new ConcurrencyError(streamId, String(expected)) : error;
+  };
 }

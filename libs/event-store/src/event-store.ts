@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PreparedStatements } from '#app/platform';
-import { ConcurrencyError, isStreamVersionTaken } from './errors.js';
+import { ConcurrencyError, lostRaceAsConflict } from './errors.js';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from './event-rows.js';
 import type {
   AppendResult,
@@ -102,9 +102,7 @@ export class EventStore {
     for (const statement of planned.statements) params.push(...statement.params);
     const rows = await this.prepared
       .query<{ locked: boolean; position: string | null; transaction_id: string | null }>(this.commitText(from === 0, planned.statements), params)
-      .catch((error: unknown) => {
-        throw isStreamVersionTaken(error) ? new ConcurrencyError(streamId, String(expectedVersion)) : error;
-      });
+      .catch(lostRaceAsConflict(streamId, expectedVersion));
     if (!rows[0]!.locked) return viaTransaction();
     if (rows[0]!.position === null) throw new ConcurrencyError(streamId, String(expectedVersion));
     this.projections.announce(planned.ops);
@@ -229,9 +227,7 @@ export class EventStore {
           ...(after === null ? [] : [after]),
         ],
       )
-      .catch((error: unknown) => {
-        throw isStreamVersionTaken(error) ? new ConcurrencyError(append.streamId, String(expectedVersion)) : error;
-      });
+      .catch(lostRaceAsConflict(append.streamId, expectedVersion));
     // Nothing inserted: the version to append after does not exist (yet).
     if (rows.length === 0) throw new ConcurrencyError(append.streamId, String(expectedVersion));
     const stored = rows.map((r) => toStoredEvent(r, this.upcasters)).sort((a, b) => a.streamVersion - b.streamVersion);
@@ -239,10 +235,13 @@ export class EventStore {
   }
 
   private async version(tx: EntityManager, streamId: string): Promise<number> {
-    const [row] = await tx.query(`SELECT coalesce(max(stream_version), 0)::int AS version FROM events WHERE stream_id = $1`, [streamId]);
+    const [row] = await tx.query(`SELECT ${LATEST_VERSION}::int AS version`, [streamId]);
     return row.version as number;
   }
 }
+
+/** A stream's latest version (0 before its first event), as SQL with the stream id as $1. */
+const LATEST_VERSION = `(SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = $1)`;
 
 /**
  * The version the new events follow, as SQL. The gate itself is the events' unique (stream,
@@ -252,7 +251,7 @@ export class EventStore {
  * insert itself, whose snapshot is newer than the lock.
  */
 function versionToFollow(expected: StreamAppend['expectedVersion']): string {
-  if (expected === 'any') return `(SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = $1)`;
+  if (expected === 'any') return LATEST_VERSION;
   if (expected === 'no_stream' || expected === 0) return '0';
   return '$8::int';
 }
