@@ -6,6 +6,7 @@ export { DatabaseModule } from './database/database.module.js';
 export { PreparedStatements } from './database/prepared-statements.js';
 export { ChangeFeed, CHANGES_CHANNEL, type Change } from './database/change-feed.js';
 export { ReadCache, type Watch } from './database/read-cache.js';
+export { sql, Sql, tenantScope, tenantSql, type Tenant, type TenantStatement } from './database/tenant-sql.js';
 export { startEmbeddedPostgres, type EmbeddedPostgres } from './database/embedded-postgres.js';
 export { runMigrationsLocked } from './database/run-migrations.js';
 export { QueueModule } from './queue/queue.module.js';
@@ -14,12 +15,33 @@ export { LoggingModule } from './logging/logging.module.js';
 export * from './errors/domain-error.js';
 export { errorBody, type ErrorBody } from './http/error-body.js';
 export { mapError } from './http/error-mapping.js';
+export { replyWith, replyWithError } from './http/error-reply.js';
 export { checkAccept } from './http/accept.js';
 export { HttpExceptionFilter } from './http/http-exception.filter.js';
 export { paginate, offsetOf, PER_PAGE, type Paginated, type PageRequest } from './http/pagination.js';
 export { parseListQuery, parseBooleanQuery, type ListQuery, type ListQuerySpec } from './http/list-query.js';
-export { validationPipe, fieldErrors } from './http/validation.js';
+export { validationPipe, fieldErrors, BODY_REQUIRED } from './http/validation.js';
+export { isStorableText, unstorableTextIn, unstorableTextMessage } from './validation/storable-text.js';
+export { isCalendarDate, IsCalendarDate, calendarDateMessage, isDateTimeWithOffset, IsDateTimeWithOffset } from './validation/calendar-date.js';
+export { IsOptionalNotNull, notNullMessage } from './validation/not-null.js';
+export {
+  addCalendarMonths,
+  instantToWallClock,
+  isValidZone,
+  monthsBefore,
+  NonexistentWallClockError,
+  parseCalendarDate,
+  todayIn,
+  wallClockToInstant,
+  type CalendarDateParts,
+  type WallClock,
+  type WallClockOptions,
+} from './time/zoned-time.js';
+export { IsDecimal, isDecimal } from './validation/decimal.js';
+export { isEmailAddress } from './validation/email.js';
+export { IdRef, isIdRef, isPositiveId, IsPositiveId, IsReference } from './validation/id-ref.js';
 export { createHttpApp, listen } from './http/http-app.js';
+export { BodyLimit, DEFAULT_BODY_LIMIT } from './http/json-body.js';
 export { SecretBox } from './security/secret-box.js';
 export { RateLimiter, RateLimitedError } from './security/rate-limiter.js';
 export type { MailAttachment, MailMessage } from './messaging/mail-message.js';
@@ -30,3 +52,23 @@ export { MessagingModule } from './messaging/messaging.module.js';
 export { SecurityModule } from './security/security.module.js';
 export { Public, PUBLIC_ROUTE } from './http/public.decorator.js';
 export { pathId } from './http/path-id.js';
+export {
+  ApiBooleanQuery,
+  ApiData,
+  ApiErrors,
+  ApiIdListQuery,
+  ApiIdParam,
+  ApiIncludeQuery,
+  ApiListQuery,
+  ApiPaginated,
+  dataSchema,
+  ERROR_STATUSES,
+  ErrorBodyDto,
+  paginatedSchema,
+  PaginationDto,
+  PaginationLinksDto,
+  PaginationMetaDto,
+  type EnvelopeOptions,
+  type ErrorStatus,
+} from './http/openapi.js';
+export { testDecider, type Decider, type Decision, type ExpectedRefusal } from './testing/decider.js';

@@ -11,8 +11,13 @@ export interface AppConfig {
     readonly jwtSecret: string;
     readonly jwtTtl: number;
     readonly jwtRefreshTtl: number;
+    /** Seconds after a refresh in which a repeat of it is refused (409) without revoking the log-in. */
+    readonly jwtRefreshGrace: number;
     readonly preAuthTtl: number;
-    /** Attempts per minute on the log-in routes, per account and per client address. */
+    /**
+     * Attempts per minute on the log-in routes: `perAccount` for one account from one client
+     * address (twenty times that per account from anywhere per 15 minutes), `perAddress` per route.
+     */
     readonly rateLimit: { readonly perAccount: number; readonly perAddress: number };
   };
   /** 32-byte key for secrets stored inside events. */
@@ -20,7 +25,13 @@ export interface AppConfig {
   readonly mail: { readonly smtpUrl: string | undefined; readonly from: string; readonly sinkDir: string };
   readonly sms: { readonly webhookUrl: string | undefined; readonly sinkDir: string };
   readonly files: { readonly uploadMaxBytes: number; readonly dir: string };
-  readonly log: { readonly level: string };
+  /**
+   * `pretty` writes one readable line per record instead of JSON (LOG_PRETTY). `destination`
+   * replaces stdout; never set from the environment, tests use it to read the log.
+   */
+  readonly log: { readonly level: string; readonly pretty: boolean; readonly destination?: { write(line: string): unknown } };
+  /** Origins allowed to call the API from a browser (CORS_ORIGINS); empty: CORS off. */
+  readonly cors: { readonly origins: readonly string[] };
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -14,6 +14,36 @@ const optionalUrl = (protocols: string[]) =>
       })
       .optional(),
   );
+// `true`/`false`/`1`/`0`; unset stays undefined so the caller can pick a default.
+const optionalBoolean = () =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? blankAsUnset(v.trim().toLowerCase()) : v),
+    z.enum(['true', 'false', '1', '0'], { message: 'must be true, false, 1 or 0' }).transform((v) => v === 'true' || v === '1').optional(),
+  );
+/**
+ * Comma-separated browser origins: each http(s), scheme and host (and port) only; no path, query,
+ * credentials or wildcard. Normalised as browsers send them in `Origin` (lower-case host, no
+ * default port, no trailing slash). Blank items are skipped; none at all means unset.
+ */
+const origins = () =>
+  z.preprocess(
+    blankAsUnset,
+    z
+      .string()
+      .transform((value, ctx) => {
+        const list: string[] = [];
+        for (const item of value.split(',').map((o) => o.trim()).filter(Boolean)) {
+          const url = URL.canParse(item) ? new URL(item) : undefined;
+          if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.pathname !== '/' || url.search || url.hash || item.includes('*')) {
+            ctx.addIssue({ code: 'custom', message: `"${item}" is not an http(s) origin such as https://app.example (no path)`, input: value });
+            continue;
+          }
+          if (!list.includes(url.origin)) list.push(url.origin);
+        }
+        return list;
+      })
+      .optional(),
+  );
 const seconds = (fallback: number) =>
   z.preprocess(blankAsUnset, z.coerce.number().int().positive().default(fallback));
 
@@ -29,6 +59,9 @@ export const envSchema = z.object({
   JWT_TTL: seconds(3600),
   JWT_REFRESH_TTL: seconds(1_209_600),
   PRE_AUTH_TTL: seconds(600),
+  // Seconds after a refresh during which presenting the refreshed JWT again (a double submit) is
+  // refused with a 409 and revokes nothing; 0 turns the grace off (every reuse revokes the log-in).
+  JWT_REFRESH_GRACE: z.preprocess(blankAsUnset, z.coerce.number().int().min(0).max(300).default(5)),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   MAIL_FROM: z.preprocess(blankAsUnset, z.string().email().default('no-reply@localhost')),
   SMS_WEBHOOK_URL: optionalUrl(['http:', 'https:']),
@@ -37,6 +70,9 @@ export const envSchema = z.object({
     blankAsUnset,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
+  // Readable one-line records instead of JSON; unset: on when stdout is a terminal outside production.
+  LOG_PRETTY: optionalBoolean(),
+  CORS_ORIGINS: origins(),
   // Not in operations.md's table: isolates BullMQ keys when several deployments share one Redis
   // (and lets parallel test files share one server).
   QUEUE_PREFIX: z.preprocess(blankAsUnset, z.string().regex(/^[A-Za-z0-9_-]+$/).default('uvol')),

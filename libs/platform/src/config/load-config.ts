@@ -20,7 +20,10 @@ function describe(issues: z.core.$ZodIssue[]): string[] {
  * Validates the environment once and returns the typed groups. Every bad variable is named in
  * one error, so an operator fixes them all in one go.
  */
-export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
+export function loadConfig(
+  source: Record<string, string | undefined> = process.env,
+  stdoutIsTerminal: boolean = process.stdout.isTTY === true,
+): AppConfig {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) throw new ConfigError(describe(parsed.error.issues));
   const env = parsed.data;
@@ -39,6 +42,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       jwtSecret,
       jwtTtl: env.JWT_TTL,
       jwtRefreshTtl: env.JWT_REFRESH_TTL,
+      jwtRefreshGrace: env.JWT_REFRESH_GRACE,
       preAuthTtl: env.PRE_AUTH_TTL,
       rateLimit: { perAccount: env.AUTH_RATE_LIMIT, perAddress: env.AUTH_RATE_LIMIT_PER_ADDRESS },
     },
@@ -46,7 +50,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, sinkDir: join(dataDir, 'mail') },
     sms: { webhookUrl: env.SMS_WEBHOOK_URL, sinkDir: join(dataDir, 'sms') },
     files: { uploadMaxBytes: env.UPLOAD_MAX_BYTES, dir: join(dataDir, 'files') },
-    log: { level: env.LOG_LEVEL },
+    log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY ?? (stdoutIsTerminal && env.NODE_ENV !== 'production') },
+    cors: { origins: env.CORS_ORIGINS ?? [] },
   };
 }
 

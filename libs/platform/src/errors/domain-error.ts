@@ -59,3 +59,28 @@ export const STATUS_OF: Record<DomainErrorCode, number> = {
   validation: 422,
   rate_limited: 429,
 };
+
+/**
+ * A refusal that must still leave a trace in the log: a wrong two-factor key is counted, a reused
+ * refresh token revokes its session. A decide function throws it with the events to record; the
+ * command handler appends them, commits, and only then throws it (`decideRecording`).
+ */
+export class RecordedRefusal<E = unknown> extends DomainError {
+  constructor(
+    code: DomainErrorCode,
+    message: string,
+    readonly events: readonly E[],
+  ) {
+    super(code, message);
+  }
+}
+
+/** Runs a decide function: its events, or a RecordedRefusal's events with the refusal to throw after the commit. */
+export function decideRecording<E>(decide: () => E[]): { events: E[]; refusal: RecordedRefusal<E> | null } {
+  try {
+    return { events: decide(), refusal: null };
+  } catch (err) {
+    if (!(err instanceof RecordedRefusal)) throw err;
+    return { events: [...(err as RecordedRefusal<E>).events], refusal: err as RecordedRefusal<E> };
+  }
+}

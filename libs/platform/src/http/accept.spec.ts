@@ -21,6 +21,35 @@ describe('the Accept rule', () => {
   it('refuses types we never produce with 406', () => {
     expect(checkAccept('text/html')?.status).toBe(406);
     expect(checkAccept('application/xml')?.status).toBe(406);
+    expect(checkAccept('text/csv')?.status).toBe(406);
+  });
+
+  it('takes q=0 as a refusal of that type', () => {
+    expect(checkAccept('application/json;q=0, text/html')?.status).toBe(406);
+    expect(checkAccept('application/json; q=0.5')).toBeNull();
+  });
+});
+
+describe('the Accept rule on a route producing CSV (@RouteConfig({ produces: [text/csv] }))', () => {
+  const csv = { config: { produces: ['text/csv'] } };
+
+  it.each([undefined, '', 'text/csv', 'text/csv; charset=utf-8', '*/*', 'text/*', 'application/json, text/csv;q=0.5', 'TEXT/CSV'])('serves %p', (accept) =>
+    expect(checkAccept(accept, csv)).toBeNull(),
+  );
+
+  it('refuses a list naming only JSON, or only other types, with 406 naming text/csv', () => {
+    for (const accept of ['application/json', 'application/x.uvol.v3+json', 'application/*', 'text/html', 'text/csv;q=0']) {
+      expect(checkAccept(accept, csv)).toEqual({ status: 406, body: { message: 'This route produces text/csv only.', status_code: 406 } });
+    }
+  });
+
+  it('still refuses another API version with 400', () => {
+    expect(checkAccept('application/x.uvol.v9+json', csv)?.status).toBe(400);
+  });
+
+  it('leaves routes without produces to the JSON rule', () => {
+    expect(checkAccept('application/json', { config: {} })).toBeNull();
+    expect(checkAccept('text/csv', { config: { url: '/api/claims' } })?.status).toBe(406);
   });
 });
 

@@ -4,26 +4,55 @@ const VENDOR = /^application\/x\.uvol\.v(\d+)\+json$/;
 export const API_VERSION = 3;
 
 /**
+ * What a route answers in instead of JSON, set on the route itself:
+ * `@RouteConfig({ produces: ['text/csv'] })` (from @nestjs/platform-fastify). The Accept rule then
+ * serves a list naming one of those types, or a wildcard covering one, and refuses a list that
+ * names only JSON with a 406.
+ */
+export interface ProducesConfig {
+  readonly produces?: readonly string[];
+}
+
+/** Media type and parameters of each entry of an Accept list; entries with q=0 are refusals and left out. */
+function acceptedTypes(header: string): string[] {
+  return header
+    .split(',')
+    .map((part) => part.split(';').map((p) => p.trim().toLowerCase()))
+    .filter(([, ...params]) => !params.some((p) => /^q=0(\.0{0,3})?$/.test(p)))
+    .map(([type]) => type!);
+}
+
+function covers(range: string, type: string): boolean {
+  if (range === '*/*' || range === type) return true;
+  return range.endsWith('/*') && type.startsWith(range.slice(0, -1));
+}
+
+const JSON_ONLY = ['application/json'] as const;
+
+/**
  * api.md's Accept rule: absent, any JSON-compatible type or our vendor type at version 3 is
  * served; the vendor type at another version is a 400; a list that accepts nothing we produce is
- * a 406. Returns the refusal, or null to serve.
+ * a 406. A route producing another type (`route.config.produces`) is served for a list naming it or
+ * a wildcard covering it, and not for one naming only JSON. Returns the refusal, or null to serve.
  */
-export function checkAccept(header: string | undefined): { status: number; body: ErrorBody } | null {
+export function checkAccept(header: string | undefined, route?: { readonly config?: unknown }): { status: number; body: ErrorBody } | null {
   if (!header || !header.trim()) return null;
-  const types = header.split(',').map((part) => part.split(';')[0]!.trim().toLowerCase());
+  const produces = (route?.config as ProducesConfig | undefined)?.produces ?? JSON_ONLY;
   let otherVersion: string | undefined;
-  for (const type of types) {
-    if (type === '*/*' || type === 'application/*' || type === 'application/json') return null;
+  for (const type of acceptedTypes(header)) {
     const vendor = VENDOR.exec(type);
-    if (vendor) {
-      if (Number(vendor[1]) === API_VERSION) return null;
+    if (vendor && Number(vendor[1]) !== API_VERSION) {
       otherVersion = vendor[1];
+      continue;
     }
+    // Our vendor type at this version is JSON.
+    if (produces.some((p) => covers(vendor ? 'application/json' : type, p))) return null;
   }
   if (otherVersion !== undefined) {
     return { status: 400, body: errorBody(400, `API version ${otherVersion} is not supported; this server speaks version ${API_VERSION}.`) };
   }
-  return { status: 406, body: errorBody(406, 'This API produces application/json only.') };
+  const what = produces === JSON_ONLY ? 'This API produces application/json only.' : `This route produces ${produces.join(', ')} only.`;
+  return { status: 406, body: errorBody(406, what) };
 }
 
 const BODY_TYPES = /^(application\/json|multipart\/form-data)\s*(;|$)/i;

@@ -11,6 +11,7 @@ const GENERIC: Record<number, string> = {
   406: 'Not acceptable.',
   409: 'Conflict.',
   413: 'Payload too large.',
+  414: 'The request URL is too long.',
   415: 'Unsupported media type.',
   422: 'The given data was invalid.',
   429: 'Too many attempts.',
@@ -23,6 +24,9 @@ const FASTIFY: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [400, 'Unsupported content type; send application/json.'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Invalid Content-Length.'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'The request body is too large.'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'A path parameter is too long.'],
+  FST_ERR_BAD_URL: [400, 'The request URL is not valid.'],
+  FST_ERR_ASYNC_CONSTRAINT: [400, 'Bad request.'],
 };
 
 export interface MappedError {

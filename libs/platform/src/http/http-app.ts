@@ -5,17 +5,28 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { requestIdOf } from '../logging/logging.module.js';
+import { logRequests, requestIdOf } from '../logging/logging.module.js';
 import { checkAccept, checkContentType } from './accept.js';
+import { corsOptions } from './cors.js';
+import { replyWith } from './error-reply.js';
+import { clientErrorHandler, frameworkErrorHandler } from './framework-errors.js';
 import { HttpExceptionFilter } from './http-exception.filter.js';
+import { guardJsonBodies } from './json-body.js';
 import { validationPipe } from './validation.js';
 
 /** Routes the Accept rule guards: the API and its authentication routes, not the docs page. */
 const NEGOTIATED = /^\/(api|auth\/api)(\/|$)/;
 // The docs page, and signed file downloads (an <img> asks for image/*, not JSON).
 const UNNEGOTIATED = /^\/api\/(docs|files\/\d+\/content)/;
+/** Whether the Accept and content-type rules judge this request (a CORS preflight they leave alone). */
+const negotiated = (req: { method: string; url: string }) => req.method !== 'OPTIONS' && NEGOTIATED.test(req.url) && !UNNEGOTIATED.test(req.url);
+/** Signed file downloads: embeddable from another origin (`<img>`), cached by the browser. */
+const SIGNED_CONTENT = /^\/api\/files\/\d+\/content(\?|$)/;
+
+/** No JSON body is read past this, whatever a route allows (json-body.ts sets each route's own). */
+const BODY_CEILING = 1_048_576;
 
 /**
  * The HTTP application with every convention of api.md: error body, Accept rule, validation,
@@ -23,16 +34,6 @@ const UNNEGOTIATED = /^\/api\/(docs|files\/\d+\/content)/;
  * the e2e tests, so what the tests see is what clients get.
  */
 export async function createHttpApp(rootModule: unknown, options: { logger?: boolean } = {}): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ genReqId: (req: IncomingMessage) => requestIdOf(req), bodyLimit: 1_048_576 });
-  const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, {
-    bufferLogs: true,
-    abortOnError: false,
-  });
-  if (options.logger !== false) app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
-  app.useGlobalFilters(new HttpExceptionFilter());
-  app.useGlobalPipes(validationPipe());
-  const fastify = app.getHttpAdapter().getInstance();
   // Swagger UI ships inline scripts and styles; the API itself answers JSON only. helmet is built
   // once: @fastify/helmet built it anew on every request (option checks, CSP parsing), a
   // measurable share of a request's CPU (bench/README.md).
@@ -41,16 +42,62 @@ export async function createHttpApp(rootModule: unknown, options: { logger?: boo
       directives: { defaultSrc: ["'self'"], scriptSrc: ["'self'", "'unsafe-inline'"], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:'] },
     },
   });
+  const adapter = new FastifyAdapter({
+    genReqId: (req: IncomingMessage) => requestIdOf(req),
+    bodyLimit: BODY_CEILING,
+    // Errors met before any hook runs get the same body and headers as the rest.
+    frameworkErrors: frameworkErrorHandler(securityHeaders),
+    clientErrorHandler: clientErrorHandler(securityHeaders),
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, {
+    bufferLogs: true,
+    abortOnError: false,
+  });
+  if (options.logger !== false) app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  app.useGlobalFilters(new HttpExceptionFilter());
+  app.useGlobalPipes(validationPipe());
+  guardJsonBodies(app, BODY_CEILING);
+  const config = app.get<AppConfig>(APP_CONFIG);
+  // Off unless CORS_ORIGINS names origins. Nest runs its hook before every hook below, so a
+  // preflight is answered before the Accept rule could refuse it, and early refusals carry the
+  // CORS headers a browser needs to read them.
+  const cors = corsOptions(config.cors.origins);
+  if (cors) app.enableCors(cors);
+  const fastify = app.getHttpAdapter().getInstance();
+  logRequests(app, PinoLogger.root);
   // First, so every answer carries them, the early refusals below too.
   fastify.addHook('onRequest', (req, reply, next) => securityHeaders(req.raw, reply.raw, (error) => next(error as Error | undefined)));
   fastify.addHook('onRequest', async (req, reply) => {
     void reply.header('x-request-id', req.id);
-    if (!NEGOTIATED.test(req.url) || UNNEGOTIATED.test(req.url)) return;
-    const refusal = checkAccept(req.headers.accept) ?? checkContentType(req.headers);
-    if (refusal) return reply.status(refusal.status).type('application/json; charset=utf-8').send(refusal.body);
+    if (SIGNED_CONTENT.test(req.url)) {
+      // The signature is the permission: another origin's page may show the file (helmet's
+      // same-origin stays on every other answer). The route sets its own Cache-Control.
+      reply.raw.setHeader('cross-origin-resource-policy', 'cross-origin');
+    } else {
+      // Answers are per user: no shared or browser cache keeps them.
+      void reply.header('cache-control', 'no-store');
+    }
+    if (!negotiated(req)) return;
+    const refusal = checkAccept(req.headers.accept, req.routeOptions);
+    if (refusal) return replyWith(reply, refusal.status, refusal.body);
   });
-  const { files } = app.get<AppConfig>(APP_CONFIG);
-  await app.register(multipart as never, { limits: { fileSize: files.uploadMaxBytes, files: 1 } });
+  // A preflight is answered by the CORS hook, before the hook above: it gets its id here. Only
+  // with CORS on: without it there is no preflight, and no hook on every answer.
+  if (cors) {
+    fastify.addHook('onSend', (req, reply, payload, done) => {
+      if (!reply.hasHeader('x-request-id')) void reply.header('x-request-id', req.id);
+      done(null, payload);
+    });
+  }
+  // The body's type is judged when the body is about to be read, after every onRequest hook: the
+  // log-in routes' per-address count (identity) sees a refused body too.
+  fastify.addHook('preParsing', async (req, reply) => {
+    if (!negotiated(req)) return;
+    const refusal = checkContentType(req.headers);
+    if (refusal) return replyWith(reply, refusal.status, refusal.body);
+  });
+  await app.register(multipart as never, { limits: { fileSize: config.files.uploadMaxBytes, files: 1 } });
   setUpOpenApi(app);
   return app;
 }

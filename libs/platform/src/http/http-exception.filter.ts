@@ -1,17 +1,11 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
+import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { mapError } from './error-mapping.js';
+import { replyWithError } from './error-reply.js';
 
 /** The one global filter: every error leaves as the body api.md fixes. */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
-  private readonly logger = new Logger('HTTP');
-
   catch(err: unknown, host: ArgumentsHost): void {
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const { status, body, headers, unexpected } = mapError(err);
-    if (unexpected) this.logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
-    if (headers) void reply.headers(headers);
-    void reply.status(status).type('application/json; charset=utf-8').send(body);
+    void replyWithError(host.switchToHttp().getResponse<FastifyReply>(), err);
   }
 }

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Module } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LoggerModule, type PinoLogger } from 'nestjs-pino';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { prettyDestination } from './pretty.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -15,6 +17,45 @@ export function requestIdOf(req: IncomingMessage): string {
   return id;
 }
 
+/** The path without its query: a signed file URL carries its `signature` there. */
+const pathOf = (url: string | undefined) => (url ?? '').split('?', 1)[0]!;
+
+/**
+ * One `info` line per request (`error` for a 5xx), once its connection is done with it: method,
+ * the route's pattern (`/api/files/:id/content`; the bare path when no route matched), status,
+ * duration in ms and, like every record made for the request, its id. Never a query string, a
+ * header or a body. `GET /health` goes unlogged. A Fastify hook rather than pino-http's own
+ * logging, so preflights and the refusals made before any middleware are logged too.
+ *
+ * The line is written on the raw response's `close`, not in Fastify's `onResponse`: that hook runs
+ * on `finish` only, and a response whose socket closes first (a client that stops a download, or
+ * one that has read the whole body and hangs up before the last write is flushed) would go
+ * unlogged. (No `aborted` flag: a client that has read a streamed body to its Content-Length and
+ * hangs up before the server's final `end()` looks the same from here as one that gave up.)
+ */
+export function logRequests(app: NestFastifyApplication, logger: PinoBaseLogger | undefined): void {
+  if (!logger) return;
+  app.getHttpAdapter().getInstance().addHook('onRequest', (req, reply, done) => {
+    const path = pathOf(req.raw.url);
+    if (path === '/health') return done();
+    reply.raw.once('close', () => {
+      const pattern = req.routeOptions.url;
+      const line = {
+        reqId: req.id,
+        method: req.method,
+        route: pattern && pattern !== '*' ? pattern : path.slice(0, 200),
+        status: reply.statusCode,
+        duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+      };
+      if (reply.statusCode >= 500) logger.error(line, 'request completed');
+      else logger.info(line, 'request completed');
+    });
+    done();
+  });
+}
+
+type PinoBaseLogger = Pick<PinoLogger['logger'], 'info' | 'error'>;
+
 @Module({
   imports: [
     LoggerModule.forRootAsync({
@@ -22,10 +63,20 @@ export function requestIdOf(req: IncomingMessage): string {
       useFactory: (config: AppConfig) => ({
         pinoHttp: {
           level: config.log.level,
+          stream: config.log.destination ?? (config.log.pretty ? prettyDestination() : undefined),
           genReqId: (req: IncomingMessage) => requestIdOf(req),
+          // Records made while handling a request carry its id only, not the request (whose URL may
+          // hold a signature and whose headers a token).
+          quietReqLogger: true,
+          quietResLogger: true,
+          serializers: {
+            req: (req: { method?: string; url?: string }) => ({ method: req.method, path: (req.url ?? '').split('?', 1)[0] }),
+            res: (res: { statusCode?: number }) => ({ status: res.statusCode }),
+          },
           // Tokens, passwords and keys never reach the log.
           redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.token', 'req.body.key'],
-          autoLogging: { ignore: (req: IncomingMessage) => req.url === '/health' },
+          // The request line is logRequests' (http-app.ts), one per request.
+          autoLogging: false,
         },
       }),
     }),

@@ -1,0 +1,23 @@
+import { Logger } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type { ErrorBody } from './error-body.js';
+import { mapError } from './error-mapping.js';
+
+const logger = new Logger('HTTP');
+
+/** Sends an api.md error body (or any early refusal the hooks make) as JSON with its status. */
+export function replyWith(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
+  return reply.status(status).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Answers `err` as every error leaves this service: mapped to its status and body (error-mapping.ts),
+ * its headers (Retry-After) set, and an unexpected one logged with its stack. The global filter,
+ * the router's framework errors and the hooks that refuse a request early all answer through it.
+ */
+export function replyWithError(reply: FastifyReply, err: unknown): FastifyReply {
+  const { status, body, headers, unexpected } = mapError(err);
+  if (unexpected) logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  if (headers) void reply.headers(headers);
+  return replyWith(reply, status, body);
+}
