@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { testEnvironment, type TestEnvironment } from '../../../test/support/test-config.js';
 import { bootContext } from '../../../test/support/test-context.js';
 import { ConcurrencyError } from './errors.js';
-import { EventStore } from './event-store.js';
+import { EventStore, storeInternals, type StoreInternals } from './event-store.js';
 import { LOCKS } from './locks.js';
 import type { StoredEvent } from './event.types.js';
 import { op, type Projection } from './projection.js';
@@ -49,12 +49,15 @@ describe('EventStore.commit', () => {
   let env: TestEnvironment;
   let app: INestApplicationContext;
   let store: EventStore;
+  /** The transactional writes domain code does not get, to test them and to seed streams. */
+  let internal: StoreInternals;
   let ds: DataSource;
 
   beforeAll(async () => {
     env = await testEnvironment();
     app = await bootContext(env.config);
     store = app.get(EventStore);
+    internal = storeInternals(store);
     ds = app.get(DataSource);
     await ds.query(`CREATE TABLE commit_notes (id text PRIMARY KEY, text text NOT NULL, at timestamptz NOT NULL, version int NOT NULL)`);
     await ds.query(`CREATE TABLE commit_positions (id text PRIMARY KEY, position bigint NOT NULL)`);
@@ -72,12 +75,12 @@ describe('EventStore.commit', () => {
 
   /** Whether `work` took the transaction path rather than the one statement. */
   const viaTransaction = async (work: () => Promise<unknown>) => {
-    const spy = jest.spyOn(store, 'transaction');
+    const spy = jest.spyOn(store as unknown as StoreInternals, 'transaction');
     await work();
     return spy.mock.calls.length > 0;
   };
   const note = (id: string, expectedVersion: number | 'no_stream' | 'any', text = 'hello', type = 'test.Noted') =>
-    store.commit({ streamId: `note-${id}`, expectedVersion, events: [{ type, data: { id, text } }] }, { organisationId: 4, actorId: 2 });
+    internal.commit({ streamId: `note-${id}`, expectedVersion, events: [{ type, data: { id, text } }] }, { organisationId: 4, actorId: 2 });
   const row = async (id: string) => (await ds.query(`SELECT text, at, version FROM commit_notes WHERE id = $1`, [id]))[0];
 
   it('stores the event and its projection rows together, and returns what the log holds', async () => {
@@ -102,9 +105,9 @@ describe('EventStore.commit', () => {
   it('appends at a known version, and refuses a stale or a too-new one, writing nothing', async () => {
     const id = randomUUID();
     await note(id, 'no_stream');
-    await store.commit({ streamId: `note-${id}`, expectedVersion: 1, events: [{ type: 'test.Renoted', data: { id, text: 'second' } }] });
+    await internal.commit({ streamId: `note-${id}`, expectedVersion: 1, events: [{ type: 'test.Renoted', data: { id, text: 'second' } }] });
     for (const stale of ['no_stream', 1, 5] as const) {
-      await expect(store.commit({ streamId: `note-${id}`, expectedVersion: stale, events: [{ type: 'test.Renoted', data: { id, text: 'lost' } }] })).rejects.toBeInstanceOf(ConcurrencyError);
+      await expect(internal.commit({ streamId: `note-${id}`, expectedVersion: stale, events: [{ type: 'test.Renoted', data: { id, text: 'lost' } }] })).rejects.toBeInstanceOf(ConcurrencyError);
     }
     expect((await store.readStream(`note-${id}`)).map((e) => e.streamVersion)).toEqual([1, 2]);
     expect(await row(id)).toMatchObject({ text: 'second', version: 2 });
@@ -113,11 +116,11 @@ describe('EventStore.commit', () => {
   it('refuses a stale version of a commit of two events without writing either', async () => {
     const id = randomUUID();
     await note(id, 'no_stream');
-    await store.commit({ streamId: `note-${id}`, expectedVersion: 1, events: [{ type: 'test.Renoted', data: { id, text: 'second' } }] });
+    await internal.commit({ streamId: `note-${id}`, expectedVersion: 1, events: [{ type: 'test.Renoted', data: { id, text: 'second' } }] });
     // Version 2 is taken, version 3 is free: the statement must not keep version 3 alone.
     const two = [{ type: 'test.Renoted', data: { id, text: 'lost 2' } }, { type: 'test.Renoted', data: { id, text: 'lost 3' } }];
-    await expect(store.commit({ streamId: `note-${id}`, expectedVersion: 1, events: two })).rejects.toBeInstanceOf(ConcurrencyError);
-    await expect(store.transaction((tx) => store.append(tx, [{ streamId: `note-${id}`, expectedVersion: 1, events: two }]))).rejects.toBeInstanceOf(ConcurrencyError);
+    await expect(internal.commit({ streamId: `note-${id}`, expectedVersion: 1, events: two })).rejects.toBeInstanceOf(ConcurrencyError);
+    await expect(internal.transaction((tx) => internal.append(tx, [{ streamId: `note-${id}`, expectedVersion: 1, events: two }]))).rejects.toBeInstanceOf(ConcurrencyError);
     expect((await store.readStream(`note-${id}`)).map((e) => e.streamVersion)).toEqual([1, 2]);
     expect(await row(id)).toMatchObject({ text: 'second', version: 2 });
   });
@@ -133,14 +136,14 @@ describe('EventStore.commit', () => {
   it('appends at an unknown version (any) through the transaction path', async () => {
     const id = randomUUID();
     await note(id, 'no_stream');
-    const any = () => store.commit({ streamId: `note-${id}`, expectedVersion: 'any', events: [{ type: 'test.Renoted', data: { id, text: 'any' } }] });
+    const any = () => internal.commit({ streamId: `note-${id}`, expectedVersion: 'any', events: [{ type: 'test.Renoted', data: { id, text: 'any' } }] });
     expect(await viaTransaction(any)).toBe(true);
     expect(await row(id)).toMatchObject({ text: 'any', version: 2 });
   });
 
   it('gives a projection that writes one table twice the same rows as in a transaction', async () => {
     const id = randomUUID();
-    const commit = () => store.commit({ streamId: `twice-${id}`, expectedVersion: 'no_stream', events: [{ type: 'test.Twice', data: { id } }] });
+    const commit = () => internal.commit({ streamId: `twice-${id}`, expectedVersion: 'no_stream', events: [{ type: 'test.Twice', data: { id } }] });
     expect(await viaTransaction(commit)).toBe(true);
     expect(await ds.query(`SELECT n FROM commit_twice WHERE id = $1`, [id])).toEqual([{ n: 2 }]);
   });
@@ -154,7 +157,7 @@ describe('EventStore.commit', () => {
       await replay.query('BEGIN');
       await replay.query(`SELECT pg_advisory_xact_lock(${LOCKS.projections})`);
       const id = randomUUID();
-      const spy = jest.spyOn(store, 'transaction');
+      const spy = jest.spyOn(store as unknown as StoreInternals, 'transaction');
       const write = note(id, 'no_stream', 'during the swap');
       await new Promise((r) => setTimeout(r, 300));
       expect(spy).toHaveBeenCalled();

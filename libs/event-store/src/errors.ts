@@ -1,4 +1,5 @@
 import { ConflictError } from '#app/platform';
+import type { StreamAppend } from './event.types.js';
 
 /** A lost optimistic-concurrency race: the stream moved since the caller read it. */
 export class ConcurrencyError extends ConflictError {
@@ -24,9 +25,23 @@ export function isLostRace(error: unknown): boolean {
   return code === '23505' && constraint !== undefined && RACED_KEYS.has(constraint);
 }
 
+/** The stream a write to `appends` lost its race on, named by Postgres's message, else the first. */
+function lostOn(error: unknown, appends: readonly StreamAppend[]): StreamAppend {
+  const { detail } = (((error as { driverError?: unknown }).driverError ?? error) ?? {}) as { detail?: string };
+  const version = /^Key \(stream_id, stream_version\)=\((.*), -?\d+\) already exists/.exec(detail ?? '');
+  const eventId = /^Key \(event_id\)=\(([^)]*)\) already exists/.exec(detail ?? '');
+  return (
+    (version && appends.find((a) => a.streamId === version[1])) ||
+    (eventId && appends.find((a) => a.events.some((e) => e.eventId === eventId[1]))) ||
+    appends[0]!
+  );
+}
+
 /** A rejection handler for an append's insert: a lost race becomes the ConcurrencyError (409). */
-export function lostRaceAsConflict(streamId: string, expected: unknown): (error: unknown) => never {
+export function lostRaceAsConflict(appends: readonly StreamAppend[]): (error: unknown) => never {
   return (error) => {
-    throw isLostRace(error) ? new ConcurrencyError(streamId, String(expected)) : error;
+    if (!isLostRace(error)) throw error;
+    const lost = lostOn(error, appends);
+    throw new ConcurrencyError(lost.streamId, String(lost.expectedVersion));
   };
 }

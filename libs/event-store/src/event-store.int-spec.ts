@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { testEnvironment, type TestEnvironment } from '../../../test/support/test-config.js';
 import { bootContext } from '../../../test/support/test-context.js';
 import { ConcurrencyError } from './errors.js';
-import { EventStore } from './event-store.js';
+import { EventStore, storeInternals, type StoreInternals } from './event-store.js';
 import { LOG_START, type LogCursor, type StoredEvent } from './event.types.js';
 import { EventUpcasters } from './upcasters.js';
 
@@ -13,12 +13,15 @@ describe('EventStore on Postgres', () => {
   let env: TestEnvironment;
   let app: INestApplicationContext;
   let store: EventStore;
+  /** The transactional writes domain code does not get, to test them and to seed streams. */
+  let internal: StoreInternals;
   let ds: DataSource;
 
   beforeAll(async () => {
     env = await testEnvironment();
     app = await bootContext(env.config);
     store = app.get(EventStore);
+    internal = storeInternals(store);
     ds = app.get(DataSource);
   });
   afterAll(async () => {
@@ -28,14 +31,14 @@ describe('EventStore on Postgres', () => {
 
   const event = (type: string, data: unknown = {}) => ({ type, data });
   const appendOne = (streamId: string, expectedVersion: number | 'any' | 'no_stream', ...types: string[]) =>
-    store.transaction((tx) =>
-      store.append(tx, [{ streamId, expectedVersion, events: types.map((t) => event(t)) }]),
+    internal.transaction((tx) =>
+      internal.append(tx, [{ streamId, expectedVersion, events: types.map((t) => event(t)) }]),
     );
 
   it('appends to a new stream and reads it back in order with its metadata', async () => {
     const id = `thing-${randomUUID()}`;
-    await store.transaction((tx) =>
-      store.append(
+    await internal.transaction((tx) =>
+      internal.append(
         tx,
         [{ streamId: id, expectedVersion: 'no_stream', events: [event('test.A', { n: 1 }), event('test.B', { n: 2 })] }],
         { organisationId: 7, actorId: 3 },
@@ -86,8 +89,8 @@ describe('EventStore on Postgres', () => {
     const b = `thing-${randomUUID()}`;
     await appendOne(b, 'no_stream', 'test.A');
     await expect(
-      store.transaction((tx) =>
-        store.append(tx, [
+      internal.transaction((tx) =>
+        internal.append(tx, [
           { streamId: a, expectedVersion: 'no_stream', events: [event('test.A')] },
           { streamId: b, expectedVersion: 0, events: [event('test.B')] },
         ]),
@@ -101,8 +104,8 @@ describe('EventStore on Postgres', () => {
     const id = `thing-${randomUUID()}`;
     const eventId = randomUUID();
     const append = () =>
-      store.transaction((tx) =>
-        store.append(tx, [{ streamId: id, expectedVersion: 'no_stream', events: [{ type: 'test.A', data: {}, eventId }] }]),
+      internal.transaction((tx) =>
+        internal.append(tx, [{ streamId: id, expectedVersion: 'no_stream', events: [{ type: 'test.A', data: {}, eventId }] }]),
       );
     const [first] = await append();
     const [again] = await append();
@@ -114,7 +117,7 @@ describe('EventStore on Postgres', () => {
 
   it('refuses to append outside a transaction', async () => {
     await expect(
-      store.append(ds.manager, [{ streamId: 'x', expectedVersion: 'any', events: [event('test.A')] }]),
+      internal.append(ds.manager, [{ streamId: 'x', expectedVersion: 'any', events: [event('test.A')] }]),
     ).rejects.toThrow(/transaction/);
   });
 
@@ -151,7 +154,7 @@ describe('EventStore on Postgres', () => {
   (process.env.TEST_PG_ADMIN_URL ? it : it.skip)('gives a 409, not a 500, to the loser of two concurrent retries of one event', async () => {
     const id = `thing-${randomUUID()}`;
     const eventId = randomUUID();
-    const retry = () => store.transaction((tx) => store.append(tx, [{ streamId: id, expectedVersion: 'no_stream', events: [{ type: 'test.A', data: {}, eventId }] }]));
+    const retry = () => internal.transaction((tx) => internal.append(tx, [{ streamId: id, expectedVersion: 'no_stream', events: [{ type: 'test.A', data: {}, eventId }] }]));
     const results = await Promise.allSettled([retry(), retry(), retry()]);
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(ConcurrencyError);
     expect((await store.readStream(id)).map((e) => e.eventId)).toEqual([eventId]);
@@ -160,8 +163,8 @@ describe('EventStore on Postgres', () => {
   it('upcasts old event shapes on read without rewriting them', async () => {
     app.get(EventUpcasters).register('test.Renamed', 1, (d) => ({ fullName: (d as { name: string }).name }));
     const id = `thing-${randomUUID()}`;
-    await store.transaction((tx) =>
-      store.append(tx, [{ streamId: id, expectedVersion: 'any', events: [{ type: 'test.Renamed', data: { name: 'Ann' } }] }]),
+    await internal.transaction((tx) =>
+      internal.append(tx, [{ streamId: id, expectedVersion: 'any', events: [{ type: 'test.Renamed', data: { name: 'Ann' } }] }]),
     );
     const [read] = await store.readStream(id);
     expect(read).toMatchObject({ schemaVersion: 2, data: { fullName: 'Ann' } });
@@ -210,14 +213,14 @@ describe('EventStore on Postgres', () => {
       const slowHasAppended = new Promise<void>((r) => (slowAppended = r));
 
       // The slow transaction appends first (lower position), then waits before committing.
-      const slow = store.transaction(async (tx) => {
-        await store.append(tx, [{ streamId: `slow-${randomUUID()}`, expectedVersion: 'any', events: [event(type, { who: 'slow' })] }]);
+      const slow = internal.transaction(async (tx) => {
+        await internal.append(tx, [{ streamId: `slow-${randomUUID()}`, expectedVersion: 'any', events: [event(type, { who: 'slow' })] }]);
         slowAppended();
         await slowMayCommit;
       });
       await slowHasAppended;
-      await store.transaction((tx) =>
-        store.append(tx, [{ streamId: `fast-${randomUUID()}`, expectedVersion: 'any', events: [event(type, { who: 'fast' })] }]),
+      await internal.transaction((tx) =>
+        internal.append(tx, [{ streamId: `fast-${randomUUID()}`, expectedVersion: 'any', events: [event(type, { who: 'fast' })] }]),
       );
 
       // While the slow one is open the reader must not pass it, so it delivers nothing yet.
@@ -238,8 +241,8 @@ describe('EventStore on Postgres', () => {
       let cursor: LogCursor = LOG_START;
       const seen: string[] = [];
       const writers = Array.from({ length: 40 }, (_, i) =>
-        store.transaction(async (tx) => {
-          await store.append(tx, [{ streamId: `w-${i}-${randomUUID()}`, expectedVersion: 'any', events: [event(type, { i })] }]);
+        internal.transaction(async (tx) => {
+          await internal.append(tx, [{ streamId: `w-${i}-${randomUUID()}`, expectedVersion: 'any', events: [event(type, { i })] }]);
           await new Promise((r) => setTimeout(r, (i * 7) % 23));
         }),
       );

@@ -2,24 +2,62 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PreparedStatements } from '#app/platform';
+import { AppendStatements } from './append-statements.js';
 import { ConcurrencyError, lostRaceAsConflict } from './errors.js';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from './event-rows.js';
 import type {
   AppendResult,
   EventMetadata,
+  Evolve,
+  Handled,
+  HandledStream,
+  HandleOptions,
   LogCursor,
   NewEvent,
+  StatesOf,
   StoredEvent,
   StreamAppend,
+  StreamEvents,
 } from './event.types.js';
-import { InlineProjections, type PlannedStatement } from './inline-projections.js';
+import { InlineProjections } from './inline-projections.js';
 import { LOCKS } from './locks.js';
 import { pendingEvent } from './pending-event.js';
 import { EventUpcasters } from './upcasters.js';
 
+/**
+ * What the store keeps from domain code (docs/adr/0005-one-write-path.md): a transaction of its own,
+ * `append` inside it, and one stream's append at a version the caller names (`commit`). The store
+ * writes through them itself; libs/event-store's own tests and the white-box benchmarks
+ * (bench/internals.ts) reach them through `storeInternals`, which index.ts does not export.
+ */
+export interface StoreInternals {
+  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T>;
+  append(tx: EntityManager, appends: readonly StreamAppend[], metadata?: EventMetadata): Promise<AppendResult[]>;
+  /** One stream in a transaction of its own, as `handle` writes it, at `append.expectedVersion`. */
+  commit(append: StreamAppend, metadata?: EventMetadata): Promise<AppendResult>;
+}
+
+let internalsOf: (store: EventStore) => StoreInternals;
+
+/** See `StoreInternals`: not for domain code, which writes through `handle` / `handleMany`. */
+export const storeInternals = (store: EventStore): StoreInternals => internalsOf(store);
+
+/**
+ * The event log. Domain code writes through `handle` / `handleMany` (docs/adr/0005-one-write-path.md)
+ * and reads with `readStream`; reactors follow the log with `readAll`. How the store writes (one
+ * statement, or a transaction and `append`) is private to it and never limits what a projection may do.
+ */
 @Injectable()
 export class EventStore {
-  private readonly commitTexts = new Map<string, string>();
+  private readonly statements = new AppendStatements();
+
+  static {
+    internalsOf = (store) => ({
+      transaction: (work) => store.transaction(work),
+      append: (tx, appends, metadata) => store.append(tx, appends, metadata),
+      commit: async (append, metadata = {}) => (await store.write([append], metadata))[0]!,
+    });
+  }
 
   constructor(
     private readonly dataSource: DataSource,
@@ -28,8 +66,80 @@ export class EventStore {
     private readonly prepared: PreparedStatements,
   ) {}
 
+  /**
+   * The write path for domain code (docs/adr/0005-one-write-path.md): reads the stream, folds it
+   * with `evolve`, asks `decide` for the events and appends them at the version read, projections
+   * included. A writer that appended in between wins: this append fails with ConcurrencyError (409)
+   * and writes nothing. `decide` runs outside any transaction (the embedded database has one session),
+   * so it may also throw a domain error: nothing is appended. No events: nothing is written.
+   *
+   * One read, then one statement for the events and their projection rows where the store can
+   * (see `write`); how it writes is the store's business and never limits what a projection may do.
+   * `options.expect` skips the read (`Unread`).
+   */
+  async handle<S, E = StoredEvent>(
+    streamId: string,
+    evolve: Evolve<S, E>,
+    decide: (state: S | null) => readonly NewEvent[] | Promise<readonly NewEvent[]>,
+    options: HandleOptions = {},
+  ): Promise<Handled<S>> {
+    const { state, version } = options.expect ? { state: null, version: 0 } : this.fold(evolve, await this.prepared.query<EventRow>(READ_STREAM, [streamId]));
+    const events = await decide(state);
+    if (events.length === 0) return { streamId, nextExpectedVersion: version, events: [], state };
+    const [result] = await this.write([{ streamId, expectedVersion: options.expect ?? version, events }], options.metadata ?? {});
+    return { ...result!, state };
+  }
+
+  /**
+   * `handle` for a decision over several streams: every stream is read (one query; those with
+   * `expect` are not), `decide` sees their states in the order given and returns events for any of
+   * them, and all of it is appended together, each stream at the version read, or none of it
+   * (ConcurrencyError when any stream moved). A stream read but given no events is not checked.
+   * Returns one result per stream, in the order given.
+   */
+  async handleMany<const T extends readonly HandledStream[]>(
+    streams: T,
+    decide: (states: StatesOf<T>) => readonly StreamEvents[] | Promise<readonly StreamEvents[]>,
+    options: Pick<HandleOptions, 'metadata'> = {},
+  ): Promise<AppendResult[]> {
+    const byId = new Map<string, { state: unknown; version: number; expect: HandledStream['expect'] }>();
+    for (const s of streams) {
+      if (byId.has(s.streamId)) throw new Error(`EventStore.handleMany: stream ${s.streamId} is listed twice`);
+      if (!s.expect && !s.evolve) throw new Error(`EventStore.handleMany: stream ${s.streamId} needs evolve or expect`);
+      byId.set(s.streamId, { state: null, version: 0, expect: s.expect });
+    }
+    const read = streams.filter((s) => !s.expect);
+    if (read.length > 0) {
+      const rows = await (read.length === 1
+        ? this.prepared.query<EventRow>(READ_STREAM, [read[0]!.streamId])
+        : this.prepared.query<EventRow>(READ_STREAMS, [read.map((s) => s.streamId)]));
+      const rowsOf = new Map<string, EventRow[]>();
+      for (const row of rows) (rowsOf.get(row.stream_id) ?? rowsOf.set(row.stream_id, []).get(row.stream_id)!).push(row);
+      for (const s of read) Object.assign(byId.get(s.streamId)!, this.fold(s.evolve!.bind(s) as Evolve<unknown, never>, rowsOf.get(s.streamId) ?? []));
+    }
+    const decided = await decide(streams.map((s) => byId.get(s.streamId)!.state) as StatesOf<T>);
+    const appends: StreamAppend[] = [];
+    const named = new Set<string>();
+    for (const d of decided) {
+      const stream = byId.get(d.streamId);
+      if (!stream) throw new Error(`EventStore.handleMany: the decision appends to ${d.streamId}, which is not one of its streams`);
+      if (named.has(d.streamId)) throw new Error(`EventStore.handleMany: the decision names ${d.streamId} twice`);
+      named.add(d.streamId);
+      if (d.events.length > 0) appends.push({ streamId: d.streamId, expectedVersion: stream.expect ?? stream.version, events: d.events });
+    }
+    const written = appends.length > 0 ? await this.write(appends, options.metadata ?? {}) : [];
+    return streams.map((s) => written.find((w) => w.streamId === s.streamId) ?? { streamId: s.streamId, nextExpectedVersion: byId.get(s.streamId)!.version, events: [] });
+  }
+
+  /** A stream's rows folded with `evolve`, and the version to append at. */
+  private fold<S, E>(evolve: Evolve<S, E>, rows: readonly EventRow[]): { state: S | null; version: number } {
+    let state: S | null = null;
+    for (const row of rows) state = evolve(state, toStoredEvent(row, this.upcasters) as unknown as E);
+    return { state, version: rows.length > 0 ? rows[rows.length - 1]!.stream_version : 0 };
+  }
+
   /** Runs `work` in one transaction: everything it appends and projects commits or rolls back together. */
-  async transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+  private async transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
     let manager: EntityManager | undefined;
     const result = await this.dataSource.transaction((tx) => {
       manager = tx;
@@ -41,11 +151,12 @@ export class EventStore {
 
   /**
    * Appends to one or several streams inside the caller's transaction and applies the inline
-   * projections there, so a client reads its own write. Streams are written in id order, and the
-   * 'any' streams locked in id order, so two commands touching the same pair of streams cannot
-   * deadlock.
+   * projections there, so a client reads its own write. All streams go in one insert (a stream
+   * named twice appends twice, one insert per repetition), in id order, and the 'any' streams are
+   * locked in id order, so two commands touching the same pair of streams cannot deadlock.
+   * The store's own fallback for writes that cannot be one statement (`write`).
    */
-  async append(tx: EntityManager, appends: readonly StreamAppend[], metadata: EventMetadata = {}): Promise<AppendResult[]> {
+  private async append(tx: EntityManager, appends: readonly StreamAppend[], metadata: EventMetadata = {}): Promise<AppendResult[]> {
     if (!tx.queryRunner?.isTransactionActive) throw new Error('EventStore.append needs a transaction');
     // Appends at 'any' read the stream's latest version and append after it, so they queue per
     // stream; their locks come with the projections lock, in one order, so they cannot deadlock.
@@ -56,96 +167,88 @@ export class EventStore {
     );
     const stored = await this.storedIds(tx, appends);
     const recordedAt = new Date();
-    const results: AppendResult[] = [];
-    for (const append of [...appends].sort((a, b) => a.streamId.localeCompare(b.streamId))) {
-      const fresh = append.events.filter((e) => !e.eventId || !stored.has(e.eventId));
-      results.push(await this.appendToStream(tx, append, fresh, metadata, recordedAt));
+    // Round k holds each stream's k-th append: one insert a round, and nearly always one round.
+    const rounds: StreamAppend[][] = [];
+    const seen = new Map<string, number>();
+    for (const append of [...appends].sort(byStreamId)) {
+      const k = seen.get(append.streamId) ?? 0;
+      seen.set(append.streamId, k + 1);
+      (rounds[k] ??= []).push(stored.size === 0 ? append : { ...append, events: append.events.filter((e) => !e.eventId || !stored.has(e.eventId)) });
     }
-    const events = results.flatMap((r) => r.events).sort((a, b) => a.position - b.position);
+    const results = new Map<string, AppendResult[]>();
+    for (const round of rounds) {
+      for (const result of await this.insert(tx, round, metadata, recordedAt)) results.set(result.streamId, [...(results.get(result.streamId) ?? []), result]);
+    }
+    const events = [...results.values()].flat().flatMap((r) => r.events).sort((a, b) => a.position - b.position);
     await this.projections.apply(tx, events);
-    return appends.map((a) => results.find((r) => r.streamId === a.streamId)!);
+    return appends.map((a) => results.get(a.streamId)!.shift()!);
   }
 
   /**
-   * Appends to one stream in a transaction of its own: for commands that read and check first and
-   * then write (every write that needs no other stream). Where it can, this is one statement, the
-   * projections lock, the stream gate, the events and the projection writes as data-modifying CTEs
-   * that Postgres runs atomically: one round trip where `transaction` + `append` take six. The
-   * events and projection writes are conditional on the gate, so a lost race writes nothing.
-   * It falls back to that longer path for a stream version it cannot know in advance ('any'),
-   * idempotency keys (they need a read), projections that cannot share the statement
-   * (InlineProjections.plan), and while a replay holds the projections lock for its swap.
+   * Appends to distinct streams in a transaction of its own. Where it can, this is one statement:
+   * the projections lock, the stream gate, the events and the projection writes as data-modifying
+   * CTEs that Postgres runs atomically, one round trip where `transaction` + `append` take four or
+   * more (docs/adr/0002). The events and projection writes are conditional on the gate, so a lost
+   * race writes nothing. It falls back to `transaction` + `append` for a stream version it cannot
+   * know in advance ('any'), idempotency keys (they need a read), projections that cannot share the
+   * statement (InlineProjections.plan), and while a replay holds the projections lock for its swap.
    */
-  async commit(append: StreamAppend, metadata: EventMetadata = {}): Promise<AppendResult> {
-    const { streamId, expectedVersion, events } = append;
-    const oneStatement = events.length > 0 && expectedVersion !== 'any' && events.every((e) => !e.eventId);
-    const viaTransaction = () => this.transaction(async (tx) => (await this.append(tx, [append], metadata))[0]!);
-    if (!oneStatement) return viaTransaction();
-    const from = expectedVersion === 'no_stream' ? 0 : expectedVersion;
+  private async write(appends: readonly StreamAppend[], metadata: EventMetadata): Promise<AppendResult[]> {
+    const viaTransaction = () => this.transaction((tx) => this.append(tx, appends, metadata));
+    for (const a of appends) {
+      if (a.events.length === 0 || a.expectedVersion === 'any' || a.events.some((e) => e.eventId)) return viaTransaction();
+    }
+    const one = appends.length === 1;
+    const sorted = one ? appends : [...appends].sort(byStreamId);
     const recordedAt = new Date();
     const meta = JSON.stringify(metadata);
     const pending: StoredEvent[] = [];
-    // The events travel as one JSON array (their data is already JSON): pg builds array literals
-    // in JavaScript, which cost more than the rest of the parameters together.
+    // Events (and streams) travel as one JSON array each (see AppendStatements).
     let eventsJson = '[';
-    for (let i = 0; i < events.length; i++) {
-      const e = events[i]!;
-      const data = JSON.stringify(e.data ?? {});
-      const fields = { eventId: randomUUID(), streamId, streamVersion: from + i + 1, type: e.type, schemaVersion: e.schemaVersion ?? 1, recordedAt };
-      pending.push(pendingEvent(fields, data, meta));
-      eventsJson += `${i ? ',' : ''}{"id":"${fields.eventId}","n":${i + 1},"type":${JSON.stringify(fields.type)},"schema_version":${fields.schemaVersion},"data":${data}}`;
+    let streamsJson = '[';
+    for (const { streamId, expectedVersion, events } of sorted) {
+      const from = expectedVersion === 'no_stream' ? 0 : (expectedVersion as number);
+      if (!one) streamsJson += `${streamsJson.length > 1 ? ',' : ''}{"id":${JSON.stringify(streamId)},"after":${from}}`;
+      for (let i = 0; i < events.length; i++) {
+        const e = events[i]!;
+        const data = JSON.stringify(e.data ?? {});
+        const fields = { eventId: randomUUID(), streamId, streamVersion: from + i + 1, type: e.type, schemaVersion: e.schemaVersion ?? 1, recordedAt };
+        const where = one ? '' : `"o":${pending.length},"s":${JSON.stringify(streamId)},`;
+        eventsJson += `${pending.length ? ',' : ''}{${where}"id":"${fields.eventId}","n":${i + 1},"type":${JSON.stringify(fields.type)},"schema_version":${fields.schemaVersion},"data":${data}}`;
+        pending.push(pendingEvent(fields, data, meta));
+      }
     }
     eventsJson += ']';
+    streamsJson += ']';
     const planned = await this.projections.plan(pending, 'EXISTS (SELECT FROM ev)', (text, p) => this.dataSource.query(text, p));
     if (!planned) return viaTransaction();
-    const params: unknown[] = [streamId, from, eventsJson, meta, recordedAt.toISOString()];
-    for (const statement of planned.statements) params.push(...statement.params);
-    const rows = await this.prepared
-      .query<{ locked: boolean; position: string | null; transaction_id: string | null }>(this.commitText(from === 0, planned.statements), params)
-      .catch(lostRaceAsConflict(streamId, expectedVersion));
-    if (!rows[0]!.locked) return viaTransaction();
-    if (rows[0]!.position === null) throw new ConcurrencyError(streamId, String(expectedVersion));
+    const extra = planned.statements.flatMap((s) => s.params);
+    let stored: { position: string; transaction_id: string }[];
+    if (one) {
+      const { streamId, expectedVersion } = appends[0]!;
+      const from = pending[0]!.streamVersion - 1;
+      const rows = await this.prepared
+        .query<{ locked: boolean; position: string | null; transaction_id: string | null }>(this.statements.oneStream(from === 0, planned.statements), [streamId, from, eventsJson, meta, recordedAt.toISOString(), ...extra])
+        .catch(lostRaceAsConflict(appends));
+      if (!rows[0]!.locked) return viaTransaction();
+      if (rows[0]!.position === null) throw new ConcurrencyError(streamId, String(expectedVersion));
+      stored = rows as typeof stored;
+    } else {
+      const rows = await this.prepared
+        .query<{ locked: boolean; stale: string | null; event_id: string | null; position: string; transaction_id: string }>(this.statements.manyStreams(planned.statements), [streamsJson, eventsJson, meta, recordedAt.toISOString(), ...extra])
+        .catch(lostRaceAsConflict(appends));
+      if (!rows[0]!.locked) return viaTransaction();
+      const stale = rows[0]!.stale;
+      if (stale !== null) throw new ConcurrencyError(stale, String(appends.find((a) => a.streamId === stale)?.expectedVersion));
+      const byEvent = new Map(rows.map((r) => [r.event_id, r]));
+      stored = pending.map((e) => byEvent.get(e.eventId)!);
+    }
     this.projections.announce(planned.ops);
-    return {
-      streamId,
-      nextExpectedVersion: from + events.length,
-      events: pending.map((e, i) => ({ ...e, position: Number(rows[i]!.position), transactionId: rows[i]!.transaction_id! })),
-    };
-  }
-
-  /**
-   * The one-statement commit's text for a gate (new stream or next version) and the projections'
-   * statements, built once per shape: the same few shapes recur on every write.
-   */
-  private commitText(newStream: boolean, statements: readonly PlannedStatement[]): string {
-    const shape = `${newStream}\0${statements.map((s) => s.text).join('\0')}`;
-    let text = this.commitTexts.get(shape);
-    if (text !== undefined) return text;
-    let offset = 5;
-    const writes = statements.map((s, i) => {
-      const at = offset;
-      offset += s.params.length;
-      // OpsWriter numbers its parameters from $1; projection tables and columns are plain names, so
-      // `$n` is only ever a parameter (a `$` in a name would fail loudly, not silently).
-      return `, w${i} AS (${s.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + at}`)})`;
+    const events = pending.map((e, i) => ({ ...e, position: Number(stored[i]!.position), transactionId: stored[i]!.transaction_id }));
+    return appends.map((a) => {
+      const own = events.filter((e) => e.streamId === a.streamId);
+      return { streamId: a.streamId, nextExpectedVersion: own[own.length - 1]!.streamVersion, events: own };
     });
-    // The gate is the events' unique (stream, version) key: a version already taken fails the
-    // whole statement (a unique violation, turned into a ConcurrencyError), and appending after
-    // version n needs event n to exist, so a version from the future writes nothing.
-    const after = newStream ? '' : ` AND EXISTS (SELECT FROM events WHERE stream_id = $1::text AND stream_version = $2::int)`;
-    // `a`: whether the projections lock was free. The statement holds its tables from the start, so
-    // waiting for the lock here could deadlock with a replay that holds it and wants a table for its
-    // swap; a taken lock writes nothing, and the transaction path waits for it before touching any table.
-    text = `WITH a AS (SELECT pg_try_advisory_xact_lock_shared(${LOCKS.projections}) AS locked),
-            ev AS (INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
-                   SELECT e.id, $1::text, $2::int + e.n::int, e.type, e.schema_version, e.data, $4::jsonb, $5::timestamptz
-                     FROM a, jsonb_to_recordset($3::jsonb) AS e(id uuid, n int, type text, schema_version int, data jsonb)
-                    WHERE a.locked${after}
-                   RETURNING position, transaction_id::text AS transaction_id, stream_version)
-            ${writes.join('\n')}
-       SELECT a.locked, ev.position, ev.transaction_id FROM a LEFT JOIN ev ON true ORDER BY ev.stream_version`;
-    this.commitTexts.set(shape, text);
-    return text;
   }
 
   async readStream(streamId: string, afterVersion = 0, tx?: EntityManager): Promise<StoredEvent[]> {
@@ -154,12 +257,6 @@ export class EventStore {
       [streamId, afterVersion],
     );
     return rows.map((r) => toStoredEvent(r, this.upcasters));
-  }
-
-  /** An aggregate's state folded from its stream, with the version to append at. */
-  async load<S, E>(streamId: string, evolve: (state: S | null, event: E) => S | null, tx?: EntityManager): Promise<{ state: S | null; version: number }> {
-    const events = await this.readStream(streamId, 0, tx);
-    return { state: events.reduce<S | null>((s, e) => evolve(s, e as unknown as E), null), version: events.length };
   }
 
   /**
@@ -195,63 +292,67 @@ export class EventStore {
     return new Set(rows.map((r) => r.event_id));
   }
 
-  private async appendToStream(
-    tx: EntityManager,
-    append: StreamAppend,
-    events: readonly NewEvent[],
-    metadata: EventMetadata,
-    recordedAt: Date,
-  ): Promise<AppendResult> {
-    if (events.length === 0) {
-      // Every event was stored before: an idempotent retry, not a race.
-      return { streamId: append.streamId, nextExpectedVersion: await this.version(tx, append.streamId), events: [] };
+  /** One insert for `round` (distinct streams) inside the caller's transaction; no events: the stream's latest version. */
+  private async insert(tx: EntityManager, round: readonly StreamAppend[], metadata: EventMetadata, recordedAt: Date): Promise<AppendResult[]> {
+    const results: AppendResult[] = [];
+    const writing = round.filter((a) => a.events.length > 0);
+    // Every event was stored before: an idempotent retry, not a race.
+    const retried = round.filter((a) => a.events.length === 0).map((a) => a.streamId);
+    if (retried.length > 0) {
+      const rows: { stream_id: string; version: number }[] = await tx.query(
+        `SELECT s AS stream_id, (SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = s)::int AS version FROM unnest($1::text[]) AS s`,
+        [retried],
+      );
+      for (const r of rows) results.push({ streamId: r.stream_id, nextExpectedVersion: r.version, events: [] });
     }
-    const { expectedVersion } = append;
-    const after = typeof expectedVersion === 'number' && expectedVersion !== 0 ? expectedVersion : null;
-    const rows: EventRow[] = await tx
-      .query(
-        `INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
-         SELECT e.id, $1, b.version + e.n::int, e.type, e.schema_version, e.data, $6::jsonb, $7::timestamptz
-           FROM (SELECT ${versionToFollow(expectedVersion)} AS version) b,
-                unnest($2::uuid[], $3::text[], $4::int[], $5::jsonb[]) WITH ORDINALITY AS e(id, type, schema_version, data, n)
-          ${after === null ? '' : 'WHERE EXISTS (SELECT FROM events WHERE stream_id = $1 AND stream_version = $8)'}
-         RETURNING ${EVENT_COLUMNS}`,
-        [
-          append.streamId,
-          events.map((e) => e.eventId ?? randomUUID()),
-          events.map((e) => e.type),
-          events.map((e) => e.schemaVersion ?? 1),
-          events.map((e) => JSON.stringify(e.data ?? {})),
+    if (writing.length === 0) return results;
+    let rows: (EventRow & { stale?: string | null })[];
+    if (writing.length === 1) {
+      const [{ streamId, expectedVersion, events }] = writing as [StreamAppend];
+      const follows = expectedVersion === 'any' ? 'any' : expectedVersion === 'no_stream' || expectedVersion === 0 ? 'new' : 'version';
+      rows = await tx
+        .query(this.statements.inTransactionOne(follows), [
+          streamId,
+          JSON.stringify(events.map((e, i) => ({ id: e.eventId ?? randomUUID(), n: i + 1, type: e.type, schema_version: e.schemaVersion ?? 1, data: e.data ?? {} }))),
           JSON.stringify(metadata),
           recordedAt.toISOString(),
-          ...(after === null ? [] : [after]),
-        ],
-      )
-      .catch(lostRaceAsConflict(append.streamId, expectedVersion));
-    // Nothing inserted: the version to append after does not exist (yet).
-    if (rows.length === 0) throw new ConcurrencyError(append.streamId, String(expectedVersion));
-    const stored = rows.map((r) => toStoredEvent(r, this.upcasters)).sort((a, b) => a.streamVersion - b.streamVersion);
-    return { streamId: append.streamId, nextExpectedVersion: stored.at(-1)!.streamVersion, events: stored };
-  }
-
-  private async version(tx: EntityManager, streamId: string): Promise<number> {
-    const [row] = await tx.query(`SELECT ${LATEST_VERSION}::int AS version`, [streamId]);
-    return row.version as number;
+          ...(follows === 'version' ? [expectedVersion] : []),
+        ])
+        .catch(lostRaceAsConflict(writing));
+      // Nothing inserted: the version to append after does not exist (yet).
+      if (rows.length === 0) throw new ConcurrencyError(streamId, String(expectedVersion));
+    } else {
+      const streams = writing.map((a) => ({ id: a.streamId, after: a.expectedVersion === 'any' ? null : a.expectedVersion === 'no_stream' ? 0 : a.expectedVersion }));
+      const events = writing.flatMap((a) =>
+        a.events.map((e, i) => ({ id: e.eventId ?? randomUUID(), s: a.streamId, n: i + 1, type: e.type, schema_version: e.schemaVersion ?? 1, data: e.data ?? {} })),
+      );
+      rows = await tx
+        .query(this.statements.inTransaction(), [
+          JSON.stringify(streams),
+          JSON.stringify(events.map((e, o) => ({ o, ...e }))),
+          JSON.stringify(metadata),
+          recordedAt.toISOString(),
+        ])
+        .catch(lostRaceAsConflict(writing));
+      const stale = rows[0]!.stale ?? null;
+      // Nothing inserted: that stream's version to append after does not exist (yet).
+      if (stale !== null) throw new ConcurrencyError(stale, String(writing.find((a) => a.streamId === stale)?.expectedVersion));
+    }
+    for (const a of writing) {
+      const stored = rows
+        .filter((r) => r.stream_id === a.streamId)
+        .map((r) => toStoredEvent(r, this.upcasters))
+        .sort((x, y) => x.streamVersion - y.streamVersion);
+      results.push({ streamId: a.streamId, nextExpectedVersion: stored[stored.length - 1]!.streamVersion, events: stored });
+    }
+    return results;
   }
 }
 
-/** A stream's latest version (0 before its first event), as SQL with the stream id as $1. */
-const LATEST_VERSION = `(SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = $1)`;
+/** Streams in one order everywhere (code points, not locale), so concurrent writers lock them alike. */
+const byStreamId = (a: StreamAppend, b: StreamAppend) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0);
 
-/**
- * The version the new events follow, as SQL. The gate itself is the events' unique (stream,
- * version) key: a version another writer has taken fails the insert (docs/adr/0004). An expected
- * version must also exist (the insert's WHERE EXISTS), so a version from the future writes
- * nothing; 'any' reads the latest version under its stream lock (taken in `append`), in the
- * insert itself, whose snapshot is newer than the lock.
- */
-function versionToFollow(expected: StreamAppend['expectedVersion']): string {
-  if (expected === 'any') return LATEST_VERSION;
-  if (expected === 'no_stream' || expected === 0) return '0';
-  return '$8::int';
-}
+/** A stream's events in order (named: the first query of every `handle`). */
+const READ_STREAM = `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_version`;
+/** Several streams' events, each stream's in order. */
+const READ_STREAMS = `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, stream_version`;

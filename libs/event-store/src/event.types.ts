@@ -1,8 +1,15 @@
+import type { Actor } from './actor.js';
+
 /** Who and what caused an event; stored beside it, never part of the domain data. */
 export interface EventMetadata {
   readonly organisationId?: number;
+  /** Who caused it (actor.ts); read through `actorOf`, which also reads the older `actorId`. */
+  readonly actor?: Actor;
+  /** Before `actor`: the acting user's id. No longer written; stored events keep it (read it through actorOf). */
   readonly actorId?: number;
+  /** The request or chain the event belongs to (a request id, or the first event's id). */
   readonly correlationId?: string;
+  /** The event that caused this one, for events appended by a worker. */
   readonly causationId?: string;
 }
 
@@ -51,3 +58,44 @@ export interface LogCursor {
 }
 
 export const LOG_START: LogCursor = { transactionId: '0', position: 0 };
+
+/** Folds one event into an aggregate's state; the state is null before the stream's first event. */
+export type Evolve<S, E = StoredEvent> = (state: S | null, event: E) => S | null;
+
+/** The events a decision appends to one stream. */
+export interface StreamEvents {
+  readonly streamId: string;
+  readonly events: readonly NewEvent[];
+}
+
+/**
+ * Instead of reading a stream: 'no_stream' for a stream whose id the caller has just drawn (the
+ * decision sees null, and the append fails with ConcurrencyError if the stream exists after all);
+ * 'any' for events that go after whatever the stream holds, appends queued per stream (the decision
+ * sees null: for blind writes such as settings, where the last writer wins).
+ */
+export type Unread = 'no_stream' | 'any';
+
+export interface HandleOptions {
+  readonly metadata?: EventMetadata;
+  /** Do not read the stream (see `Unread`). */
+  readonly expect?: Unread;
+}
+
+/** One stream of `EventStore.handleMany`: read and folded with `evolve`, or not read (`expect`). */
+export interface HandledStream<S = unknown, E = never> {
+  readonly streamId: string;
+  // A method, so a stream's own evolve (typed by its events) fits any list of streams.
+  evolve?(state: S | null, event: E): S | null;
+  readonly expect?: Unread;
+}
+
+/** The states a multi-stream decision sees, one per stream in the order given (null: no events, or not read). */
+export type StatesOf<T extends readonly HandledStream[]> = {
+  -readonly [K in keyof T]: T[K] extends { evolve(state: never, event: never): infer R } ? R : null;
+};
+
+/** What `EventStore.handle` did: the state the decision saw, and the append (no events: nothing to append). */
+export interface Handled<S> extends AppendResult {
+  readonly state: S | null;
+}

@@ -1,4 +1,6 @@
 export * from './event.types.js';
+export * from './actor.js';
+export * from './define-projection.js';
 export { ConcurrencyError } from './errors.js';
 export { EventStore } from './event-store.js';
 export { EventUpcasters, type Upcast } from './upcasters.js';
@@ -6,6 +8,7 @@ export { AsProjection, op, type Projection, type ProjectionOp, type Row } from '
 export { ProjectionRegistry } from './projection-registry.js';
 export { ProjectionReplayer, type ReplayProgress, type ReplayResult } from './replay.js';
 export { AsReactor, type Reactor, type ReactorJob } from './reactor.js';
+export { Cause, CausedCommand, causedJob, CausedJobProcessor, type CausedJob, type CauseRef } from './caused-command.js';
 export { ReactorRegistry } from './reactor-registry.js';
 export { ReactorRunner } from './reactor-runner.js';
 export { Checkpoints, type CheckpointStatus } from './checkpoints.js';

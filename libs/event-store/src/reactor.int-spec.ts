@@ -7,7 +7,7 @@ import { DataSource } from 'typeorm';
 import { testEnvironment, type TestEnvironment } from '../../../test/support/test-config.js';
 import { bootContext } from '../../../test/support/test-context.js';
 import { Checkpoints } from './checkpoints.js';
-import { EventStore } from './event-store.js';
+import { EventStore, storeInternals, type StoreInternals } from './event-store.js';
 import type { StoredEvent } from './event.types.js';
 import type { Reactor } from './reactor.js';
 import { ReactorRegistry } from './reactor-registry.js';
@@ -55,6 +55,8 @@ describe('reactors', () => {
   let env: TestEnvironment;
   let app: INestApplicationContext;
   let store: EventStore;
+  /** The transactional writes domain code does not get, to test them and to seed streams. */
+  let internal: StoreInternals;
   let runner: ReactorRunner;
   let queue: Queue;
 
@@ -62,6 +64,7 @@ describe('reactors', () => {
     env = await testEnvironment();
     app = await bootContext(env.config, [TestQueueModule, ReactorRunnerModule]);
     store = app.get(EventStore);
+    internal = storeInternals(store);
     runner = app.get(ReactorRunner);
     queue = app.get(QueueHandle).queue;
   });
@@ -71,8 +74,8 @@ describe('reactors', () => {
   });
 
   const append = (type: string, n: number) =>
-    store.transaction((tx) =>
-      store.append(tx, [
+    internal.transaction((tx) =>
+      internal.append(tx, [
         { streamId: `r-${randomUUID()}`, expectedVersion: 'no_stream', events: Array.from({ length: n }, (_, i) => ({ type, data: { i } })) },
       ]),
     );
@@ -135,8 +138,8 @@ describe('reactors', () => {
     const gate = new Promise<void>((r) => (release = r));
     let started!: () => void;
     const hasAppended = new Promise<void>((r) => (started = r));
-    const slow = store.transaction(async (tx) => {
-      await store.append(tx, [{ streamId: `slow-${randomUUID()}`, expectedVersion: 'any', events: [{ type, data: {} }] }]);
+    const slow = internal.transaction(async (tx) => {
+      await internal.append(tx, [{ streamId: `slow-${randomUUID()}`, expectedVersion: 'any', events: [{ type, data: {} }] }]);
       started();
       await gate;
     });

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { testEnvironment, type TestEnvironment } from '../../../test/support/test-config.js';
 import { bootContext } from '../../../test/support/test-context.js';
 import { Checkpoints } from './checkpoints.js';
-import { EventStore } from './event-store.js';
+import { EventStore, storeInternals, type StoreInternals } from './event-store.js';
 import type { StoredEvent } from './event.types.js';
 import { op, type Projection } from './projection.js';
 import { ProjectionRegistry } from './projection-registry.js';
@@ -38,6 +38,8 @@ describe('projection replay', () => {
   let env: TestEnvironment;
   let app: INestApplicationContext;
   let store: EventStore;
+  /** The transactional writes domain code does not get, to test them and to seed streams. */
+  let internal: StoreInternals;
   let ds: DataSource;
   let replayer: ProjectionReplayer;
   const state = new Map<string, { balance: number; deposits: number; history: string[]; version: number }>();
@@ -46,6 +48,7 @@ describe('projection replay', () => {
     env = await testEnvironment();
     app = await bootContext(env.config);
     store = app.get(EventStore);
+    internal = storeInternals(store);
     ds = app.get(DataSource);
     replayer = app.get(ProjectionReplayer);
     for (const table of ['ledger_live', 'ledger_replayed']) {
@@ -64,16 +67,16 @@ describe('projection replay', () => {
 
   async function open(account: string) {
     state.set(account, { balance: 0, deposits: 0, history: [], version: 1 });
-    await store.transaction((tx) =>
-      store.append(tx, [{ streamId: `account-${account}`, expectedVersion: 'no_stream', events: [{ type: 'test.Opened', data: { account } }] }]),
+    await internal.transaction((tx) =>
+      internal.append(tx, [{ streamId: `account-${account}`, expectedVersion: 'no_stream', events: [{ type: 'test.Opened', data: { account } }] }]),
     );
   }
 
   async function deposit(account: string, amount: number) {
     const s = state.get(account)!;
     const next = { balance: Math.round((s.balance + amount) * 100) / 100, deposits: s.deposits + 1, history: [...s.history, `+${amount}`].slice(-3) };
-    await store.transaction((tx) =>
-      store.append(tx, [{ streamId: `account-${account}`, expectedVersion: s.version, events: [{ type: 'test.Deposited', data: { account, amount, ...next } }] }]),
+    await internal.transaction((tx) =>
+      internal.append(tx, [{ streamId: `account-${account}`, expectedVersion: s.version, events: [{ type: 'test.Deposited', data: { account, amount, ...next } }] }]),
     );
     state.set(account, { ...next, version: s.version + 1 });
   }
@@ -96,8 +99,8 @@ describe('projection replay', () => {
     const accounts = Array.from({ length: 30 }, (_, i) => `acct-${i}-${randomUUID().slice(0, 6)}`);
     for (const a of accounts) await open(a);
     for (let i = 0; i < 300; i++) await deposit(accounts[i % accounts.length]!, (i % 17) + 0.25);
-    await store.transaction((tx) =>
-      store.append(tx, [{ streamId: `account-${accounts[0]}`, expectedVersion: 'any', events: [{ type: 'test.Closed', data: { account: accounts[0] } }] }]),
+    await internal.transaction((tx) =>
+      internal.append(tx, [{ streamId: `account-${accounts[0]}`, expectedVersion: 'any', events: [{ type: 'test.Closed', data: { account: accounts[0] } }] }]),
     );
     const live = await checksum('ledger_live');
     expect(await checksum('ledger_replayed')).toBe(live);

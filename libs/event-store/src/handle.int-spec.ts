@@ -1,0 +1,351 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { INestApplicationContext } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { DomainError, PreparedStatements } from '#app/platform';
+import { testEnvironment, type TestEnvironment } from '../../../test/support/test-config.js';
+import { bootContext } from '../../../test/support/test-context.js';
+import { ConcurrencyError } from './errors.js';
+import { EventStore, storeInternals, type StoreInternals } from './event-store.js';
+import type { NewEvent, StoredEvent, StreamAppend } from './event.types.js';
+import { op, type Projection } from './projection.js';
+import { ProjectionRegistry } from './projection-registry.js';
+
+/**
+ * EventStore.handle / handleMany, the one write path for domain code (docs/adr/0005), and the
+ * multi-stream insert under it and under `transaction` + `append`.
+ */
+interface Tally {
+  readonly count: number;
+  readonly last: string;
+}
+type TallyEvent = { type: 'test.Counted' | 'test.Positioned'; data: { id: string; note: string } };
+const evolve = (state: Tally | null, e: TallyEvent): Tally | null => ({ count: (state?.count ?? 0) + 1, last: e.data.note });
+const counted = (id: string, note: string, type = 'test.Counted'): NewEvent => ({ type, data: { id, note } });
+
+const tallies: Projection = {
+  name: 'test-tallies', version: 1, tables: ['handle_tallies'], handles: ['test.Counted'],
+  project: (e: StoredEvent) => {
+    const d = e.data as { id: string; note: string };
+    return [op.upsert('handle_tallies', ['id'], { id: d.id, note: d.note, version: e.streamVersion })];
+  },
+};
+/** Reads the position, which only the database assigns: the store must insert first (the transaction path). */
+const positions: Projection = {
+  name: 'test-handle-positions', version: 1, tables: ['handle_positions'], handles: ['test.Positioned'],
+  project: (e: StoredEvent) => [op.upsert('handle_positions', ['id'], { id: (e.data as { id: string }).id, position: e.position })],
+};
+
+describe('EventStore.handle and handleMany', () => {
+  let env: TestEnvironment;
+  let app: INestApplicationContext;
+  let store: EventStore;
+  /** The transactional writes domain code does not get, to test them and to seed streams. */
+  let internal: StoreInternals;
+  let ds: DataSource;
+
+  beforeAll(async () => {
+    env = await testEnvironment();
+    app = await bootContext(env.config);
+    store = app.get(EventStore);
+    internal = storeInternals(store);
+    ds = app.get(DataSource);
+    await ds.query(`CREATE TABLE handle_tallies (id text PRIMARY KEY, note text NOT NULL, version int NOT NULL)`);
+    await ds.query(`CREATE TABLE handle_positions (id text PRIMARY KEY, position bigint NOT NULL)`);
+    const registry = app.get(ProjectionRegistry);
+    for (const p of [tallies, positions]) registry.add(p);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await env?.cleanup();
+  });
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
+  const stream = () => `tally-${randomUUID()}`;
+  const versions = async (streamId: string) => (await store.readStream(streamId)).map((e) => e.streamVersion);
+  const tally = async (id: string) => (await ds.query(`SELECT note, version FROM handle_tallies WHERE id = $1`, [id]))[0];
+  const seed = (streamId: string, n: number) =>
+    n === 0 ? Promise.resolve() : internal.transaction((tx) => internal.append(tx, [{ streamId, expectedVersion: 'no_stream', events: Array.from({ length: n }, (_, i) => counted(streamId, `seed ${i + 1}`)) }]));
+  /** Whether `work` went through a transaction rather than one statement. */
+  const viaTransaction = async (work: () => Promise<unknown>) => {
+    const spy = jest.spyOn(store as unknown as StoreInternals, 'transaction');
+    await work();
+    return spy.mock.calls.length > 0;
+  };
+
+  describe('handle', () => {
+    it('folds the stream for decide and appends at the version read, projection included, in one statement', async () => {
+      const id = stream();
+      await seed(id, 2);
+      const seen: (Tally | null)[] = [];
+      let result: Awaited<ReturnType<typeof store.handle<Tally, TallyEvent>>> | undefined;
+      const oneStatement = !(await viaTransaction(async () => {
+        result = await store.handle(id, evolve, (state) => (seen.push(state), [counted(id, `after ${state!.count}`)]), { metadata: { actorId: 9 } });
+      }));
+      expect(seen).toEqual([{ count: 2, last: 'seed 2' }]);
+      expect(oneStatement).toBe(true);
+      expect(result!.state).toEqual({ count: 2, last: 'seed 2' });
+      expect(result!.nextExpectedVersion).toBe(3);
+      const stored = await store.readStream(id);
+      expect(stored.map((e) => e.streamVersion)).toEqual([1, 2, 3]);
+      expect(result!.events).toEqual([stored[2]]);
+      expect(stored[2]).toMatchObject({ data: { id, note: 'after 2' }, metadata: { actorId: 9 } });
+      expect(await tally(id)).toEqual({ note: 'after 2', version: 3 });
+    });
+
+    it('gives decide null for a new stream and creates it at version 1', async () => {
+      const id = stream();
+      const result = await store.handle(id, evolve, (state) => [counted(id, state === null ? 'new' : 'old')]);
+      expect(result.nextExpectedVersion).toBe(1);
+      expect(await tally(id)).toEqual({ note: 'new', version: 1 });
+    });
+
+    it('loses to a writer that appended after the read: ConcurrencyError, and only the other write is stored', async () => {
+      const id = stream();
+      await seed(id, 1);
+      const race = store.handle(id, evolve, async (state) => {
+        // Another command appends between this one's read and its write.
+        await store.handle(id, evolve, () => [counted(id, 'the other writer')]);
+        return [counted(id, `after ${state!.count}`)];
+      });
+      await expect(race).rejects.toBeInstanceOf(ConcurrencyError);
+      await expect(race).rejects.toMatchObject({ streamId: id, expected: '1' });
+      expect(await versions(id)).toEqual([1, 2]);
+      expect(await tally(id)).toEqual({ note: 'the other writer', version: 2 });
+    });
+
+    it('lets exactly one of many concurrent handlers of one stream win', async () => {
+      const id = stream();
+      await seed(id, 1);
+      const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => store.handle(id, evolve, () => [counted(id, `writer ${i}`)])));
+      const won = results.filter((r) => r.status === 'fulfilled');
+      expect(won.length).toBeGreaterThanOrEqual(1);
+      for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(ConcurrencyError);
+      expect(await versions(id)).toEqual(Array.from({ length: 1 + won.length }, (_, i) => i + 1));
+    });
+
+    it('appends nothing when decide throws, and passes its error on', async () => {
+      const id = stream();
+      await seed(id, 1);
+      const refused = store.handle(id, evolve, () => {
+        throw new DomainError('validation', 'not allowed');
+      });
+      await expect(refused).rejects.toThrow('not allowed');
+      expect(await versions(id)).toEqual([1]);
+      expect(await tally(id)).toEqual({ note: 'seed 1', version: 1 });
+    });
+
+    it('writes nothing for a decision without events', async () => {
+      const id = stream();
+      await seed(id, 1);
+      const sent = [jest.spyOn(ds, 'query'), jest.spyOn(PreparedStatements.prototype, 'query')];
+      const transaction = jest.spyOn(store as unknown as StoreInternals, 'transaction');
+      const result = await store.handle(id, evolve, () => []);
+      expect(result).toEqual({ streamId: id, nextExpectedVersion: 1, events: [], state: { count: 1, last: 'seed 1' } });
+      // The read alone (named; embedded, the named query goes through ds.query unnamed).
+      expect([...new Set(sent.flatMap((spy) => spy.mock.calls.map((c) => String(c[0]).trim().split(/\s/)[0])))]).toEqual(['SELECT']);
+      expect(transaction).not.toHaveBeenCalled();
+      expect(await versions(id)).toEqual([1]);
+    });
+
+    it('runs a projection that reads the position (the transaction path) with the same result', async () => {
+      const id = stream();
+      let result: Awaited<ReturnType<typeof store.handle>> | undefined;
+      expect(await viaTransaction(async () => (result = await store.handle(id, evolve, () => [counted(id, 'p', 'test.Positioned')])))).toBe(true);
+      const [stored] = await store.readStream(id);
+      expect(result!.events).toEqual([stored]);
+      const [{ position }] = await ds.query(`SELECT position FROM handle_positions WHERE id = $1`, [id]);
+      expect(Number(position)).toBe(stored!.position);
+    });
+
+    it("without a read: 'no_stream' refuses an existing stream, 'any' queues behind the stream's lock", async () => {
+      const id = stream();
+      await seed(id, 1);
+      const decide = jest.fn((state: Tally | null) => [counted(id, String(state))]);
+      await expect(store.handle(id, evolve, decide, { expect: 'no_stream' })).rejects.toBeInstanceOf(ConcurrencyError);
+      expect(decide).toHaveBeenCalledWith(null);
+      const results = await Promise.allSettled(Array.from({ length: 6 }, () => store.handle(id, evolve, () => [counted(id, 'any')], { expect: 'any' })));
+      expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+      expect(await versions(id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    });
+  });
+
+  describe('handleMany', () => {
+    it('decides over several streams at their versions and appends to them together, in one statement', async () => {
+      const [a, b, c] = [stream(), stream(), stream()];
+      await seed(a, 2);
+      await seed(b, 1);
+      let results: Awaited<ReturnType<typeof store.handleMany>> | undefined;
+      const seen: unknown[] = [];
+      const oneStatement = !(await viaTransaction(async () => {
+        results = await store.handleMany(
+          [{ streamId: a, evolve }, { streamId: b, evolve }, { streamId: c, expect: 'no_stream' }] as const,
+          ([sa, sb, sc]) => {
+            seen.push(sa, sb, sc);
+            return [
+              // Two tally rows (one statement writes a row once: the same row twice takes the transaction path).
+              { streamId: c, events: [counted(c, 'c1'), counted(`${c}-2`, 'c2')] },
+              { streamId: a, events: [counted(a, `a after ${sa!.count}`)] },
+            ];
+          },
+        );
+      }));
+      expect(oneStatement).toBe(true);
+      expect(seen).toEqual([{ count: 2, last: 'seed 2' }, { count: 1, last: 'seed 1' }, null]);
+      expect(results!.map((r) => [r.streamId, r.nextExpectedVersion, r.events.map((e) => e.streamVersion)])).toEqual([
+        [a, 3, [3]],
+        [b, 1, []],
+        [c, 2, [1, 2]],
+      ]);
+      expect(await versions(a)).toEqual([1, 2, 3]);
+      expect(await versions(b)).toEqual([1]);
+      expect(await versions(c)).toEqual([1, 2]);
+      expect(results![2]!.events).toEqual(await store.readStream(c));
+      expect(await tally(a)).toEqual({ note: 'a after 2', version: 3 });
+      expect(await tally(c)).toEqual({ note: 'c1', version: 1 });
+      expect(await tally(`${c}-2`)).toEqual({ note: 'c2', version: 2 });
+    });
+
+    it('appends to none of its streams when one of them moved after the read', async () => {
+      const [a, b] = [stream(), stream()];
+      await seed(a, 1);
+      await seed(b, 1);
+      const race = store.handleMany([{ streamId: a, evolve }, { streamId: b, evolve }], async () => {
+        await store.handle(b, evolve, () => [counted(b, 'the other writer')]);
+        return [
+          { streamId: a, events: [counted(a, 'lost')] },
+          { streamId: b, events: [counted(b, 'lost')] },
+        ];
+      });
+      await expect(race).rejects.toMatchObject({ streamId: b });
+      await expect(race).rejects.toBeInstanceOf(ConcurrencyError);
+      expect(await versions(a)).toEqual([1]);
+      expect(await tally(a)).toEqual({ note: 'seed 1', version: 1 });
+      expect(await tally(b)).toEqual({ note: 'the other writer', version: 2 });
+    });
+
+    it('refuses a decision for a stream it did not list, and a list naming a stream twice', async () => {
+      const a = stream();
+      await expect(store.handleMany([{ streamId: a, evolve }], () => [{ streamId: stream(), events: [counted(a, 'x')] }])).rejects.toThrow(/not one of its streams/);
+      await expect(store.handleMany([{ streamId: a, evolve }, { streamId: a, evolve }], () => [])).rejects.toThrow(/twice/);
+      expect(await versions(a)).toEqual([]);
+    });
+  });
+
+  describe('many streams in one statement', () => {
+    const N = 100;
+    /** N streams holding 0, 1 or 2 events: each appends at its own version. */
+    const seeded = async () => {
+      const ids = Array.from({ length: N }, (_, k) => `shift-${String(k).padStart(3, '0')}-${randomUUID()}`);
+      await internal.transaction((tx) =>
+        internal.append(tx, ids.filter((_, k) => k % 3 > 0).map((id, k) => ({ streamId: id, expectedVersion: 'no_stream', events: Array.from({ length: ((k % 2) + 1) }, () => counted(id, 'seed')) }))),
+      );
+      return Promise.all(ids.map(async (id) => ({ id, version: (await store.readStream(id)).length })));
+    };
+    const appendsTo = (streams: { id: string; version: number }[], note = 'shift') =>
+      streams.map((s): StreamAppend => ({ streamId: s.id, expectedVersion: s.version === 0 ? 'no_stream' : s.version, events: [counted(s.id, note)] }));
+    const storedVersions = async (ids: string[]) =>
+      (await ds.query(`SELECT stream_id, max(stream_version)::int AS v FROM events WHERE stream_id = ANY($1) GROUP BY stream_id`, [ids])) as { stream_id: string; v: number }[];
+    const shifts = async (streams: { id: string }[]) =>
+      (await ds.query(`SELECT count(*)::int AS n FROM handle_tallies WHERE id = ANY($1) AND note = 'shift'`, [streams.map((s) => s.id)]))[0].n as number;
+    /** `append` inside a transaction, counting the statements it sends. */
+    const appendCounting = async (appends: StreamAppend[]) => {
+      let statements = 0;
+      const results = await internal.transaction(async (tx: EntityManager) => {
+        const query = tx.query.bind(tx);
+        jest.spyOn(tx, 'query').mockImplementation(((text: string, params?: unknown[]) => (statements++, query(text, params))) as typeof tx.query);
+        return internal.append(tx, appends);
+      });
+      return { results, statements };
+    };
+
+    it('lands 100 streams at their own versions with one insert in a transaction (the lock, then the insert)', async () => {
+      const streams = await seeded();
+      const { results, statements } = await appendCounting(appendsTo(streams));
+      // The projections lock, the insert, and one upsert for the 100 tally rows.
+      expect(statements).toBe(3);
+      expect(results.map((r) => [r.streamId, r.nextExpectedVersion])).toEqual(streams.map((s) => [s.id, s.version + 1]));
+      const stored = await storedVersions(streams.map((s) => s.id));
+      expect(new Map(stored.map((r) => [r.stream_id, r.v]))).toEqual(new Map(streams.map((s) => [s.id, s.version + 1])));
+      expect(await shifts(streams)).toBe(N);
+    });
+
+    it('lands 100 streams through handleMany in one statement, each at the version read', async () => {
+      const streams = await seeded();
+      let results: Awaited<ReturnType<typeof store.handleMany>> | undefined;
+      const oneStatement = !(await viaTransaction(async () => {
+        results = await store.handleMany(
+          streams.map((s) => ({ streamId: s.id, evolve })),
+          (states) => states.map((state, k) => ({ streamId: streams[k]!.id, events: [counted(streams[k]!.id, `after ${state?.count ?? 0}`)] })),
+        );
+      }));
+      expect(oneStatement).toBe(true);
+      expect(results!.map((r) => r.events.map((e) => e.streamVersion))).toEqual(streams.map((s) => [s.version + 1]));
+      for (const s of streams.slice(0, 6)) expect(await tally(s.id)).toEqual({ note: `after ${s.version}`, version: s.version + 1 });
+    });
+
+    it.each([
+      ['taken by another writer', (v: number) => v - 1],
+      ['not reached yet', (v: number) => v + 1],
+    ])('writes none of 100 streams in a transaction when one version is %s, and names that stream', async (_, wrong) => {
+      const streams = await seeded();
+      const stale = streams.find((s) => s.version === 2)!;
+      const appends = appendsTo(streams).map((a) => (a.streamId === stale.id ? { ...a, expectedVersion: wrong(stale.version) } : a));
+      const before = await storedVersions(streams.map((s) => s.id));
+      const appended = internal.transaction((tx) => internal.append(tx, appends));
+      await expect(appended).rejects.toBeInstanceOf(ConcurrencyError);
+      await expect(appended).rejects.toMatchObject({ streamId: stale.id, expected: String(wrong(stale.version)) });
+      expect(await storedVersions(streams.map((s) => s.id))).toEqual(before);
+      expect(await shifts(streams)).toBe(0);
+    });
+
+    it('writes none of 100 streams through handleMany when one moved after the read, and names that stream', async () => {
+      const streams = await seeded();
+      const stale = streams[50]!;
+      const handled = store.handleMany(
+        streams.map((s) => ({ streamId: s.id, evolve })),
+        async () => {
+          await store.handle(stale.id, evolve, () => [counted(stale.id, 'the other writer')]);
+          return streams.map((s) => ({ streamId: s.id, events: [counted(s.id, 'shift')] }));
+        },
+      );
+      await expect(handled).rejects.toBeInstanceOf(ConcurrencyError);
+      await expect(handled).rejects.toMatchObject({ streamId: stale.id });
+      const stored = new Map((await storedVersions(streams.map((s) => s.id))).map((r) => [r.stream_id, r.v]));
+      expect(stored).toEqual(new Map(streams.filter((s) => s.version > 0 || s === stale).map((s) => [s.id, s === stale ? s.version + 1 : s.version])));
+      expect(await shifts(streams)).toBe(0);
+    });
+
+    it('treats a re-append of stored event ids as a no-op and appends the new ones, in one insert', async () => {
+      const streams = await seeded();
+      const keyed = streams.map((s) => ({ ...s, eventId: randomUUID() }));
+      const appends = keyed.map((s): StreamAppend => ({ streamId: s.id, expectedVersion: s.version === 0 ? 'no_stream' : s.version, events: [{ ...counted(s.id, 'keyed'), eventId: s.eventId }] }));
+      const first = await appendCounting(appends.slice(0, 50));
+      // The lock, the stored ids, the insert, the tally upsert.
+      expect(first.statements).toBe(4);
+      const again = await appendCounting(appends);
+      // The lock, the stored ids, the retried streams' versions, the insert of the other 50, the tally upsert.
+      expect(again.statements).toBe(5);
+      expect(again.results.slice(0, 50).map((r) => [r.events.length, r.nextExpectedVersion])).toEqual(keyed.slice(0, 50).map((s) => [0, s.version + 1]));
+      expect(again.results.slice(50).map((r) => r.events.map((e) => [e.eventId, e.streamVersion]))).toEqual(keyed.slice(50).map((s) => [[s.eventId, s.version + 1]]));
+      const all = await storedVersions(keyed.map((s) => s.id));
+      expect(new Map(all.map((r) => [r.stream_id, r.v]))).toEqual(new Map(keyed.map((s) => [s.id, s.version + 1])));
+      const once = await appendCounting(appends);
+      expect(once.results.every((r) => r.events.length === 0)).toBe(true);
+    });
+
+    it('appends twice to a stream named twice in one append, in the order given', async () => {
+      const id = stream();
+      const [first, second] = await internal.transaction((tx) =>
+        internal.append(tx, [
+          { streamId: id, expectedVersion: 'no_stream', events: [counted(id, 'one')] },
+          { streamId: id, expectedVersion: 1, events: [counted(id, 'two')] },
+        ]),
+      );
+      expect([first!.nextExpectedVersion, second!.nextExpectedVersion]).toEqual([1, 2]);
+      expect((await store.readStream(id)).map((e) => (e.data as { note: string }).note)).toEqual(['one', 'two']);
+    });
+  });
+});
