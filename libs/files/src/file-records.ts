@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Caller } from '#app/identity';
+import { tenantScope, tenantSql } from '#app/platform';
 import type { Thumbnail } from './files.events.js';
 import type { ThumbnailSize } from './upload/thumbnails.js';
 import { UrlSigner } from './url-signer.js';
@@ -46,7 +47,8 @@ export class FileRecords {
 
   /** The file if it belongs to the caller's organisation; another organisation's is simply not found. */
   async find(caller: Pick<Caller, 'organisationId'>, id: number): Promise<FileRecord | null> {
-    const [row] = await this.dataSource.query(`SELECT * FROM files WHERE id = $1 AND organisation_id = $2`, [id, caller.organisationId]);
+    const q = tenantSql(caller)`SELECT * FROM files WHERE ${tenantScope()} AND id = ${id}`;
+    const [row] = await this.dataSource.query(q.text, q.values);
     return row ? toRecord(row) : null;
   }
 

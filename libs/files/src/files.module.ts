@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 import { Module } from '@nestjs/common';
+import { IdentityModule } from '#app/identity';
 import { APP_CONFIG, type AppConfig } from '#app/platform';
+import { FileReadRule } from './access/file-read-rule.js';
+import { FileReferencesProjection } from './access/file-references.projection.js';
 import { FileRecords } from './file-records.js';
 import { FilesProjection } from './files.projection.js';
 import { FILE_STORAGE } from './storage/file-storage.js';
@@ -9,13 +12,16 @@ import { UploadFileHandler } from './upload/upload-file.command.js';
 import { UrlSigner } from './url-signer.js';
 
 @Module({
+  imports: [IdentityModule],
   providers: [
     { provide: FILE_STORAGE, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new LocalFileStorage(join(config.files.dir)) },
     UrlSigner,
     FileRecords,
     FilesProjection,
+    FileReferencesProjection,
+    FileReadRule,
     UploadFileHandler,
   ],
-  exports: [FileRecords, UrlSigner, FILE_STORAGE],
+  exports: [FileRecords, FileReadRule, UrlSigner, FILE_STORAGE],
 })
 export class FilesModule {}

@@ -3,7 +3,8 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Caller, CurrentCaller } from '#app/identity';
-import { DomainError, ForbiddenError, NotFoundError, pathId, Public, ValidationError } from '#app/platform';
+import { DomainError, ForbiddenError, NotFoundError, pathId, Public } from '#app/platform';
+import { FileReadRule } from '../access/file-read-rule.js';
 import { FileRecords } from '../file-records.js';
 import { inlineDisposition } from './content-disposition.js';
 import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
@@ -16,6 +17,7 @@ export class FilesController {
   constructor(
     private readonly commands: CommandBus,
     private readonly files: FileRecords,
+    private readonly readRule: FileReadRule,
     private readonly signer: UrlSigner,
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
   ) {}
@@ -27,25 +29,30 @@ export class FilesController {
   @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
   @ApiOperation({
     summary: 'Upload a file',
-    description: 'Images (PNG, JPEG, GIF, WebP) and PDFs, judged by content. Over UPLOAD_MAX_BYTES: 413. `thumbnails` maps small/medium/large to signed URLs of scaled copies.',
+    description:
+      'Images (PNG, JPEG, GIF, WebP) and PDFs, judged by content. Over UPLOAD_MAX_BYTES: 413. An image that does not decode, or has more than 100 megapixels, a PDF without its %%EOF marker, or more than one file part: 422 naming `file`. A malformed multipart body (no boundary, not terminated): 400. A refused upload stores nothing. `thumbnails` maps small/medium/large to signed URLs of scaled copies.',
   })
   async upload(@CurrentCaller() caller: Caller, @Req() req: FastifyRequest) {
     if (!req.isMultipart()) throw new DomainError('bad_request', 'Send the file as multipart/form-data in a field named file.');
-    const part = await req.file({ limits: { files: 1, fields: 10 } });
-    if (!part || part.fieldname !== 'file') {
-      part?.file.resume();
-      throw new ValidationError({ file: ['The file field is required.'] });
-    }
-    const id = await this.commands.execute(new UploadFileCommand(caller, part.file, part.filename));
+    // Every part is read (the command iterates them): a second file is refused, not dropped.
+    const parts = req.parts({ limits: { files: 1, fields: 10 } });
+    const id = await this.commands.execute(new UploadFileCommand(caller, parts));
     return { data: this.files.view((await this.files.find(caller, id))!) };
   }
 
   @Get(':id')
   @ApiBearerAuth()
-  @ApiOperation({ summary: 'A file of the caller’s organisation, with fresh signed URLs' })
+  @ApiOperation({
+    summary: 'A file of the caller’s organisation, with fresh signed URLs',
+    description:
+      'Readable by its uploader; by whoever may read a record it is attached to (an expense attachment: the expense’s owner and those who approve claims for them); and, ' +
+      'for an organisation image (`header_logo`, `logo`), by every member. An unknown id or another organisation’s file: 404 (api.md: never a hint that it exists). ' +
+      'A file of the caller’s organisation the caller may not read: 403 (api.md: a refusal by the permission or hierarchy rule).',
+  })
   async get(@CurrentCaller() caller: Caller, @Param('id') id: string) {
     const file = await this.files.find(caller, pathId(id, 'File'));
     if (!file) throw new NotFoundError('File');
+    if (!(await this.readRule.mayRead(caller, file))) throw new ForbiddenError('You may not read this file.');
     return { data: this.files.view(file) };
   }
 

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { Thumbnail } from '../files.events.js';
 import type { FileStorage } from '../storage/file-storage.js';
+import { IMAGE_INPUT } from './content-check.js';
 
 /** Longest side of each thumbnail size, in pixels. */
 export const THUMBNAIL_SIZES = { small: 64, medium: 256, large: 1024 } as const;
@@ -13,13 +14,13 @@ export type ThumbnailSize = keyof typeof THUMBNAIL_SIZES;
  */
 export async function makeThumbnails(storage: FileStorage, key: string, mime: string): Promise<Partial<Record<ThumbnailSize, Thumbnail>>> {
   const source = await storage.localPath(key);
-  const { width = 0, height = 0 } = await sharp(source).metadata();
+  const { width = 0, height = 0 } = await sharp(source, IMAGE_INPUT).metadata();
   const longest = Math.max(width, height);
   const jpeg = mime === 'image/jpeg';
   const out: Partial<Record<ThumbnailSize, Thumbnail>> = {};
   for (const [size, edge] of Object.entries(THUMBNAIL_SIZES) as [ThumbnailSize, number][]) {
     if (edge >= longest) continue;
-    const image = sharp(source, { animated: false }).rotate().resize(edge, edge, { fit: 'inside' });
+    const image = sharp(source, { ...IMAGE_INPUT, animated: false }).rotate().resize(edge, edge, { fit: 'inside' });
     const { data, info } = await (jpeg ? image.jpeg({ quality: 82 }) : image.png()).toBuffer({ resolveWithObject: true });
     const thumbKey = `${key}.${size}`;
     await storage.write(thumbKey, Readable.from(data));

@@ -2,20 +2,22 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
 import { EventStore } from '#app/event-store';
-import type { Caller } from '#app/identity';
+import { type Caller, metadataOf } from '#app/identity';
 import { APP_CONFIG, type AppConfig, DomainError, ValidationError } from '#app/platform';
 import { type FileEvent, fileStream } from '../files.events.js';
 import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
+import { checkImage, checkPdf } from './content-check.js';
 import { displayName, sniff } from './content-type.js';
 import { makeThumbnails } from './thumbnails.js';
+import { receiveFile, type UploadPart } from './upload-parts.js';
 
-/** One uploaded file, owned by the caller and the caller's organisation. */
+/** One uploaded file, owned by the caller and the caller's organisation, from a multipart body's parts. */
 export class UploadFileCommand extends Command<number> {
   constructor(
     readonly caller: Caller,
-    readonly content: Readable & { truncated?: boolean },
-    readonly clientName: string | undefined,
+    readonly parts: AsyncIterable<UploadPart>,
   ) {
     super();
   }
@@ -25,17 +27,21 @@ export class UploadFileCommand extends Command<number> {
 export class UploadFileHandler implements ICommandHandler<UploadFileCommand> {
   constructor(
     private readonly store: EventStore,
+    private readonly dataSource: DataSource,
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async execute({ caller, content, clientName }: UploadFileCommand): Promise<number> {
+  async execute({ caller, parts }: UploadFileCommand): Promise<number> {
     const key = `${caller.organisationId}/${randomUUID()}`;
     const written: string[] = [key];
     try {
-      const size = await this.receive(key, content);
-      const type = await sniff(await this.storage.localPath(key));
+      const { size, clientName } = await this.receive(key, parts);
+      const path = await this.storage.localPath(key);
+      const type = await sniff(path);
       if (!type) throw new ValidationError({ file: ['The file must be an image (PNG, JPEG, GIF or WebP) or a PDF; its content is neither.'] });
+      // The magic bytes only name a type; the content must also be one, checked before anything is recorded.
+      await (type.image ? checkImage(path) : checkPdf(path, size));
       const thumbnails = type.image ? await makeThumbnails(this.storage, key, type.mime) : {};
       written.push(...Object.values(thumbnails).map((t) => t.key));
       return await this.record(caller, { storageKey: key, originalName: displayName(clientName), size, mime: type.mime, thumbnails });
@@ -46,29 +52,33 @@ export class UploadFileHandler implements ICommandHandler<UploadFileCommand> {
     }
   }
 
-  private async receive(key: string, content: UploadFileCommand['content']): Promise<number> {
+  private async receive(key: string, parts: AsyncIterable<UploadPart>): Promise<{ size: number; clientName: string | undefined }> {
     const tooLarge = () => new DomainError('payload_too_large', `The file is larger than ${this.config.files.uploadMaxBytes} bytes.`);
-    let size: number;
-    try {
-      size = await this.storage.write(key, content);
-    } catch (err) {
-      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-      throw err;
-    }
-    if (content.truncated) throw tooLarge();
-    if (size === 0) throw new ValidationError({ file: ['The file is empty.'] });
-    return size;
+    const write = async (content: Readable & { truncated?: boolean }) => {
+      let size: number;
+      try {
+        size = await this.storage.write(key, content);
+      } catch (err) {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+        throw err;
+      }
+      if (content.truncated) throw tooLarge();
+      return size;
+    };
+    const received = await receiveFile(parts, write, tooLarge);
+    if (!received) throw new ValidationError({ file: ['The file field is required.'] });
+    if (received.size === 0) throw new ValidationError({ file: ['The file is empty.'] });
+    return received;
   }
 
+  /** A new stream under a drawn id, appended without reading it ('no_stream'): there is no state to fold. */
   private async record(caller: Caller, file: Omit<FileEvent['data'], 'id' | 'organisationId' | 'ownerId'>): Promise<number> {
-    return this.store.transaction(async (tx) => {
-      const id = Number((await tx.query(`SELECT nextval('files_ids') AS id`))[0].id);
-      const event: FileEvent = { type: 'files.FileUploaded', data: { id, organisationId: caller.organisationId, ownerId: caller.userId, ...file } };
-      await this.store.append(tx, [{ streamId: fileStream(id), expectedVersion: 'no_stream', events: [event] }], {
-        organisationId: caller.organisationId,
-        actorId: caller.userId,
-      });
-      return id;
-    });
+    const id = Number((await this.dataSource.query(`SELECT nextval('files_ids') AS id`))[0].id);
+    const event: FileEvent = { type: 'files.FileUploaded', data: { id, organisationId: caller.organisationId, ownerId: caller.userId, ...file } };
+    await this.store.handle(fileStream(id), unread, () => [event], { expect: 'no_stream', metadata: metadataOf(caller) });
+    return id;
   }
 }
+
+/** The evolve of a stream `handle` does not read. */
+const unread = (): null => null;

@@ -7,6 +7,8 @@ export interface Caller {
   readonly permissions: ReadonlySet<string>;
   readonly sessionId: string;
   readonly jti: string;
+  /** The request's id (X-Request-Id, or one made for it), set as the JWT is checked: the correlation of the events it causes. */
+  readonly requestId?: string;
 }
 
 /** `@CurrentCaller() caller: Caller` in a controller method. */

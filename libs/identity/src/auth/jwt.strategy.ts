@@ -32,11 +32,18 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   ) {
     // A KeyObject, not the string: jsonwebtoken otherwise tries (and fails) to parse the string as a
     // public key on every request, which cost more CPU than the rest of the guard (bench/README.md).
-    super({ jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(), secretOrKey: createSecretKey(Buffer.from(config.auth.jwtSecret)) as never, algorithms: ['HS256'], ignoreExpiration: false });
+    super({
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      secretOrKey: createSecretKey(Buffer.from(config.auth.jwtSecret)) as never,
+      algorithms: ['HS256'],
+      ignoreExpiration: false,
+      // For the request's id, which the Caller carries into the metadata of the events it causes.
+      passReqToCallback: true,
+    });
     this.sessions = new ReadCache(feed, [{ table: 'sessions', key: 'id' }, { table: 'users' }]);
   }
 
-  async validate(payload: unknown): Promise<Caller | false> {
+  async validate(request: { id?: string }, payload: unknown): Promise<Caller | false> {
     if (!isClaims(payload)) return false;
     const current = (r: SessionRow | null): r is SessionRow =>
       r !== null && r.current_jti === payload.jti && r.user_id === payload.sub && Number(r.organisation_id) === payload.org;
@@ -44,7 +51,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     // A cached row may predate a refresh another process has just made: ask the table before refusing.
     if (!current(row)) row = await this.liveSession(payload.sid);
     if (!current(row)) return false;
-    return { userId: Number(payload.sub), organisationId: payload.org, permissions: new Set(row.permissions), sessionId: payload.sid, jti: payload.jti };
+    return { userId: Number(payload.sub), organisationId: payload.org, permissions: new Set(row.permissions), sessionId: payload.sid, jti: payload.jti, requestId: request.id };
   }
 
   private async liveSession(id: string): Promise<SessionRow | null> {

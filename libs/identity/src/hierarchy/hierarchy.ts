@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { tenantScope, tenantSql } from '#app/platform';
 import type { Caller } from '../auth/caller.js';
 import type { Permission } from '../permissions.js';
 
@@ -18,15 +19,13 @@ export class Hierarchy {
    */
   async teams(caller: Caller, permission: Permission | 'any'): Promise<number[]> {
     if (permission === 'any' ? caller.permissions.size === 0 : !caller.permissions.has(permission)) return [];
-    const rows: { id: string }[] = await this.dataSource.query(
-      `WITH RECURSIVE reach AS (
+    const q = tenantSql(caller)`WITH RECURSIVE reach AS (
          SELECT t.id FROM teams t JOIN roles r ON r.team_id = t.id
-          WHERE r.user_id = $1 AND t.organisation_id = $2
+          WHERE ${tenantScope('t')} AND r.user_id = ${caller.userId}
          UNION
          SELECT c.id FROM teams c JOIN reach ON c.parent_id = reach.id
-       ) SELECT id FROM reach ORDER BY id`,
-      [caller.userId, caller.organisationId],
-    );
+       ) SELECT id FROM reach ORDER BY id`;
+    const rows: { id: string }[] = await this.dataSource.query(q.text, q.values);
     return rows.map((r) => Number(r.id));
   }
 
@@ -34,10 +33,8 @@ export class Hierarchy {
   async managedUsers(caller: Caller, permission: Permission | 'any'): Promise<number[]> {
     const teams = await this.teams(caller, permission);
     if (teams.length === 0) return [];
-    const rows: { user_id: string }[] = await this.dataSource.query(
-      `SELECT DISTINCT user_id FROM roles WHERE organisation_id = $1 AND team_id = ANY($2::bigint[]) ORDER BY user_id`,
-      [caller.organisationId, teams],
-    );
+    const q = tenantSql(caller)`SELECT DISTINCT user_id FROM roles WHERE ${tenantScope()} AND team_id = ANY(${teams}::bigint[]) ORDER BY user_id`;
+    const rows: { user_id: string }[] = await this.dataSource.query(q.text, q.values);
     return rows.map((r) => Number(r.user_id));
   }
 
@@ -46,18 +43,16 @@ export class Hierarchy {
    * one of its teams or any team above them. (Expense authorisers: approve-claims.)
    */
   async holdersOver(caller: Caller, userId: number, permission: Permission): Promise<number[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `WITH RECURSIVE above AS (
+    const q = tenantSql(caller)`WITH RECURSIVE above AS (
          SELECT t.id, t.parent_id FROM teams t JOIN roles r ON r.team_id = t.id
-          WHERE r.user_id = $1 AND t.organisation_id = $2
+          WHERE ${tenantScope('t')} AND r.user_id = ${userId}
          UNION
          SELECT p.id, p.parent_id FROM teams p JOIN above ON above.parent_id = p.id
        )
        SELECT DISTINCT u.id FROM users u JOIN roles r ON r.user_id = u.id
-        WHERE u.organisation_id = $2 AND r.team_id IN (SELECT id FROM above) AND u.permissions ? $3
-        ORDER BY u.id`,
-      [userId, caller.organisationId, permission],
-    );
+        WHERE ${tenantScope('u')} AND r.team_id IN (SELECT id FROM above) AND u.permissions ? ${permission}
+        ORDER BY u.id`;
+    const rows: { id: string }[] = await this.dataSource.query(q.text, q.values);
     return rows.map((r) => Number(r.id));
   }
 

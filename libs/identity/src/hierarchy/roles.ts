@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { tenantScope, tenantSql } from '#app/platform';
 import type { Caller } from '../auth/caller.js';
 
 /** A role as other records embed it: one user in one team with one role profile. */
@@ -23,12 +24,10 @@ export class Roles {
 
   async of(caller: Caller, ids: readonly number[]): Promise<Map<number, RoleView & { roleProfile: RoleProfileView }>> {
     if (ids.length === 0) return new Map();
-    const rows: { id: string; user_id: string; team_id: string; team_name: string; role_profile_id: string; profile_name: string }[] = await this.dataSource.query(
-      `SELECT r.id, r.user_id, r.team_id, t.name AS team_name, r.role_profile_id, rp.name AS profile_name
+    const q = tenantSql(caller)`SELECT r.id, r.user_id, r.team_id, t.name AS team_name, r.role_profile_id, rp.name AS profile_name
          FROM roles r JOIN teams t ON t.id = r.team_id JOIN role_profiles rp ON rp.id = r.role_profile_id
-        WHERE r.organisation_id = $1 AND r.id = ANY($2::bigint[])`,
-      [caller.organisationId, ids],
-    );
+        WHERE ${tenantScope('r')} AND r.id = ANY(${ids}::bigint[])`;
+    const rows: { id: string; user_id: string; team_id: string; team_name: string; role_profile_id: string; profile_name: string }[] = await this.dataSource.query(q.text, q.values);
     return new Map(
       rows.map((r) => [
         Number(r.id),
@@ -39,7 +38,8 @@ export class Roles {
 
   /** Whether the role is one of `userId`'s own. */
   async belongsTo(caller: Caller, roleId: number, userId: number): Promise<boolean> {
-    const [row] = await this.dataSource.query(`SELECT 1 FROM roles WHERE id = $1 AND user_id = $2 AND organisation_id = $3`, [roleId, userId, caller.organisationId]);
+    const q = tenantSql(caller)`SELECT 1 FROM roles WHERE ${tenantScope()} AND id = ${roleId} AND user_id = ${userId}`;
+    const [row] = await this.dataSource.query(q.text, q.values);
     return !!row;
   }
 }

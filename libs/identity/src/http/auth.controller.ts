@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
 import { Public } from '#app/platform';
+import { AddressRateLimited } from './address-rate-limit.js';
 import { CreateJwtCommand } from '../login/create-jwt.command.js';
 import { IssuePreAuthTokenCommand } from '../login/issue-pre-auth-token.command.js';
 import { LogoutCommand } from '../login/logout.command.js';
@@ -18,8 +19,16 @@ export class AuthController {
   @Public()
   @Post('pre-auth-token')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create pre-authentication token', description: 'Rate limited per account and per address (429). The response names the two-factor method, whose key has already been sent.' })
+  @AddressRateLimited('login')
+  @ApiOperation({
+    summary: 'Create pre-authentication token',
+    description:
+      'Rate limited (429 with Retry-After): AUTH_RATE_LIMIT attempts a minute for one account from one client address, twenty times that per 15 minutes ' +
+      'for one account from anywhere, and AUTH_RATE_LIMIT_PER_ADDRESS requests a minute from one address, refused bodies included. ' +
+      'The response names the two-factor method, whose key has already been sent.',
+  })
   @ApiOkResponse({ type: PreAuthTokenResponse })
+  @ApiTooManyRequestsResponse({ description: 'Too many attempts; Retry-After says when to try again.' })
   preAuthToken(@Body() body: PreAuthTokenBody, @Req() req: FastifyRequest) {
     return this.commands.execute(new IssuePreAuthTokenCommand(body.email, body.password, req.ip));
   }
@@ -27,22 +36,29 @@ export class AuthController {
   @Public()
   @Post('token')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create JWT', description: 'Five wrong two-factor keys burn the pre-authentication token.' })
+  @AddressRateLimited('token')
+  @ApiOperation({ summary: 'Create JWT', description: 'Five wrong two-factor keys burn the pre-authentication token. AUTH_RATE_LIMIT_PER_ADDRESS requests a minute from one address (429).' })
   @ApiOkResponse({ type: JwtResponse })
-  token(@Body() body: CreateJwtBody, @Req() req: FastifyRequest) {
-    return this.commands.execute(new CreateJwtCommand(body.token, body.key, body.minimal ?? false, req.ip));
+  token(@Body() body: CreateJwtBody) {
+    return this.commands.execute(new CreateJwtCommand(body.token, body.key, body.minimal ?? false));
   }
 
   @Public()
   @Post('token/refresh')
   @HttpCode(200)
+  @AddressRateLimited('refresh')
   @ApiOperation({
     summary: 'Refresh JWT',
-    description: 'Once per token, within JWT_REFRESH_TTL of its issue. Presenting a refreshed token again revokes every token of that log-in.',
+    description:
+      'Once per token, within JWT_REFRESH_TTL of its issue: of several refreshes of one token (a double submit, parallel tabs) exactly one succeeds. ' +
+      'Presenting the refreshed token again within JWT_REFRESH_GRACE seconds (default 5) of that refresh is a 409 with no token, and the token the ' +
+      'refresh answered keeps working; presenting it later revokes every token of that log-in (401). AUTH_RATE_LIMIT_PER_ADDRESS requests a minute from one address (429).',
   })
   @ApiOkResponse({ type: JwtResponse })
-  refresh(@Body() body: RefreshJwtBody, @Req() req: FastifyRequest) {
-    return this.commands.execute(new RefreshJwtCommand(body.token, body.minimal ?? false, req.ip));
+  @ApiConflictResponse({ description: 'The token was refreshed less than JWT_REFRESH_GRACE seconds ago: use the token that refresh answered. Nothing is revoked.' })
+  @ApiUnauthorizedResponse({ description: 'Invalid, revoked or too old a token, or a reuse of a refreshed token after the grace (which revokes the log-in).' })
+  refresh(@Body() body: RefreshJwtBody) {
+    return this.commands.execute(new RefreshJwtCommand(body.token, body.minimal ?? false));
   }
 
   @Post('logout')
@@ -50,6 +66,6 @@ export class AuthController {
   @ApiBearerAuth()
   @ApiOperation({ summary: 'Log out', description: 'Not in the interface spec: revokes the caller’s token and any token refreshed from it.' })
   async logout(@CurrentCaller() caller: Caller): Promise<void> {
-    await this.commands.execute(new LogoutCommand(caller.sessionId, caller.jti, caller.userId, caller.organisationId));
+    await this.commands.execute(new LogoutCommand(caller.sessionId, caller.jti, caller.userId, caller.organisationId, caller.requestId));
   }
 }

@@ -1,6 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { EventStore, type NewEvent } from '#app/event-store';
-import { DomainError } from '#app/platform';
+import { EventStore } from '#app/event-store';
+import { metadataOf } from '../auth/metadata.js';
 import { loginStreamOf } from './login.events.js';
 import { decideLogout, evolve } from './session.js';
 
@@ -11,6 +11,7 @@ export class LogoutCommand extends Command<void> {
     readonly jti: string,
     readonly userId: number,
     readonly organisationId: number,
+    readonly requestId?: string,
   ) {
     super();
   }
@@ -21,15 +22,8 @@ export class LogoutHandler implements ICommandHandler<LogoutCommand> {
   constructor(private readonly store: EventStore) {}
 
   async execute(cmd: LogoutCommand): Promise<void> {
-    const streamId = loginStreamOf.session(cmd.sessionId);
-    await this.store.transaction(async (tx) => {
-      const { state, version } = await this.store.load(streamId, evolve, tx);
-      const decision = decideLogout(state, cmd.jti);
-      if (decision.outcome === 'refused') throw new DomainError('unauthorized', decision.reason);
-      await this.store.append(tx, [{ streamId, expectedVersion: version, events: decision.events as NewEvent[] }], {
-        organisationId: cmd.organisationId,
-        actorId: cmd.userId,
-      });
+    await this.store.handle(loginStreamOf.session(cmd.sessionId), evolve, (state) => decideLogout(state, { jti: cmd.jti }), {
+      metadata: metadataOf({ organisationId: cmd.organisationId, userId: cmd.userId, requestId: cmd.requestId }),
     });
   }
 }

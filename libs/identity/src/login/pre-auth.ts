@@ -1,5 +1,8 @@
+import { ConflictError, DomainError, RecordedRefusal } from '#app/platform';
 import type { TwoFactorMethod } from '../permissions.js';
 import type { PreAuthEvent } from './login.events.js';
+import type { LoginUser } from './login-user.js';
+import { CHALLENGE_TTL_SECONDS } from './two-factor.js';
 
 /** Five wrong keys burn a pre-authentication token (the sixth try gets nothing to guess against). */
 export const MAX_KEY_FAILURES = 5;
@@ -32,18 +35,53 @@ export function evolve(state: PreAuthState | null, event: PreAuthEvent): PreAuth
   }
 }
 
-export interface RedeemAttempt {
+/** A new pre-authentication token for a user whose password was right; `id` and the token's hash come from the handler. */
+export interface IssuePreAuth {
+  readonly id: string;
+  readonly tokenHash: string;
+  readonly user: Pick<LoginUser, 'id' | 'organisationId' | 'twoFactor' | 'email' | 'phone'>;
+}
+
+export interface IssueContext {
   readonly now: Date;
+  /** PRE_AUTH_TTL. */
+  readonly ttlSeconds: number;
+  /** A fresh key for the method (a six-digit code, or a magic link's key), as its HMAC and sealed for the mailer. */
+  readonly newKey: (method: ChallengeMethod) => { keyHash: string; sealedKey: string };
+}
+
+type ChallengeMethod = Extract<PreAuthEvent, { type: 'identity.TwoFactorChallengeIssued' }>['data']['method'];
+
+/** Issuing the token; e-mail, text and magic link get a key sent out now (through the outbox), an app makes its own. */
+export function decideIssue(state: PreAuthState | null, cmd: IssuePreAuth, ctx: IssueContext): PreAuthEvent[] {
+  if (state) throw new ConflictError('The pre-authentication token exists already.');
+  const { id, user } = cmd;
+  const expiresAt = new Date(ctx.now.getTime() + ctx.ttlSeconds * 1000).toISOString();
+  const events: PreAuthEvent[] = [
+    { type: 'identity.PreAuthTokenIssued', data: { id, userId: user.id, organisationId: user.organisationId, tokenHash: cmd.tokenHash, twoFactor: user.twoFactor, expiresAt } },
+  ];
+  const method = user.twoFactor;
+  if (method && method !== 'auth_app') {
+    const destination = method === 'sms' ? user.phone! : user.email;
+    const challengeExpiresAt = new Date(ctx.now.getTime() + CHALLENGE_TTL_SECONDS * 1000).toISOString();
+    events.push({ type: 'identity.TwoFactorChallengeIssued', data: { id, userId: user.id, method, destination, ...ctx.newKey(method), expiresAt: challengeExpiresAt } });
+  }
+  return events;
+}
+
+/** Exchanging the pre-authentication token (and the second factor's key, when the user has one) for a session. */
+export interface RedeemPreAuth {
   /** Whether the client sent a key at all. */
   readonly keyGiven: boolean;
-  /** Whether the key matched the user's method; the caller checks it (HMAC or TOTP). */
-  readonly keyValid: boolean;
+  /** The session the log-in starts. */
   readonly sessionId: string;
 }
 
-export type Decision =
-  | { readonly outcome: 'accepted'; readonly events: PreAuthEvent[] }
-  | { readonly outcome: 'refused'; readonly reason: string; readonly events: PreAuthEvent[] };
+export interface RedeemContext {
+  readonly now: Date;
+  /** Whether the key matched the user's method; the handler checks it (HMAC or TOTP). */
+  readonly keyValid: boolean;
+}
 
 export const REFUSALS = {
   invalidToken: 'The pre-authentication token is invalid or has expired.',
@@ -51,23 +89,22 @@ export const REFUSALS = {
   wrongKey: 'The two-factor key is not valid.',
 } as const;
 
-/** Exchanging the pre-authentication token (and the second factor) for a session. */
-export function decideRedeem(state: PreAuthState | null, attempt: RedeemAttempt): Decision {
-  if (!state || state.status !== 'pending' || attempt.now >= state.expiresAt) {
-    return { outcome: 'refused', reason: REFUSALS.invalidToken, events: [] };
-  }
+/**
+ * An unknown, used, burned or expired token is refused (401), as is an expired key; a missing or
+ * wrong key is refused and counted, and the fifth burns the token (a RecordedRefusal).
+ */
+export function decideRedeem(state: PreAuthState | null, cmd: RedeemPreAuth, ctx: RedeemContext): PreAuthEvent[] {
+  if (!state || state.status !== 'pending' || ctx.now >= state.expiresAt) throw new DomainError('unauthorized', REFUSALS.invalidToken);
   if (state.twoFactor) {
-    if (state.challenge && attempt.now >= state.challenge.expiresAt) {
-      return { outcome: 'refused', reason: REFUSALS.keyExpired, events: [] };
-    }
-    if (!attempt.keyGiven || !attempt.keyValid) return rejectKey(state);
+    if (state.challenge && ctx.now >= state.challenge.expiresAt) throw new DomainError('unauthorized', REFUSALS.keyExpired);
+    if (!cmd.keyGiven || !ctx.keyValid) throw new RecordedRefusal('unauthorized', REFUSALS.wrongKey, keyRejected(state));
   }
-  return { outcome: 'accepted', events: [{ type: 'identity.PreAuthTokenRedeemed', data: { id: state.id, sessionId: attempt.sessionId } }] };
+  return [{ type: 'identity.PreAuthTokenRedeemed', data: { id: state.id, sessionId: cmd.sessionId } }];
 }
 
-function rejectKey(state: PreAuthState): Decision {
+function keyRejected(state: PreAuthState): PreAuthEvent[] {
   const failures = state.failures + 1;
   const events: PreAuthEvent[] = [{ type: 'identity.TwoFactorKeyRejected', data: { id: state.id, failures } }];
   if (failures >= MAX_KEY_FAILURES) events.push({ type: 'identity.PreAuthTokenBurned', data: { id: state.id } });
-  return { outcome: 'refused', reason: REFUSALS.wrongKey, events };
+  return events;
 }

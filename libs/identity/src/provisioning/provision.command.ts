@@ -1,7 +1,7 @@
 import { Inject, Optional } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { EntityManager } from 'typeorm';
-import { EventStore, type NewEvent, type StreamAppend } from '#app/event-store';
+import { DataSource } from 'typeorm';
+import { EventStore, type StreamEvents, systemActor } from '#app/event-store';
 import { SecretBox, ValidationError } from '#app/platform';
 import { type DirectoryEvent, streamOf } from '../directory/directory.events.js';
 import { PasswordHasher } from '../login/password-hasher.js';
@@ -34,6 +34,7 @@ export class ProvisionCommand extends Command<ProvisionResult> {
 export class ProvisionHandler implements ICommandHandler<ProvisionCommand> {
   constructor(
     private readonly store: EventStore,
+    private readonly dataSource: DataSource,
     private readonly hasher: PasswordHasher,
     private readonly secrets: SecretBox,
     @Optional() @Inject(ORGANISATION_SETTINGS_POLICY) private readonly settingsPolicy?: OrganisationSettingsPolicy,
@@ -43,15 +44,18 @@ export class ProvisionHandler implements ICommandHandler<ProvisionCommand> {
     const { file: parsed, problems } = validateProvisioningFile(input);
     if (!parsed) throw new ProvisioningRefused(problems);
     const file = this.withCheckedSettings(parsed);
-    // Hashing is slow on purpose; do it before the transaction opens.
+    // Hashing is slow on purpose; the checks and the ids are reads: all of it before anything is written.
     const hashes = await Promise.all(file.users.map((u) => this.hasher.hash(u.password)));
-    return this.store.transaction(async (tx) => {
-      const taken = await this.conflicts(tx, file);
-      if (taken.length) throw new ProvisioningRefused(taken);
-      const plan = await new Allocation(tx).plan(file, hashes, (s) => this.secrets.seal(s));
-      await this.store.append(tx, plan.appends, { organisationId: plan.result.organisation.id });
-      return plan.result;
-    });
+    const taken = await this.conflicts(file);
+    if (taken.length) throw new ProvisioningRefused(taken);
+    const plan = await new Allocation(this.dataSource).plan(file, hashes, (s) => this.secrets.seal(s));
+    // Every record is a new stream under a drawn id: none is read, all are appended together or none.
+    await this.store.handleMany(
+      plan.appends.map((a) => ({ streamId: a.streamId, expect: 'no_stream' as const })),
+      () => plan.appends,
+      { metadata: { organisationId: plan.result.organisation.id, actor: systemActor('provisioning') } },
+    );
+    return plan.result;
   }
 
   private withCheckedSettings(file: ProvisioningFile): ProvisioningFile {
@@ -63,11 +67,11 @@ export class ProvisionHandler implements ICommandHandler<ProvisionCommand> {
     return { ...file, organisation: { ...file.organisation, settings: settings as ProvisioningFile['organisation']['settings'] } };
   }
 
-  private async conflicts(tx: EntityManager, file: ProvisioningFile): Promise<string[]> {
+  private async conflicts(file: ProvisioningFile): Promise<string[]> {
     const problems: string[] = [];
-    const [slug] = await tx.query(`SELECT 1 FROM organisations WHERE slug = $1`, [file.organisation.slug]);
+    const [slug] = await this.dataSource.query(`SELECT 1 FROM organisations WHERE slug = $1`, [file.organisation.slug]);
     if (slug) problems.push(`organisation.slug: "${file.organisation.slug}" exists already`);
-    const emails: { email: string }[] = await tx.query(`SELECT lower(email) AS email FROM users WHERE lower(email) = ANY($1::text[])`, [
+    const emails: { email: string }[] = await this.dataSource.query(`SELECT lower(email) AS email FROM users WHERE lower(email) = ANY($1::text[])`, [
       file.users.map((u) => u.email),
     ]);
     for (const { email } of emails) problems.push(`users: e-mail ${email} belongs to an existing user`);
@@ -75,11 +79,11 @@ export class ProvisionHandler implements ICommandHandler<ProvisionCommand> {
   }
 }
 
-/** Draws the ids and turns the file into one append per record. */
+/** Draws the ids and turns the file into one new stream per record. */
 class Allocation {
-  private readonly appends: StreamAppend[] = [];
+  private readonly appends: StreamEvents[] = [];
 
-  constructor(private readonly tx: EntityManager) {}
+  constructor(private readonly db: DataSource) {}
 
   async plan(file: ProvisioningFile, hashes: string[], seal: (s: string) => string) {
     const org = (await this.ids('organisation', 1))[0]!;
@@ -121,12 +125,12 @@ class Allocation {
   }
 
   private add(streamId: string, event: DirectoryEvent): void {
-    this.appends.push({ streamId, expectedVersion: 'no_stream', events: [event as NewEvent] });
+    this.appends.push({ streamId, events: [event] });
   }
 
   private async ids(kind: string, count: number): Promise<number[]> {
     if (count === 0) return [];
-    const rows: { id: string }[] = await this.tx.query(`SELECT nextval('identity_${kind}_ids') AS id FROM generate_series(1, $1)`, [count]);
+    const rows: { id: string }[] = await this.db.query(`SELECT nextval('identity_${kind}_ids') AS id FROM generate_series(1, $1)`, [count]);
     return rows.map((r) => Number(r.id));
   }
 }

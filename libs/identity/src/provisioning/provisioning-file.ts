@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isValidZone } from '#app/platform';
 import { PERMISSIONS, TWO_FACTOR_METHODS, USER_STATUSES } from '../permissions.js';
 
 const key = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1–64 letters, digits, dots, dashes or underscores');
@@ -8,7 +9,7 @@ export const provisioningFileSchema = z.strictObject({
   organisation: z.strictObject({
     name,
     slug: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'must be lower-case letters, digits and dashes'),
-    timezone: z.string().refine(isTimeZone, 'must be an IANA time zone name, e.g. Europe/London'),
+    timezone: z.string().refine(isValidZone, 'must be an IANA time zone name, e.g. Europe/London'),
     features: z.array(z.enum(['rota_v2'])).default([]),
     // Checked field by field by the organisation context when it applies them.
     settings: z.record(z.string(), z.union([z.string(), z.boolean(), z.number(), z.null()])).default({}),
@@ -36,15 +37,6 @@ export const provisioningFileSchema = z.strictObject({
 });
 
 export type ProvisioningFile = z.infer<typeof provisioningFileSchema>;
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
-    return zone.includes('/') || zone === 'UTC';
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The whole file is checked before anything is written; every problem is named by its place in

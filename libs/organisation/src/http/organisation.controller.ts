@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { type Caller, CurrentCaller, RequirePermission } from '#app/identity';
-import { APP_CONFIG, type AppConfig, paginate, parseListQuery } from '#app/platform';
+import { APP_CONFIG, type AppConfig, BodyLimit, paginate, parseListQuery } from '#app/platform';
 import { SettingsHistory } from '../settings/settings-history.js';
 import { SettingsViews } from '../settings/settings-views.js';
 import { UpdateSettingsCommand } from '../settings/update-settings.command.js';
@@ -37,6 +37,8 @@ export class OrganisationController {
 
   @Put()
   @HttpCode(200)
+  // Nine text fields take 20,000 characters each: escaped, an honest body can near a megabyte.
+  @BodyLimit(1_048_576)
   @ApiBody({ schema: updateBodySchema })
   @ApiOperation({
     summary: 'Update organisation',

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Caller, UserBases } from '#app/identity';
-import { offsetOf, type PageRequest } from '#app/platform';
+import { offsetOf, type PageRequest, tenantScope, tenantSql } from '#app/platform';
 
 /** Who changed which settings when, newest first; secrets appear only as changed or cleared. */
 @Injectable()
@@ -12,11 +12,11 @@ export class SettingsHistory {
   ) {}
 
   async page(caller: Caller, page: PageRequest) {
-    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM organisation_settings_history WHERE organisation_id = $1`, [caller.organisationId]);
-    const rows: { position: string; actor_id: string | null; changed_at: Date; fields: Record<string, unknown> }[] = await this.dataSource.query(
-      `SELECT position, actor_id, changed_at, fields FROM organisation_settings_history WHERE organisation_id = $1 ORDER BY position DESC LIMIT $2 OFFSET $3`,
-      [caller.organisationId, page.perPage, offsetOf(page)],
-    );
+    const count = tenantSql(caller)`SELECT count(*)::int AS total FROM organisation_settings_history WHERE ${tenantScope()}`;
+    const [{ total }] = await this.dataSource.query(count.text, count.values);
+    const q = tenantSql(caller)`SELECT position, actor_id, changed_at, fields FROM organisation_settings_history WHERE ${tenantScope()}
+      ORDER BY position DESC LIMIT ${page.perPage} OFFSET ${offsetOf(page)}`;
+    const rows: { position: string; actor_id: string | null; changed_at: Date; fields: Record<string, unknown> }[] = await this.dataSource.query(q.text, q.values);
     const actors = await this.users.of(caller, rows.flatMap((r) => (r.actor_id ? [Number(r.actor_id)] : [])), 'manage-organisation');
     const items = rows.map((r) => ({
       changed_at: r.changed_at.toISOString(),

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FileRecords } from '#app/files';
 import type { Caller } from '#app/identity';
-import { APP_CONFIG, type AppConfig, ChangeFeed, NotFoundError, PreparedStatements, ReadCache } from '#app/platform';
+import { APP_CONFIG, type AppConfig, ChangeFeed, NotFoundError, PreparedStatements, ReadCache, tenantScope, tenantSql } from '#app/platform';
 import { FIELDS, SECRETS } from './fields.js';
 
 type Stored = Map<string, unknown>;
@@ -32,7 +32,8 @@ export class SettingsViews {
   }
 
   async stored(organisationId: number): Promise<Stored> {
-    const rows = await this.db.query<{ name: string; value: unknown }>(`SELECT name, value FROM organisation_settings WHERE organisation_id = $1`, [organisationId]);
+    const q = tenantSql({ organisationId })`SELECT name, value FROM organisation_settings WHERE ${tenantScope()}`;
+    const rows = await this.db.query<{ name: string; value: unknown }>(q.text, q.values);
     if (rows.length === 0) throw new NotFoundError('Organisation');
     return new Map(rows.map((r) => [r.name, r.value]));
   }

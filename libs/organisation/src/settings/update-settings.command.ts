@@ -1,12 +1,11 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '#app/event-store';
-import { FileRecords } from '#app/files';
-import type { Caller } from '#app/identity';
-import { ForbiddenError, NotFoundError, SecretBox, ValidationError } from '#app/platform';
-import { checkUpdate, type SettingValue } from './check-update.js';
-import { FIELDS, SECRETS } from './fields.js';
+import { FileReadRule, FileRecords } from '#app/files';
+import { type Caller, metadataOf } from '#app/identity';
+import { SecretBox } from '#app/platform';
+import { decideUpdate, evolve, imagesNamed, type NamedFile } from './check-update.js';
 import { sealSecrets } from './settings-policy.js';
-import { type SettingsEvent, settingsStream } from './settings.events.js';
+import { settingsStream } from './settings.events.js';
 import { SettingsViews } from './settings-views.js';
 
 /** PUT /api/organisation: any updatable field the caller's permissions allow. */
@@ -25,39 +24,33 @@ export class UpdateSettingsHandler implements ICommandHandler<UpdateSettingsComm
     private readonly store: EventStore,
     private readonly views: SettingsViews,
     private readonly files: FileRecords,
+    private readonly readRule: FileReadRule,
     private readonly secrets: SecretBox,
   ) {}
 
+  /**
+   * The checks read the files named and the stored settings first (the view: it includes those set
+   * at provisioning, which this stream does not). The change is a blind write ('any'): it goes after
+   * whatever the stream holds, and the last writer of a field wins.
+   */
   async execute({ caller, body }: UpdateSettingsCommand): Promise<void> {
-    const check = checkUpdate(body, caller.permissions);
-    if (check.outcome === 'forbidden') throw new ForbiddenError(`You may not change: ${check.fields.join(', ')}.`);
-    if (check.outcome === 'invalid') throw new ValidationError(check.errors);
-    await this.checkImages(caller, check.values);
-    const changes = await this.changed(caller.organisationId, check.values);
-    if (Object.keys(changes).length === 0) return;
-    const event: SettingsEvent = { type: 'organisation.SettingsChanged', data: { organisationId: caller.organisationId, changes: sealSecrets(changes, this.secrets) } };
-    await this.store.transaction((tx) =>
-      this.store.append(tx, [{ streamId: settingsStream(caller.organisationId), expectedVersion: 'any', events: [event] }], {
-        organisationId: caller.organisationId,
-        actorId: caller.userId,
-      }),
+    const files = await this.filesNamed(caller, imagesNamed(body));
+    const stored = await this.views.stored(caller.organisationId);
+    await this.store.handle(
+      settingsStream(caller.organisationId),
+      evolve,
+      () => decideUpdate(stored, { organisationId: caller.organisationId, permissions: caller.permissions, body }, { files, seal: (changes) => sealSecrets(changes, this.secrets) }),
+      { expect: 'any', metadata: metadataOf(caller) },
     );
   }
 
-  /** A logo must be an image of the caller's organisation; another organisation's file is not found. */
-  private async checkImages(caller: Caller, values: Record<string, SettingValue>): Promise<void> {
-    for (const [name, value] of Object.entries(values)) {
-      if (FIELDS[name]!.kind.type !== 'image' || value === null) continue;
-      const file = await this.files.find(caller, value as number);
-      if (!file) throw new NotFoundError('File');
-      if (!file.mime.startsWith('image/')) throw new ValidationError({ [name]: [`The ${name} field must name an image, not ${file.mime}.`] });
+  /** The files the body's logos name, as the caller sees them: another organisation's file is not found. */
+  private async filesNamed(caller: Caller, ids: number[]): Promise<Map<number, NamedFile>> {
+    const files = new Map<number, NamedFile>();
+    for (const id of ids) {
+      const file = await this.files.find(caller, id);
+      if (file) files.set(id, { mime: file.mime, readable: await this.readRule.mayRead(caller, file) });
     }
-  }
-
-  /** Only what differs is recorded; a secret given is always a change (it cannot be compared). */
-  private async changed(organisationId: number, values: Record<string, SettingValue>): Promise<Record<string, SettingValue>> {
-    const stored = await this.views.stored(organisationId);
-    const current = (name: string) => (stored.has(name) ? stored.get(name) : (FIELDS[name]!.default ?? null));
-    return Object.fromEntries(Object.entries(values).filter(([name, value]) => name in SECRETS || current(name) !== value));
+    return files;
   }
 }

@@ -1,0 +1,65 @@
+import type { Readable } from 'node:stream';
+import { DomainError, ValidationError } from '#app/platform';
+
+/** A part of a multipart body, as @fastify/multipart's `req.parts()` yields them. */
+export type UploadPart =
+  | { readonly type: 'file'; readonly fieldname: string; readonly filename?: string; readonly file: Readable & { truncated?: boolean } }
+  | { readonly type: 'field'; readonly fieldname: string };
+
+export const onlyOneFile = () => new ValidationError({ file: ['Only one file per upload.'] });
+
+/**
+ * What a failure of the multipart parser means for the client: a second file part (the plugin's
+ * files limit is 1) is a 422, an oversized file a 413, too many parts or fields the plugin's own
+ * 413; anything else it throws (busboy's plain errors: no boundary, a body that ends before its
+ * closing boundary, a boundary too long to search for; the plugin's premature close and bad JSON
+ * field, a 406 otherwise) is a malformed request, a 400.
+ */
+export function parserRefusal(err: unknown, tooLarge: () => Error): Error {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'FST_FILES_LIMIT') return onlyOneFile();
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge();
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return err as Error;
+  return new DomainError('bad_request', 'The multipart body is malformed: send multipart/form-data with a boundary, ending with the closing boundary.');
+}
+
+/**
+ * Reads every part of the body, writing the one `file` part with `write`. Iterating to the end
+ * matters: a second file, or a body broken after the file, only shows there.
+ * Errors of the parser (the iterator's, or the file stream's) become refusals; errors of `write`
+ * itself (the disk) stay what they are.
+ */
+export async function receiveFile(
+  parts: AsyncIterable<UploadPart>,
+  write: (file: Readable & { truncated?: boolean }) => Promise<number>,
+  tooLarge: () => Error,
+): Promise<{ size: number; clientName: string | undefined } | null> {
+  const iterator = parts[Symbol.asyncIterator]();
+  const next = () => iterator.next().catch((err: unknown) => Promise.reject(parserRefusal(err, tooLarge)));
+  let received: { size: number; clientName: string | undefined } | null = null;
+  let files = 0;
+  try {
+    for (let step = await next(); !step.done; step = await next()) {
+      const part = step.value;
+      if (part.type !== 'file') continue;
+      files += 1;
+      if (files > 1) {
+        part.file.resume();
+        throw onlyOneFile();
+      }
+      if (part.fieldname !== 'file') {
+        part.file.resume();
+        continue;
+      }
+      try {
+        received = { size: await write(part.file), clientName: part.filename };
+      } catch (err) {
+        // The file stream's own error (it was destroyed by the parser) is the body's fault, not the disk's.
+        throw part.file.errored === err ? parserRefusal(err, tooLarge) : err;
+      }
+    }
+  } finally {
+    await iterator.return?.();
+  }
+  return received;
+}
