@@ -49,7 +49,9 @@ export type ClaimEvent =
   | { type: 'expenses.ClaimChanged'; data: { id: number; organisationId: number; notes: string; assignedTo: number } }
   | { type: 'expenses.ClaimApproved'; data: { id: number; organisationId: number; approvedBy: number | null; approvedAt: string; note: string | null } }
   | { type: 'expenses.ClaimRejected'; data: { id: number; organisationId: number; rejectedBy: number; note: string; expenseIds: number[] } }
-  | { type: 'expenses.ClaimSubmitted'; data: { id: number; organisationId: number; submittedBy: number; submittedAt: string; financeEmail: string } };
+  | { type: 'expenses.ClaimSubmitted'; data: { id: number; organisationId: number; submittedBy: number; submittedAt: string; financeEmail: string } }
+  /** The finance mail of the submitted claim went out (recorded by the worker, caused by ClaimSubmitted). */
+  | { type: 'expenses.ClaimSubmissionMailed'; data: { claimId: number; organisationId: number; to: string; mailedAt: string } };
 
 export const streams = {
   type: (id: number) => `expenses.ExpenseType-${id}`,

@@ -2,29 +2,33 @@ import { Module } from '@nestjs/common';
 import { FilesModule } from '#app/files';
 import { IdentityModule } from '#app/identity';
 import { OrganisationModule } from '#app/organisation';
-import { CreateClaimHandler, UpdateClaimHandler } from './claim/claim.commands.js';
+import { CreateClaimHandler } from './claim/create-claim.command.js';
+import { UpdateClaimHandler } from './claim/update-claim.command.js';
 import { ClaimQueries } from './claim/claim.queries.js';
 import { ClaimsProjection } from './claim/claims.projection.js';
-import { AttachFileHandler, DeleteExpenseHandler, SaveExpenseHandler } from './expense/expense.commands.js';
+import { AttachFileHandler } from './expense/attach-file.command.js';
+import { DeleteExpenseHandler } from './expense/delete-expense.command.js';
+import { SaveExpenseHandler } from './expense/save-expense.command.js';
 import { ExpenseQueries } from './expense/expense.queries.js';
 import { ExpensesProjection } from './expense/expenses.projection.js';
-import { DeleteExpenseRateHandler, SaveExpenseRateHandler } from './rates/expense-rates.commands.js';
+import { ExpensesPolicy } from './expenses.policy.js';
 import { IdBlocks } from './next-id.js';
 import { ExpenseSettingsProjection } from './settings.projection.js';
 import { SubmissionMailReactor } from './submission/submission-mail.reactor.js';
 import { ExpenseSettingsQueries } from './types/expense-settings.queries.js';
-import { DeleteExpenseTypeHandler, SaveExpenseTypeHandler } from './types/expense-types.commands.js';
+import { DeleteListedSettingHandler } from './types/delete-listed-setting.command.js';
+import { SaveListedSettingHandler } from './types/save-listed-setting.command.js';
 
 @Module({
   imports: [IdentityModule, FilesModule, OrganisationModule],
   providers: [
-    ExpenseSettingsQueries, ExpenseQueries, ClaimQueries, IdBlocks,
+    ExpensesPolicy, ExpenseSettingsQueries, ExpenseQueries, ClaimQueries, IdBlocks,
     ExpenseSettingsProjection, ExpensesProjection, ClaimsProjection,
-    SaveExpenseTypeHandler, DeleteExpenseTypeHandler, SaveExpenseRateHandler, DeleteExpenseRateHandler,
+    SaveListedSettingHandler, DeleteListedSettingHandler,
     SaveExpenseHandler, DeleteExpenseHandler, AttachFileHandler, CreateClaimHandler, UpdateClaimHandler,
     // Known everywhere (projections:status lists it); only the worker runs it.
     SubmissionMailReactor,
   ],
-  exports: [ExpenseQueries, ClaimQueries, ExpenseSettingsQueries, FilesModule, IdentityModule],
+  exports: [ExpensesPolicy, ExpenseQueries, ClaimQueries, ExpenseSettingsQueries, FilesModule, IdentityModule],
 })
 export class ExpensesModule {}

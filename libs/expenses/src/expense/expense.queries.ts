@@ -1,24 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { FileRecords, type FileView } from '#app/files';
-import { type Caller, Hierarchy, Roles, UserBases } from '#app/identity';
-import { NotFoundError, offsetOf, type PageRequest } from '#app/platform';
+import { type FileRecord, FileRecords, type FileView } from '#app/files';
+import { type Caller, type RoleProfileView, Roles, type RoleView, type UserBase, UserBases } from '#app/identity';
+import { NotFoundError, offsetOf, type PageRequest, sql, type Tenant, tenantScope, tenantSql } from '#app/platform';
 import type { ExpenseData } from '../expenses.events.js';
+import { ExpensesPolicy } from '../expenses.policy.js';
 import { num, sqlDate, sqlIso } from '../format.js';
-import { ExpenseSettingsQueries } from '../types/expense-settings.queries.js';
+import { type ExpenseRateView, ExpenseSettingsQueries, type ExpenseTypeView } from '../types/expense-settings.queries.js';
 
 export const EXPENSE_INCLUDES = ['user', 'type', 'rate', 'attachments', 'role', 'role.roleProfile'] as const;
 export type ExpenseInclude = (typeof EXPENSE_INCLUDES)[number];
 
-const COLUMNS = `e.id, e.amount, e.description, ${sqlDate('e.submitted')} AS submitted, e.claimed, ${sqlIso('e.created_at')} AS created_at,
-  ${sqlIso('e.updated_at')} AS updated_at, ${sqlDate('e.date')} AS date, e.miles, e.passengers, e.user_id, e.type_id, e.rate_id, e.role_id`;
+const COLUMNS = sql.raw(`e.id, e.amount, e.description, ${sqlDate('e.submitted')} AS submitted, e.claimed, ${sqlIso('e.created_at')} AS created_at,
+  ${sqlIso('e.updated_at')} AS updated_at, ${sqlDate('e.date')} AS date, e.miles, e.passengers, e.user_id, e.type_id, e.rate_id, e.role_id`);
 
 type Row = {
   id: string; amount: string; description: string; submitted: string | null; claimed: boolean; created_at: string; updated_at: string; date: string;
   miles: string | null; passengers: number | null; user_id: string; type_id: string; rate_id: string | null; role_id: string | null;
 };
 
-export type ExpenseView = Record<string, unknown> & { id: number; user_id: number };
+/** A role as an expense or claim embeds it; `roleProfile` with `include=role.roleProfile`. */
+export type EmbeddedRoleView = RoleView & { roleProfile?: RoleProfileView };
+
+/** An expense as the API shows it (http/expense.responses.ts documents it); the optional fields come with `include`. */
+export interface ExpenseView {
+  id: number; amount: number; description: string; submitted: string | null; claimed: boolean; created_at: string; updated_at: string; date: string;
+  miles: number | null; passengers: number | null; user_id: number; type_id: number; rate_id: number | null; role_id: number | null;
+  user?: UserBase | null; type?: ExpenseTypeView; rate?: ExpenseRateView | null; attachments?: FileView[]; role?: EmbeddedRoleView | null;
+}
 
 /** `sqlIso` in JavaScript: UTC, whole seconds (to_char truncates, as slice does). */
 const iso = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;
@@ -39,54 +48,60 @@ export function recordedExpenseView(d: ExpenseData, recordedAt: Date): ExpenseVi
 export class ExpenseQueries {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly hierarchy: Hierarchy,
+    private readonly policy: ExpensesPolicy,
     private readonly users: UserBases,
     private readonly roles: Roles,
     private readonly settings: ExpenseSettingsQueries,
     private readonly files: FileRecords,
   ) {}
 
-  /** The caller sees their own expenses, and those of users they approve claims for. */
-  async assertVisible(caller: Caller, userId: number): Promise<void> {
-    if (userId === caller.userId) return;
-    if (!(await this.hierarchy.canManage(caller, userId, 'approve-claims'))) throw new NotFoundError('User');
-  }
-
   async list(caller: Caller, userId: number, q: PageRequest & { claimed?: boolean; direction: 'asc' | 'desc'; include: ReadonlySet<ExpenseInclude> }) {
-    await this.assertVisible(caller, userId);
-    const filter = q.claimed === undefined ? '' : `AND e.claimed = ${q.claimed ? 'true' : 'false'}`;
-    const where = `e.organisation_id = $1 AND e.user_id = $2 ${filter}`;
-    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM expenses e WHERE ${where}`, [caller.organisationId, userId]);
-    const rows: Row[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM expenses e WHERE ${where} ORDER BY e.date ${q.direction === 'desc' ? 'DESC' : 'ASC'}, e.id LIMIT $3 OFFSET $4`,
-      [caller.organisationId, userId, q.perPage, offsetOf(q)],
-    );
+    await this.policy.access(caller, userId);
+    const filter = q.claimed === undefined ? sql.raw('') : sql`AND e.claimed = ${q.claimed}`;
+    const where = sql`${tenantScope('e')} AND e.user_id = ${userId} ${filter}`;
+    const count = tenantSql(caller)`SELECT count(*)::int AS total FROM expenses e WHERE ${where}`;
+    const [{ total }] = await this.dataSource.query(count.text, count.values);
+    // Newest first by default (the controller's list spec): the expense date, then the id, both in `direction`.
+    const dir = sql.raw(q.direction === 'desc' ? 'DESC' : 'ASC');
+    const page = tenantSql(caller)`SELECT ${COLUMNS} FROM expenses e WHERE ${where}
+      ORDER BY e.date ${dir}, e.id ${dir} LIMIT ${q.perPage} OFFSET ${offsetOf(q)}`;
+    const rows: Row[] = await this.dataSource.query(page.text, page.values);
     return { items: await this.views(caller, rows, q.include), total };
   }
 
   async get(caller: Caller, userId: number, id: number, include: ReadonlySet<ExpenseInclude> = new Set()): Promise<ExpenseView> {
-    await this.assertVisible(caller, userId);
-    const rows: Row[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM expenses e WHERE e.id = $1 AND e.organisation_id = $2 AND e.user_id = $3`, [id, caller.organisationId, userId]);
+    await this.policy.access(caller, userId);
+    const q = tenantSql(caller)`SELECT ${COLUMNS} FROM expenses e WHERE ${tenantScope('e')} AND e.id = ${id} AND e.user_id = ${userId}`;
+    const rows: Row[] = await this.dataSource.query(q.text, q.values);
     if (!rows[0]) throw new NotFoundError('Expense');
     return (await this.views(caller, rows, include))[0]!;
   }
 
   async byIds(caller: Caller, ids: readonly number[], include: ReadonlySet<ExpenseInclude> = new Set()): Promise<ExpenseView[]> {
     if (ids.length === 0) return [];
-    const rows: Row[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM expenses e WHERE e.id = ANY($1::bigint[]) AND e.organisation_id = $2 ORDER BY e.date, e.id`, [ids, caller.organisationId]);
+    const q = tenantSql(caller)`SELECT ${COLUMNS} FROM expenses e WHERE ${tenantScope('e')} AND e.id = ANY(${ids}::bigint[]) ORDER BY e.date, e.id`;
+    const rows: Row[] = await this.dataSource.query(q.text, q.values);
     return this.views(caller, rows, include);
   }
 
   async attachments(caller: Caller, expenseIds: readonly number[]): Promise<Map<number, FileView[]>> {
-    const out = new Map<number, FileView[]>(expenseIds.map((id) => [id, []]));
+    const files = await this.attachedFiles(caller, expenseIds);
+    return new Map([...files].map(([id, records]) => [id, records.map((file) => this.files.view(file))]));
+  }
+
+  /**
+   * Each expense's attached files, in the order attached, within `tenant`'s organisation: for the
+   * API (a caller) and for the system (the submission mail, which signs its own longer-lived links).
+   */
+  async attachedFiles(tenant: Tenant, expenseIds: readonly number[]): Promise<Map<number, FileRecord[]>> {
+    const out = new Map<number, FileRecord[]>(expenseIds.map((id) => [id, []]));
     if (expenseIds.length === 0) return out;
-    const rows: { expense_id: string; file_id: string }[] = await this.dataSource.query(
-      `SELECT expense_id, file_id FROM expense_attachments WHERE organisation_id = $1 AND expense_id = ANY($2::bigint[]) ORDER BY attached_at, file_id`,
-      [caller.organisationId, expenseIds],
-    );
+    const q = tenantSql(tenant)`SELECT expense_id, file_id FROM expense_attachments WHERE ${tenantScope()} AND expense_id = ANY(${expenseIds}::bigint[])
+      ORDER BY attached_at, file_id`;
+    const rows: { expense_id: string; file_id: string }[] = await this.dataSource.query(q.text, q.values);
     for (const r of rows) {
-      const file = await this.files.find(caller, Number(r.file_id));
-      if (file) out.get(Number(r.expense_id))!.push(this.files.view(file));
+      const file = await this.files.find(tenant, Number(r.file_id));
+      if (file) out.get(Number(r.expense_id))!.push(file);
     }
     return out;
   }
@@ -114,7 +129,7 @@ export class ExpenseQueries {
   }
 }
 
-function roleView(roles: Awaited<ReturnType<Roles['of']>>, id: string | null, withProfile: boolean) {
+function roleView(roles: Awaited<ReturnType<Roles['of']>>, id: string | null, withProfile: boolean): EmbeddedRoleView | null {
   const role = id ? roles.get(Number(id)) : undefined;
   if (!role) return null;
   const { roleProfile, ...plain } = role;

@@ -1,42 +1,26 @@
 import { Injectable } from '@nestjs/common';
-import { AsProjection, op, type Projection, type ProjectionOp, type StoredEvent } from '#app/event-store';
-import type { ClaimEvent, ExpenseData, ExpenseEvent } from '../expenses.events.js';
+import { AsProjection, defineProjection, op } from '#app/event-store';
+import type { ExpenseData, ExpenseEvent } from '../expenses.events.js';
 
 /** Expenses with their attachments and claim; a rejected claim releases its expenses here too. */
 @AsProjection()
 @Injectable()
-export class ExpensesProjection implements Projection {
-  readonly name = 'expenses.expenses';
-  readonly version = 1;
-  readonly tables = ['expenses', 'expense_attachments'];
-  readonly handles = [
-    'expenses.ExpenseRecorded', 'expenses.ExpenseChanged', 'expenses.ExpenseDeleted', 'expenses.AttachmentAdded',
-    'expenses.AttachmentRemoved', 'expenses.ExpenseClaimed', 'expenses.ExpenseReleased',
-  ];
-
-  project(stored: StoredEvent): ProjectionOp[] {
-    const e = stored as unknown as ExpenseEvent | ClaimEvent;
-    const at = stored.recordedAt;
-    switch (e.type) {
-      case 'expenses.ExpenseRecorded':
-        return [op.upsert('expenses', ['id'], { ...row(e.data), claim_id: null, claimed: false, created_at: at, updated_at: at })];
-      case 'expenses.ExpenseChanged':
-        return [op.update('expenses', { id: e.data.id }, { ...row(e.data), updated_at: at })];
-      case 'expenses.ExpenseDeleted':
-        return [op.delete('expense_attachments', { expense_id: e.data.id }), op.delete('expenses', { id: e.data.id })];
-      case 'expenses.AttachmentAdded':
-        return [op.upsert('expense_attachments', ['expense_id', 'file_id'], { expense_id: e.data.expenseId, file_id: e.data.fileId, organisation_id: e.data.organisationId, attached_at: at })];
-      case 'expenses.AttachmentRemoved':
-        return [op.delete('expense_attachments', { expense_id: e.data.expenseId, file_id: e.data.fileId })];
-      case 'expenses.ExpenseClaimed':
-        return [op.update('expenses', { id: e.data.expenseId }, { claim_id: e.data.claimId, claimed: true })];
-      case 'expenses.ExpenseReleased':
-        return [op.update('expenses', { id: e.data.expenseId }, { claim_id: null, claimed: false })];
-      default:
-        return [];
-    }
-  }
-}
+export class ExpensesProjection extends defineProjection<ExpenseEvent>({
+  name: 'expenses.expenses',
+  version: 1,
+  tables: ['expenses', 'expense_attachments'],
+  on: {
+    'expenses.ExpenseRecorded': ({ data, recordedAt: at }) => [op.upsert('expenses', ['id'], { ...row(data), claim_id: null, claimed: false, created_at: at, updated_at: at })],
+    'expenses.ExpenseChanged': ({ data, recordedAt: at }) => [op.update('expenses', { id: data.id }, { ...row(data), updated_at: at })],
+    'expenses.ExpenseDeleted': ({ data }) => [op.delete('expense_attachments', { expense_id: data.id }), op.delete('expenses', { id: data.id })],
+    'expenses.AttachmentAdded': ({ data, recordedAt: at }) => [
+      op.upsert('expense_attachments', ['expense_id', 'file_id'], { expense_id: data.expenseId, file_id: data.fileId, organisation_id: data.organisationId, attached_at: at }),
+    ],
+    'expenses.AttachmentRemoved': ({ data }) => [op.delete('expense_attachments', { expense_id: data.expenseId, file_id: data.fileId })],
+    'expenses.ExpenseClaimed': ({ data }) => [op.update('expenses', { id: data.expenseId }, { claim_id: data.claimId, claimed: true })],
+    'expenses.ExpenseReleased': ({ data }) => [op.update('expenses', { id: data.expenseId }, { claim_id: null, claimed: false })],
+  },
+}) {}
 
 function row(d: ExpenseData) {
   return {

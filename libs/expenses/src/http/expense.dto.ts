@@ -1,39 +1,35 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDefined, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
-import type { ExpenseValues } from '../expense/expense.commands.js';
+import { IsDefined, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IdRef, IsCalendarDate, IsDecimal, IsOptionalNotNull, IsReference } from '#app/platform';
+import type { ExpenseValues } from '../expense/expense.js';
 
-const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
-
-export class IdRef {
-  @ApiProperty() @IsInt() @Min(1) id!: number;
-}
+// Nullable optional fields use @IsOptional() (absent or null); the others @IsOptionalNotNull().
 
 export class UpdateExpenseBody {
   @ApiPropertyOptional({ description: 'Ignored when a rate is given: the service computes miles × rate + miles × passengers × passenger_rate' })
-  @IsOptional() @IsNumber({ maxDecimalPlaces: 2 }) @Min(0) @Max(1_000_000) amount?: number;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(2000) description?: string;
+  @IsOptionalNotNull() @IsDecimal(2) @Min(0) @Max(1_000_000) amount?: number;
+  @ApiPropertyOptional() @IsOptionalNotNull() @IsString() @MaxLength(2000) description?: string;
   @ApiPropertyOptional({ format: 'date', description: 'Not in the future, nor older than the organisation’s expenses_max_age months' })
-  @IsOptional() @Matches(DATE, { message: 'date must be a date (YYYY-MM-DD)' }) date?: string;
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsNumber({ maxDecimalPlaces: 2 }) @Min(0) @Max(100_000) miles?: number | null;
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(100) passengers?: number | null;
-  @ApiPropertyOptional({ type: IdRef }) @IsOptional() @ValidateNested() @Type(() => IdRef) type?: IdRef;
-  @ApiPropertyOptional({ type: IdRef, nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @ValidateNested() @Type(() => IdRef) rate?: IdRef | null;
-  @ApiPropertyOptional({ type: IdRef, nullable: true, description: 'One of the caller’s roles' }) @IsOptional() @ValidateIf((_, v) => v !== null) @ValidateNested() @Type(() => IdRef) role?: IdRef | null;
+  @IsOptionalNotNull() @IsCalendarDate() date?: string;
+  @ApiPropertyOptional({ type: 'number', nullable: true }) @IsOptional() @IsDecimal(2) @Min(0) @Max(100_000) miles?: number | null;
+  @ApiPropertyOptional({ type: 'integer', nullable: true }) @IsOptional() @IsInt() @Min(0) @Max(100) passengers?: number | null;
+  @ApiPropertyOptional({ type: IdRef }) @IsOptionalNotNull() @IsReference() type?: IdRef;
+  @ApiPropertyOptional({ type: IdRef, nullable: true }) @IsOptional() @IsReference() rate?: IdRef | null;
+  @ApiPropertyOptional({ type: IdRef, nullable: true, description: 'One of the caller’s roles' }) @IsOptional() @IsReference() role?: IdRef | null;
 }
 
-/** Standalone rather than extending the update body: class-validator would keep the parent's @IsOptional. */
+/** Standalone rather than extending the update body: class-validator would keep the parent's optional rules. */
 export class CreateExpenseBody {
   @ApiPropertyOptional({ description: 'Required without a rate; with one the service computes it' })
-  @IsOptional() @IsNumber({ maxDecimalPlaces: 2 }) @Min(0) @Max(1_000_000) amount?: number;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(2000) description?: string;
-  @ApiPropertyOptional({ format: 'date', nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DATE, { message: 'submitted must be a date (YYYY-MM-DD)' }) submitted?: string | null;
-  @ApiProperty({ format: 'date' }) @IsDefined() @Matches(DATE, { message: 'date must be a date (YYYY-MM-DD)' }) date!: string;
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsNumber({ maxDecimalPlaces: 2 }) @Min(0) @Max(100_000) miles?: number | null;
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(100) passengers?: number | null;
-  @ApiProperty({ type: IdRef }) @IsDefined() @ValidateNested() @Type(() => IdRef) type!: IdRef;
-  @ApiPropertyOptional({ type: IdRef, nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @ValidateNested() @Type(() => IdRef) rate?: IdRef | null;
-  @ApiPropertyOptional({ type: IdRef, nullable: true, description: 'One of the caller’s roles' }) @IsOptional() @ValidateIf((_, v) => v !== null) @ValidateNested() @Type(() => IdRef) role?: IdRef | null;
+  @IsOptionalNotNull() @IsDecimal(2) @Min(0) @Max(1_000_000) amount?: number;
+  @ApiPropertyOptional() @IsOptionalNotNull() @IsString() @MaxLength(2000) description?: string;
+  @ApiPropertyOptional({ type: 'string', format: 'date', nullable: true }) @IsOptional() @IsCalendarDate() submitted?: string | null;
+  @ApiProperty({ format: 'date' }) @IsDefined() @IsCalendarDate() date!: string;
+  @ApiPropertyOptional({ type: 'number', nullable: true }) @IsOptional() @IsDecimal(2) @Min(0) @Max(100_000) miles?: number | null;
+  @ApiPropertyOptional({ type: 'integer', nullable: true }) @IsOptional() @IsInt() @Min(0) @Max(100) passengers?: number | null;
+  @ApiProperty({ type: IdRef }) @IsDefined() @IsReference() type!: IdRef;
+  @ApiPropertyOptional({ type: IdRef, nullable: true }) @IsOptional() @IsReference() rate?: IdRef | null;
+  @ApiPropertyOptional({ type: IdRef, nullable: true, description: 'One of the caller’s roles' }) @IsOptional() @IsReference() role?: IdRef | null;
 }
 
 export function expenseValues(body: UpdateExpenseBody | CreateExpenseBody): ExpenseValues {

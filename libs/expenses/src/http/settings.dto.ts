@@ -1,7 +1,8 @@
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
-import { IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsCalendarDate, IsDecimal, IsOptionalNotNull } from '#app/platform';
 
-const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+// Nullable optional fields use @IsOptional() (absent or null); the others @IsOptionalNotNull().
 
 export class CreateExpenseTypeBody {
   @ApiProperty({ maxLength: 255 }) @IsString() @IsNotEmpty() @MaxLength(255) name!: string;
@@ -9,31 +10,31 @@ export class CreateExpenseTypeBody {
 }
 
 export class UpdateExpenseTypeBody {
-  @ApiPropertyOptional({ maxLength: 255 }) @IsOptional() @IsString() @IsNotEmpty() @MaxLength(255) name?: string;
-  @ApiPropertyOptional() @IsOptional() @IsInt() @Min(-2147483648) @Max(2147483647) position?: number;
+  @ApiPropertyOptional({ maxLength: 255 }) @IsOptionalNotNull() @IsString() @IsNotEmpty() @MaxLength(255) name?: string;
+  @ApiPropertyOptional() @IsOptionalNotNull() @IsInt() @Min(-2147483648) @Max(2147483647) position?: number;
 }
 
 export class UpdateExpenseRateBody {
-  @ApiPropertyOptional({ maxLength: 255 }) @IsOptional() @IsString() @IsNotEmpty() @MaxLength(255) short_name?: string;
-  @ApiPropertyOptional({ format: 'date', nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DATE, { message: 'start_date must be a date (YYYY-MM-DD)' }) start_date?: string | null;
-  @ApiPropertyOptional({ format: 'date', nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DATE, { message: 'end_date must be a date (YYYY-MM-DD)' }) end_date?: string | null;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(2000) description?: string;
-  @ApiPropertyOptional({ description: 'Rate per mile' }) @IsOptional() @IsNumber({ maxDecimalPlaces: 4 }) @Min(0) @Max(1000) rate?: number;
-  @ApiPropertyOptional({ description: 'Rate per passenger per mile' }) @IsOptional() @IsNumber({ maxDecimalPlaces: 4 }) @Min(0) @Max(1000) passenger_rate?: number;
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(100000) max_miles?: number | null;
-  @ApiPropertyOptional() @IsOptional() @IsInt() @Min(-2147483648) @Max(2147483647) order_id?: number;
+  @ApiPropertyOptional({ maxLength: 255 }) @IsOptionalNotNull() @IsString() @IsNotEmpty() @MaxLength(255) short_name?: string;
+  @ApiPropertyOptional({ type: 'string', format: 'date', nullable: true }) @IsOptional() @IsCalendarDate() start_date?: string | null;
+  @ApiPropertyOptional({ type: 'string', format: 'date', nullable: true }) @IsOptional() @IsCalendarDate() end_date?: string | null;
+  @ApiPropertyOptional() @IsOptionalNotNull() @IsString() @MaxLength(2000) description?: string;
+  @ApiPropertyOptional({ description: 'Rate per mile' }) @IsOptionalNotNull() @IsDecimal(4) @Min(0) @Max(1000) rate?: number;
+  @ApiPropertyOptional({ description: 'Rate per passenger per mile' }) @IsOptionalNotNull() @IsDecimal(4) @Min(0) @Max(1000) passenger_rate?: number;
+  @ApiPropertyOptional({ type: 'integer', nullable: true }) @IsOptional() @IsInt() @Min(0) @Max(100000) max_miles?: number | null;
+  @ApiPropertyOptional() @IsOptionalNotNull() @IsInt() @Min(-2147483648) @Max(2147483647) order_id?: number;
 }
 
-/** Standalone rather than extending the update body: class-validator would keep the parent's @IsOptional. */
+/** Standalone rather than extending the update body: class-validator would keep the parent's optional rules. */
 export class CreateExpenseRateBody {
   @ApiProperty({ maxLength: 255 }) @IsString() @IsNotEmpty() @MaxLength(255) short_name!: string;
-  @ApiPropertyOptional({ format: 'date', nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DATE, { message: 'start_date must be a date (YYYY-MM-DD)' }) start_date?: string | null;
-  @ApiPropertyOptional({ format: 'date', nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @Matches(DATE, { message: 'end_date must be a date (YYYY-MM-DD)' }) end_date?: string | null;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(2000) description?: string;
-  @ApiProperty({ description: 'Rate per mile' }) @IsNumber({ maxDecimalPlaces: 4 }) @Min(0) @Max(1000) rate!: number;
-  @ApiPropertyOptional({ description: 'Rate per passenger per mile' }) @IsOptional() @IsNumber({ maxDecimalPlaces: 4 }) @Min(0) @Max(1000) passenger_rate?: number;
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @ValidateIf((_, v) => v !== null) @IsInt() @Min(0) @Max(100000) max_miles?: number | null;
-  @ApiPropertyOptional() @IsOptional() @IsInt() @Min(-2147483648) @Max(2147483647) order_id?: number;
+  @ApiPropertyOptional({ type: 'string', format: 'date', nullable: true }) @IsOptional() @IsCalendarDate() start_date?: string | null;
+  @ApiPropertyOptional({ type: 'string', format: 'date', nullable: true }) @IsOptional() @IsCalendarDate() end_date?: string | null;
+  @ApiPropertyOptional() @IsOptionalNotNull() @IsString() @MaxLength(2000) description?: string;
+  @ApiProperty({ description: 'Rate per mile' }) @IsDecimal(4) @Min(0) @Max(1000) rate!: number;
+  @ApiPropertyOptional({ description: 'Rate per passenger per mile' }) @IsOptionalNotNull() @IsDecimal(4) @Min(0) @Max(1000) passenger_rate?: number;
+  @ApiPropertyOptional({ type: 'integer', nullable: true }) @IsOptional() @IsInt() @Min(0) @Max(100000) max_miles?: number | null;
+  @ApiPropertyOptional() @IsOptionalNotNull() @IsInt() @Min(-2147483648) @Max(2147483647) order_id?: number;
 }
 
 export function rateValues(body: UpdateExpenseRateBody) {

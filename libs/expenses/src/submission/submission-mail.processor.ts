@@ -1,37 +1,41 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import type { Job } from 'bullmq';
-import { DataSource } from 'typeorm';
-import { FileRecords, UrlSigner } from '#app/files';
-import type { Caller } from '#app/identity';
+import { Processor } from '@nestjs/bullmq';
+import { CommandBus } from '@nestjs/cqrs';
+import { type Cause, CausedJobProcessor, type CauseRef } from '#app/event-store';
+import { UrlSigner } from '#app/files';
 import { OutboxMailer } from '#app/platform';
 import { ClaimQueries } from '../claim/claim.queries.js';
+import { RecordSubmissionMailedCommand } from '../claim/record-submission-mailed.command.js';
+import { ExpenseQueries } from '../expense/expense.queries.js';
 import { CLAIM_CSV_COLUMNS, toCsv } from '../http/csv.js';
 import { EXPENSES_MAIL, type SubmissionJob } from './submission-mail.reactor.js';
 
 /** Links in the finance mail stay good for 30 days: the mail is read later than a page is. */
 const LINK_TTL_SECONDS = 30 * 24 * 3600;
 
-/** Mails finance a submitted claim: a summary, the expenses as CSV, and links to the receipts. */
+/**
+ * Mails finance a submitted claim (a summary, the expenses as CSV, and links to the receipts), then
+ * records that it did: ClaimSubmissionMailed, as the system ("finance mail"), caused by the
+ * ClaimSubmitted. A repeated job sends nothing twice (the outbox key) and records nothing twice
+ * (the decision and the event id derived from the cause). Reads are for the claim's organisation.
+ */
 @Processor(EXPENSES_MAIL)
-export class SubmissionMailProcessor extends WorkerHost {
+export class SubmissionMailProcessor extends CausedJobProcessor<SubmissionJob> {
+  protected readonly reason = 'finance mail';
+
   constructor(
     private readonly claims: ClaimQueries,
-    private readonly files: FileRecords,
+    private readonly expenses: ExpenseQueries,
     private readonly signer: UrlSigner,
     private readonly mailer: OutboxMailer,
-    private readonly dataSource: DataSource,
+    commands: CommandBus,
   ) {
-    super();
+    super(commands);
   }
 
-  async process(job: Job<SubmissionJob>): Promise<void> {
-    const { id, organisationId, financeEmail, eventId } = job.data;
-    const system: Caller = { userId: 0, organisationId, permissions: new Set(), sessionId: '', jti: '' };
-    const [owner] = await this.dataSource.query(`SELECT user_id FROM claims WHERE id = $1 AND organisation_id = $2`, [id, organisationId]);
-    const rows = await this.claims.rows(system, [Number(owner.user_id)], {}, { sort: 'created_at', direction: 'asc' });
-    const lines = rows.filter((r) => Number(r.claim_id) === id);
+  protected async react({ id, organisationId, financeEmail }: SubmissionJob, cause: Cause): Promise<void> {
+    const lines = await this.claims.rowsForSystem(organisationId, id);
     const first = lines[0] ?? {};
-    const links = await this.receiptLinks(system, lines.map((r) => Number(r.expense_id)));
+    const links = await this.receiptLinks(organisationId, lines.map((r) => Number(r.expense_id)));
     const text = [
       `Claim ${id} has been submitted.`,
       '',
@@ -44,25 +48,24 @@ export class SubmissionMailProcessor extends WorkerHost {
       ...(links.length ? ['', 'Receipts (links valid for 30 days):', ...links] : []),
       '',
     ].join('\n');
-    await this.mailer.sendOnce(`claim-submitted-${eventId}`, {
+    await this.mailer.sendOnce(`claim-submitted-${cause.event.eventId}`, {
       to: financeEmail,
       subject: `Expense claim ${id} submitted: ${first.claimant ?? ''}, ${Number(first.claim_amount ?? 0).toFixed(2)}`,
       text,
       attachments: [{ filename: `claim-${id}.csv`, content: toCsv(CLAIM_CSV_COLUMNS, lines), contentType: 'text/csv' }],
     });
+    await this.issue(new RecordSubmissionMailedCommand(cause, id, organisationId, financeEmail, new Date().toISOString()));
   }
 
-  private async receiptLinks(caller: Caller, expenseIds: number[]): Promise<string[]> {
-    if (expenseIds.length === 0) return [];
-    const rows: { expense_id: string; file_id: string }[] = await this.dataSource.query(
-      `SELECT expense_id, file_id FROM expense_attachments WHERE organisation_id = $1 AND expense_id = ANY($2::bigint[]) ORDER BY expense_id, file_id`,
-      [caller.organisationId, expenseIds],
+  /** Jobs enqueued before they carried a cause: the event's id, and the organisation it belongs to. */
+  protected override causeOf(data: SubmissionJob & { eventId?: string }): CauseRef {
+    return data.cause ?? { eventId: data.eventId!, metadata: { organisationId: data.organisationId } };
+  }
+
+  private async receiptLinks(organisationId: number, expenseIds: number[]): Promise<string[]> {
+    const attached = await this.expenses.attachedFiles({ organisationId }, expenseIds);
+    return [...attached].flatMap(([expenseId, files]) =>
+      files.map((file) => `Expense ${expenseId}, ${file.originalName}: ${this.signer.url(file.id, 'original', Date.now(), LINK_TTL_SECONDS)}`),
     );
-    const links: string[] = [];
-    for (const r of rows) {
-      const file = await this.files.find(caller, Number(r.file_id));
-      if (file) links.push(`Expense ${r.expense_id}, ${file.originalName}: ${this.signer.url(file.id, 'original', Date.now(), LINK_TTL_SECONDS)}`);
-    }
-    return links;
   }
 }

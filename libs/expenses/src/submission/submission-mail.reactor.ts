@@ -1,19 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { AsReactor, type Reactor, type ReactorJob, type StoredEvent } from '#app/event-store';
+import { AsReactor, causedJob, type CausedJob, defineReactor } from '#app/event-store';
 import type { ClaimEvent } from '../expenses.events.js';
 
 export const EXPENSES_MAIL = 'expenses-mail';
-export type SubmissionJob = Extract<ClaimEvent, { type: 'expenses.ClaimSubmitted' }>['data'] & { eventId: string };
+/**
+ * The ClaimSubmitted's data and the event as `cause`. Jobs enqueued before they carried a cause
+ * have the event's id as `eventId` instead.
+ */
+type Submitted = Extract<ClaimEvent, { type: 'expenses.ClaimSubmitted' }>;
+export type SubmissionJob = CausedJob<Submitted['data']>;
 
 /** A submitted claim is mailed to finance: one job per ClaimSubmitted. */
 @AsReactor()
 @Injectable()
-export class SubmissionMailReactor implements Reactor {
-  readonly name = 'expenses.submission-mail';
-  readonly queue = EXPENSES_MAIL;
-  readonly handles = ['expenses.ClaimSubmitted'];
-
-  toJob(event: StoredEvent): ReactorJob {
-    return { name: 'claim-submitted', data: { ...(event.data as SubmissionJob), eventId: event.eventId } };
-  }
-}
+export class SubmissionMailReactor extends defineReactor<Submitted>({
+  name: 'expenses.submission-mail',
+  queue: EXPENSES_MAIL,
+  on: { 'expenses.ClaimSubmitted': (event) => causedJob('claim-submitted', event) },
+}) {}
