@@ -70,6 +70,7 @@ describe('authentication (spec: Authentication; api.md)', () => {
     return (await exchange(pre.body.token).expect(200)).body.token;
   }
   const me = (token: string) => http().get('/api/users/me').set('authorization', `Bearer ${token}`);
+  const refresh = (token: string) => http().post('/auth/api/token/refresh').send({ token });
 
   describe('without a second factor', () => {
     it('trades credentials for a pre-authentication token, and that for a JWT that opens the API', async () => {
@@ -182,14 +183,29 @@ describe('authentication (spec: Authentication; api.md)', () => {
       await me(token).expect(200);
     });
 
-    it('refreshes once; the second refresh is a 401 and revokes the refreshed token too', async () => {
+    it('refreshes once; a repeat within JWT_REFRESH_GRACE is a 409 that revokes nothing', async () => {
       const original = await logIn('victim@riverside.example');
-      const refreshed = (await http().post('/auth/api/token/refresh').send({ token: original }).expect(200)).body.token;
+      const refreshed = (await refresh(original).expect(200)).body.token;
       await me(refreshed).expect(200);
       await me(original).expect(401); // blacklisted by the refresh
-      await http().post('/auth/api/token/refresh').send({ token: original }).expect(401);
-      await me(refreshed).expect(401);
-      await http().post('/auth/api/token/refresh').send({ token: refreshed }).expect(401);
+      const repeat = await refresh(original).expect(409);
+      expect(repeat.body).toEqual({ message: expect.stringMatching(/just been refreshed/), status_code: 409 });
+      await me(refreshed).expect(200);
+      await me((await refresh(refreshed).expect(200)).body.token).expect(200);
+    });
+
+    it('of 20 parallel refreshes of one JWT exactly one succeeds, the rest are 409s, and the winner’s token keeps working', async () => {
+      const original = await logIn('victim@riverside.example');
+      const results = await Promise.all(Array.from({ length: 20 }, () => refresh(original)));
+      const statuses = results.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+      expect(statuses.filter((s) => s !== 200)).toEqual(Array(19).fill(409));
+      expect(results.filter((r) => r.status === 409).every((r) => r.body.token === undefined)).toBe(true);
+      const winner = results.find((r) => r.status === 200)!.body.token;
+      await me(winner).expect(200);
+      await me(original).expect(401);
+      // The log-in goes on: the winner's token refreshes in its turn.
+      await me((await refresh(winner).expect(200)).body.token).expect(200);
     });
 
     it('refreshes an expired token within JWT_REFRESH_TTL', async () => {
@@ -197,7 +213,8 @@ describe('authentication (spec: Authentication; api.md)', () => {
       const expired = jwt.sign({ ...live, iat: live.iat! - 4000, exp: live.exp! - 4000 }, env.config.auth.jwtSecret, { algorithm: 'HS256' });
       const fresh = (await http().post('/auth/api/token/refresh').send({ token: expired }).expect(200)).body.token;
       await me(fresh).expect(200);
-      const tooOld = jwt.sign({ ...live, iat: live.iat! - 1_300_000, exp: live.exp! - 1_300_000 }, env.config.auth.jwtSecret, { algorithm: 'HS256' });
+      const other = jwt.decode(await logIn('plain@riverside.example')) as jwt.JwtPayload;
+      const tooOld = jwt.sign({ ...other, iat: other.iat! - 1_300_000, exp: other.exp! - 1_300_000 }, env.config.auth.jwtSecret, { algorithm: 'HS256' });
       await http().post('/auth/api/token/refresh').send({ token: tooOld }).expect(401);
     });
 

@@ -32,9 +32,8 @@ class AnswerProcessor extends WorkerHost {
     super();
   }
   async process(job: Job<{ streamId: string }>): Promise<void> {
-    await this.store.transaction((tx) =>
-      this.store.append(tx, [{ streamId: job.data.streamId, expectedVersion: 1, events: [{ type: 'test.Answered', data: {} }] }]),
-    );
+    // Answers the greeting once: the stream holds it alone (a retried job appends nothing).
+    await this.store.handle(job.data.streamId, (count: number | null) => (count ?? 0) + 1, (count) => (count === 1 ? [{ type: 'test.Answered', data: {} }] : []));
   }
 }
 
@@ -76,9 +75,7 @@ describe('embedded mode (no DATABASE_URL, no REDIS_URL)', () => {
 
   it('runs a job: an event goes through a reactor and BullMQ on Postgres to a worker', async () => {
     const store = app!.get(EventStore);
-    await store.transaction((tx) =>
-      store.append(tx, [{ streamId, expectedVersion: 'no_stream', events: [{ type: 'test.Greeted', data: { to: 'world' } }] }]),
-    );
+    await store.handle(streamId, () => null, () => [{ type: 'test.Greeted', data: { to: 'world' } }], { expect: 'no_stream' });
     const deadline = Date.now() + 45_000;
     let types: string[] = [];
     while (Date.now() < deadline) {

@@ -127,14 +127,24 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
       expect((await http().get('/api/expenses/types').set(as('vol'))).body.data.map((t: { id: number }) => t.id)).not.toContain(type.id);
     });
 
-    it('lists one user’s expenses by date with the claimed filter, and refuses unknown parameters', async () => {
+    it('lists one user’s expenses newest first with the claimed filter, and refuses unknown parameters', async () => {
       const list = await http().get(`/api/users/${org.users.vol}/expenses?o=d&include=type,rate,attachments`).set(as('vol')).expect(200);
       expect(list.body.data.length).toBeGreaterThan(0);
       expect(list.body.data[0]).toHaveProperty('attachments');
+      // Newest first by default (README): by date, then id, descending; an explicit o=a is the reverse.
+      const older = await expense('vol', { amount: 1, date: daysAgo(10) });
+      const byDefault = (await http().get(`/api/users/${org.users.vol}/expenses?per_page=100`).set(as('vol')).expect(200)).body.data as { id: number; date: string }[];
+      const newestFirst = [...byDefault].sort((x, y) => y.date.localeCompare(x.date) || y.id - x.id);
+      expect(byDefault.length).toBeGreaterThan(2);
+      expect(byDefault.map((e) => e.id)).toEqual(newestFirst.map((e) => e.id));
+      expect(byDefault.at(-1)!.id).toBe(older.id);
+      const ascending = (await http().get(`/api/users/${org.users.vol}/expenses?per_page=100&o=a`).set(as('vol')).expect(200)).body.data as { id: number }[];
+      expect(ascending.map((e) => e.id)).toEqual(byDefault.map((e) => e.id).reverse());
       await http().get(`/api/users/${org.users.vol}/expenses?s=amount`).set(as('vol')).expect(422);
       await http().get(`/api/users/${org.users.vol}/expenses?include=secrets`).set(as('vol')).expect(422);
       await http().get(`/api/users/${org.users.vol}/expenses?claimed=maybe`).set(as('vol')).expect(422);
-      await http().get(`/api/users/${org.users.vol}/expenses`).set(as('selfie')).expect(404);
+      // A user of the same organisation the hierarchy refuses: 403; another organisation: 404 (api.md).
+      await http().get(`/api/users/${org.users.vol}/expenses`).set(as('selfie')).expect(403);
       await http().get(`/api/users/${org.users.vol}/expenses`).set(as('approver')).expect(200);
       await http().get(`/api/users/${org.users.vol}/expenses`).set(as('other')).expect(404);
     });
@@ -146,6 +156,19 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
       await http().put(`/api/users/${org.users.vol}/expenses/${e.id}`).set(as('approver')).send({ amount: 1 }).expect(403);
       await http().delete(`/api/users/${org.users.vol}/expenses/${e.id}`).set(as('vol')).expect(204);
       await http().get(`/api/users/${org.users.vol}/expenses/${e.id}`).set(as('vol')).expect(404);
+    });
+
+    it('records the organisation, the user and the request of each change in its events’ metadata', async () => {
+      const created = (await http().post('/api/expenses').set(as('vol')).set('x-request-id', 'expense-metadata-1').send({ type: { id: travel }, date: daysAgo(2), amount: 2 }).expect(201)).body;
+      await http().put(`/api/users/${org.users.vol}/expenses/${created.id}`).set(as('vol')).set('x-request-id', 'expense-metadata-2').send({ amount: 3 }).expect(200);
+      const rows: { type: string; metadata: unknown }[] = await app
+        .get(DataSource)
+        .query(`SELECT type, metadata FROM events WHERE stream_id = $1 ORDER BY stream_version`, [`expenses.Expense-${created.id}`]);
+      const by = { organisationId: org.organisation.id, actor: { kind: 'user', userId: org.users.vol } };
+      expect(rows).toEqual([
+        { type: 'expenses.ExpenseRecorded', metadata: { ...by, correlationId: 'expense-metadata-1' } },
+        { type: 'expenses.ExpenseChanged', metadata: { ...by, correlationId: 'expense-metadata-2' } },
+      ]);
     });
 
     it('attaches files the caller uploaded, with fresh signed URLs', async () => {

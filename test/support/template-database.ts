@@ -4,6 +4,11 @@ import { migrations } from '../../migrations/index.js';
 
 const TEMPLATE = 'uvol_test_template';
 
+/** `uvol_t_<run>_<suffix>`: the run id keeps concurrent runs' databases apart. */
+export function testDatabaseName(runId: string, suffix: string): string {
+  return `uvol_t_${runId.replace(/\W/g, '')}_${suffix}`;
+}
+
 export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${database}`;

@@ -1,0 +1,164 @@
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
+import { bootStandalone, logIn, organisationFile, provision } from '../support/test-app.js';
+
+/** Issue 10, items 1 and 8: bodies and requests built to stall or crash the server. */
+describe('hostile input (api.md: errors; a 5xx or an event-loop stall is a bug)', () => {
+  let env: TestEnvironment;
+  let app: NestFastifyApplication;
+  let base: string;
+  let adminToken: string;
+  const http = () => request(app.getHttpServer());
+  const eventCount = async () => Number((await app.get(DataSource).query('SELECT count(*)::int AS n FROM events'))[0].n);
+
+  beforeAll(async () => {
+    env = await testEnvironment({ AUTH_RATE_LIMIT_PER_ADDRESS: '100000' });
+    app = await bootStandalone(env.config);
+    await provision(app, organisationFile('hostile', [{ key: 'admin', email: 'admin@hostile.example', permissions: ['manage-organisation', 'edit-expense-settings'] }]));
+    adminToken = await logIn(app, 'admin@hostile.example');
+    await app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await app?.close();
+    await env?.cleanup();
+  });
+
+  /** The api.md error shape and the headers every answer carries. */
+  function expectErrorAnswer(res: { status: number; body: unknown; headers: Record<string, unknown> }, status: number): void {
+    expect(res.status).toBe(status);
+    expect(res.body).toEqual(expect.objectContaining({ message: expect.any(String), status_code: status }));
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toEqual(expect.stringContaining("default-src 'self'"));
+    expect(res.headers['x-request-id']).toEqual(expect.any(String));
+  }
+
+  describe('JSON bodies are refused by shape before anything costly runs', () => {
+    const deepArrays = (bytes: number) => '['.repeat(bytes / 2) + ']'.repeat(bytes / 2);
+
+    it('nesting beyond 16 levels is a 400, on a public route', async () => {
+      const res = await http().post('/auth/api/pre-auth-token').set('content-type', 'application/json').send(deepArrays(60_000));
+      expectErrorAnswer(res, 400);
+      expect(res.body.message).toMatch(/nested deeper than 16/);
+    });
+
+    it('an object with more than 256 keys is a 400, not a 422 listing every key', async () => {
+      const wide = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`k${i}`, 1]));
+      const res = await http().post('/auth/api/pre-auth-token').send(wide);
+      expectErrorAnswer(res, 400);
+      expect(res.body.message).toMatch(/more than 256 keys/);
+      expect(JSON.stringify(res.body).length).toBeLessThan(500);
+    });
+
+    it('a body over the route’s limit is a 413 (1 MB on the log-in route)', async () => {
+      const res = await http().post('/auth/api/pre-auth-token').set('content-type', 'application/json').send(deepArrays(1_000_000));
+      expectErrorAnswer(res, 413);
+    });
+
+    it('the organisation update takes bodies up to 1 MiB, and refuses a deep one there too', async () => {
+      const before = await eventCount();
+      const res = await http()
+        .put('/api/organisation')
+        .set('authorization', `Bearer ${adminToken}`)
+        .set('content-type', 'application/json')
+        .send(`{"name":${deepArrays(900_000)}}`);
+      expectErrorAnswer(res, 400);
+      const long = await http()
+        .put('/api/organisation')
+        .set('authorization', `Bearer ${adminToken}`)
+        .send({ name: 'x'.repeat(70_000) });
+      // Past the 64 KiB default, so it reached validation: the name's length rule answers.
+      expectErrorAnswer(long, 422);
+      expect(await eventCount()).toBe(before);
+    });
+
+    it.each([
+      ['an array', '[{"email":"a@b.example","password":"x"}]'],
+      ['null', 'null'],
+      ['a number', '42'],
+      ['a string', '"text"'],
+    ])('a JSON body that is %s is a 400', async (_what, body) => {
+      const res = await http().post('/auth/api/pre-auth-token').set('content-type', 'application/json').send(body);
+      expectErrorAnswer(res, 400);
+    });
+
+    it('a body of 250 unknown keys gets a 422 naming at most 50 fields', async () => {
+      const before = await eventCount();
+      const body = Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`unknown_${i}`, 1]));
+      const res = await http().post('/api/expenses/types').set('authorization', `Bearer ${adminToken}`).send(body);
+      expectErrorAnswer(res, 422);
+      expect(Object.keys(res.body.errors)).toHaveLength(50);
+      expect(res.body.message).toMatch(/more fields not listed/);
+      expect(await eventCount()).toBe(before);
+    });
+
+    it('GET /health answers within 500 ms while 20 hostile bodies are in flight', async () => {
+      // Raw sockets, the request bytes built once: the client shares this process's event loop,
+      // so it must cost little beside what it makes the server do.
+      const { port } = app.getHttpServer().address() as AddressInfo;
+      const body = Buffer.from(deepArrays(1_000_000));
+      const head = (method: string, path: string) =>
+        Buffer.from(`${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+      const requests = [head('PUT', '/api/organisation'), head('POST', '/auth/api/pre-auth-token')];
+      // fetch loads its implementation on first use, in this process: once before, so the figure
+      // below is the server's answer and not the client's start-up.
+      expect((await fetch(`${base}/health`)).status).toBe(200);
+      const attacks = Array.from({ length: 20 }, (_, i) =>
+        new Promise<number>((resolve, reject) => {
+          const socket = connect(port, '127.0.0.1', () => socket.end(Buffer.concat([requests[i % 2]!, body])));
+          let answer = '';
+          socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+          // The server may answer (413) and close before the whole body is sent.
+          socket.on('error', (err: NodeJS.ErrnoException) => (err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err)));
+          socket.on('close', () => resolve(Number(answer.split(' ')[1])));
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const started = performance.now();
+      const health = await fetch(`${base}/health`);
+      const took = performance.now() - started;
+      expect(health.status).toBe(200);
+      expect(took).toBeLessThan(500);
+      for (const status of await Promise.all(attacks)) expect([400, 413]).toContain(status);
+    });
+  });
+
+  describe('framework-level refusals have the error body and the security headers', () => {
+    it('a path parameter over the router’s length limit is a 414', async () => {
+      const res = await http().get(`/api/users/${'9'.repeat(500)}/expenses`).set('authorization', `Bearer ${adminToken}`);
+      expectErrorAnswer(res, 414);
+    });
+
+    /** Sends raw bytes and parses the one answer the server writes before closing. */
+    function raw(payload: string): Promise<{ status: number; headers: Record<string, string>; body: unknown }> {
+      const { port } = app.getHttpServer().address() as AddressInfo;
+      return new Promise((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.write(payload));
+        let data = '';
+        socket.on('data', (chunk) => (data += chunk.toString('latin1')));
+        socket.on('error', reject);
+        socket.on('close', () => {
+          const [head = '', body = ''] = data.split('\r\n\r\n');
+          const [statusLine = '', ...lines] = head.split('\r\n');
+          const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+          resolve({ status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) });
+        });
+      });
+    }
+
+    it('headers over the size limit are a 431', async () => {
+      const res = await raw(`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+      expectErrorAnswer(res, 431);
+    });
+
+    it('broken framing is a 400', async () => {
+      const res = await raw('GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\nzzz\r\n\r\n');
+      expectErrorAnswer(res, 400);
+    });
+  });
+});
