@@ -1,5 +1,7 @@
 # One image for both process roles; docker-compose.yml picks the command.
-FROM node:20-bookworm-slim AS build
+# Node 24, the maintained LTS line (20 is past its end of life); the native packages (argon2,
+# sharp) ship Node-API prebuilds, so they need no rebuild across Node versions.
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund --loglevel=error
@@ -10,7 +12,7 @@ COPY migrations ./migrations
 COPY bench ./bench
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 WORKDIR /app
 COPY --from=build /app/package.json ./

@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { EventStore, EventUpcasters } from '#app/event-store';
-import { PreparedStatements } from '#app/platform';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Test } from '@nestjs/testing';
+import { EventStore, EventUpcasters, type StreamAppend } from '#app/event-store';
+import { loadConfig, PreparedStatements } from '#app/platform';
 import type pg from 'pg';
-import type { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { coreImports } from '../apps/common/core.js';
 import { connect, createScratch, dropScratch, openDataSource, secondsSince } from './db.js';
 import { EVENT_TYPES, eventData, eventMetadata } from './fixtures.js';
+import { EVENT_COLUMNS, type EventRow, storeInternals, toStoredEvent } from './internals.js';
 
 export interface AppendOptions {
   /** Single-event transactions per variant. */
@@ -44,7 +50,12 @@ const RAW_TABLE = 'events_raw';
  * No inline projections: the benchmark measures the log append. (EventStore's InlineProjections
  * with an empty registry does exactly this: nothing; it is not exported from the library's index.)
  */
-const noInlineProjections = { apply: async () => undefined, committed: () => undefined } as unknown as ConstructorParameters<typeof EventStore>[2];
+const noInlineProjections = {
+  apply: async () => undefined,
+  committed: () => undefined,
+  plan: async () => ({ statements: [], ops: [] }),
+  announce: () => undefined,
+} as unknown as ConstructorParameters<typeof EventStore>[2];
 const STREAMS_PER_APPENDER = 50;
 
 /**
@@ -84,8 +95,9 @@ function batchTxs(tag: string, appenders: number, total: number, size: number): 
 
 async function storeWrite(store: EventStore, tx: Tx): Promise<void> {
   const fresh = tx.length > 1;
-  await store.transaction((em) =>
-    store.append(
+  const internal = storeInternals(store);
+  await internal.transaction((em) =>
+    internal.append(
       em,
       [
         {
@@ -200,5 +212,243 @@ export async function benchAppend(options: AppendOptions): Promise<AppendFigure[
     for (const c of clients) await c.end().catch(() => undefined);
     await dataSource?.destroy().catch(() => undefined);
     await dropScratch(database);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Write paths (BENCH_ONLY=paths): the same appends through each public path, side by side.
+
+export interface PathOptions {
+  /** Single-event transactions per variant and round. */
+  readonly singles: number;
+  /** Transactions of `streams` streams × 1 event per variant and round. */
+  readonly multis: number;
+  /** Streams per multi-stream transaction. */
+  readonly streams: number;
+  /** Appenders of the concurrent single-event groups. */
+  readonly concurrency: number;
+  /** Rounds; within a round every variant of a group runs once, in turn, starting one later each round. The figure is the median. */
+  readonly rounds: number;
+  /** Run on the embedded database (PGlite, one session) through the application's modules instead. */
+  readonly embedded?: boolean;
+  readonly log?: (line: string) => void;
+}
+
+export interface PathFigure {
+  readonly group: string;
+  readonly name: string;
+  readonly transactions: number;
+  readonly events: number;
+  /** Seconds of each round, in order. */
+  readonly seconds: readonly number[];
+}
+
+/** One stream a transaction appends to, at the version it holds (when it is known). */
+interface Target {
+  readonly streamId: string;
+  readonly version: number;
+}
+type PathWrite = (targets: readonly Target[], i: number) => Promise<unknown>;
+
+/** Counts events: what a handler folds, cheaply. */
+const countEvents = (state: number | null) => (state ?? 0) + 1;
+const pathEvent = (i: number) => ({ type: EVENT_TYPES[i % EVENT_TYPES.length]!, data: eventData(i) });
+
+/**
+ * The per-stream append of `EventStore.append` as of 7178082 (before the one multi-stream insert),
+ * statement for statement: the locks, then one INSERT per stream. The "before" of the multi-stream
+ * figures; it skips only the (empty) projections and the idempotency read (no event ids here).
+ */
+async function legacyAppend(tx: EntityManager, upcasters: EventUpcasters, appends: readonly StreamAppend[], metadata: object): Promise<void> {
+  const anyStreams = [...new Set(appends.filter((a) => a.expectedVersion === 'any').map((a) => a.streamId))].sort();
+  await tx.query(
+    `SELECT pg_advisory_xact_lock_shared(hashtextextended('event-store:projections', 0))${anyStreams.map((_, i) => `, pg_advisory_xact_lock(hashtextextended('event-store:stream:' || $${i + 1}, 0))`).join('')}`,
+    anyStreams,
+  );
+  const recordedAt = new Date();
+  for (const append of [...appends].sort((a, b) => a.streamId.localeCompare(b.streamId))) {
+    const { expectedVersion, events } = append;
+    const after = typeof expectedVersion === 'number' && expectedVersion !== 0 ? expectedVersion : null;
+    const version =
+      expectedVersion === 'any'
+        ? '(SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = $1)'
+        : expectedVersion === 'no_stream' || expectedVersion === 0
+          ? '0'
+          : '$8::int';
+    const rows: EventRow[] = await tx.query(
+      `INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
+       SELECT e.id, $1, b.version + e.n::int, e.type, e.schema_version, e.data, $6::jsonb, $7::timestamptz
+         FROM (SELECT ${version} AS version) b,
+              unnest($2::uuid[], $3::text[], $4::int[], $5::jsonb[]) WITH ORDINALITY AS e(id, type, schema_version, data, n)
+        ${after === null ? '' : 'WHERE EXISTS (SELECT FROM events WHERE stream_id = $1 AND stream_version = $8)'}
+       RETURNING ${EVENT_COLUMNS}`,
+      [
+        append.streamId,
+        events.map((e) => e.eventId ?? randomUUID()),
+        events.map((e) => e.type),
+        events.map((e) => e.schemaVersion ?? 1),
+        events.map((e) => JSON.stringify(e.data ?? {})),
+        JSON.stringify(metadata),
+        recordedAt.toISOString(),
+        ...(after === null ? [] : [after]),
+      ],
+    );
+    if (rows.length === 0) throw new Error(`legacy append: ${append.streamId} is not at ${String(expectedVersion)}`);
+    rows.map((r) => toStoredEvent(r, upcasters));
+  }
+}
+
+/**
+ * Write paths, side by side in one process and database:
+ * - single event, next version: each transaction reads its stream (1–5 events) and appends one
+ *   event at the version read, as a command handler does: `transaction` + `load` + `append` (the
+ *   general path; also with the statements of 7178082), `load` + `commit`, and `handle`;
+ * - single event, new stream: no read; `transaction` + `append`, `commit`, `handle` with `expect`;
+ * - `streams` streams × 1 event in one transaction, each stream at a known version: the per-stream
+ *   statements of 7178082, today's one insert (`transaction` + `append`), and `handleMany` (which
+ *   also reads the streams, one query).
+ */
+export async function benchAppendPaths(options: PathOptions): Promise<PathFigure[]> {
+  const log = options.log ?? (() => undefined);
+  const database = 'uvol_bench_paths';
+  let dataSource: DataSource | undefined;
+  let close = async () => undefined as unknown;
+  try {
+    const upcasters = new EventUpcasters();
+    let store: EventStore;
+    let db: DataSource;
+    if (options.embedded) {
+      // The application's own embedded database (PGlite behind its socket server) and EventStore,
+      // with no projection registered for the bench's event types.
+      const dataDir = mkdtempSync(join(tmpdir(), 'uvol-bench-paths-'));
+      const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+      const app = await (await Test.createTestingModule({ imports: coreImports(config, { migrate: true }) }).compile()).init();
+      db = app.get(DataSource);
+      store = app.get(EventStore);
+      close = async () => {
+        await app.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      };
+    } else {
+      const url = await createScratch(database);
+      close = () => dropScratch(database);
+      db = dataSource = await openDataSource(url, options.concurrency + 2);
+      store = new EventStore(db, upcasters, noInlineProjections, new PreparedStatements(db, { embedded: false }));
+    }
+    const internal = storeInternals(store);
+    const meta = eventMetadata('bench');
+    const seed = async (streamIds: readonly string[]) => {
+      for (let i = 0; i < streamIds.length; i += 500) {
+        const batch = streamIds.slice(i, i + 500).map((streamId, k): StreamAppend => ({ streamId, expectedVersion: 'no_stream', events: [pathEvent(k)] }));
+        await internal.transaction((tx) => internal.append(tx, batch, meta));
+      }
+    };
+
+    /** Per appender, `per` single-event jobs on streams of their own, each already holding an event (`seeded`) or new. */
+    const singles = (tag: string, appenders: number, seeded: boolean) => {
+      const per = Math.ceil(options.singles / appenders);
+      const streams = Math.max(1, Math.floor(per / 5));
+      return Array.from({ length: appenders }, (_, w) =>
+        Array.from({ length: per }, (_, j): Target[] =>
+          seeded ? [{ streamId: `${tag}-w${w}-s${j % streams}`, version: 1 + Math.floor(j / streams) }] : [{ streamId: `${tag}-w${w}-n${j}`, version: 0 }],
+        ),
+      );
+    };
+    const multis = (tag: string) => {
+      const groups = Math.max(1, Math.floor(options.multis / 4));
+      return [
+        Array.from({ length: options.multis }, (_, j): Target[] =>
+          Array.from({ length: options.streams }, (_, k) => ({ streamId: `${tag}-g${j % groups}-s${String(k).padStart(3, '0')}`, version: 1 + Math.floor(j / groups) })),
+        ),
+      ];
+    };
+    const one = (t: readonly Target[], i: number): StreamAppend => ({ streamId: t[0]!.streamId, expectedVersion: t[0]!.version || 'no_stream', events: [pathEvent(i)] });
+    const many = (t: readonly Target[], i: number) => t.map((s, k): StreamAppend => ({ streamId: s.streamId, expectedVersion: s.version, events: [pathEvent(i + k)] }));
+
+    const groups: { group: string; jobs: (tag: string) => Target[][][]; variants: [string, PathWrite][] }[] = [];
+    for (const appenders of [1, options.concurrency]) {
+      const suffix = appenders === 1 ? '' : `, ${appenders} appenders`;
+      groups.push({
+        group: `single event, next version${suffix}`,
+        jobs: (tag) => singles(tag, appenders, true),
+        variants: [
+          ['transaction + load + append, statements of 7178082', (t, i) =>
+            internal.transaction(async (tx) => {
+              const version = (await store.readStream(t[0]!.streamId, 0, tx)).length;
+              await legacyAppend(tx, upcasters, [{ ...one(t, i), expectedVersion: version }], meta);
+            })],
+          ['transaction + load + append', (t, i) =>
+            internal.transaction(async (tx) => {
+              const version = (await store.readStream(t[0]!.streamId, 0, tx)).length;
+              await internal.append(tx, [{ ...one(t, i), expectedVersion: version }], meta);
+            })],
+          ['load + commit', async (t, i) => {
+            const version = (await store.readStream(t[0]!.streamId)).length;
+            await internal.commit({ ...one(t, i), expectedVersion: version }, meta);
+          }],
+          ['handle', (t, i) => store.handle(t[0]!.streamId, countEvents, () => [pathEvent(i)], { metadata: meta })],
+        ],
+      });
+      groups.push({
+        group: `single event, new stream${suffix}`,
+        jobs: (tag) => singles(tag, appenders, false),
+        variants: [
+          ['transaction + append', (t, i) => internal.transaction((tx) => internal.append(tx, [one(t, i)], meta))],
+          ['commit', (t, i) => internal.commit(one(t, i), meta)],
+          ["handle, expect 'no_stream'", (t, i) => store.handle(t[0]!.streamId, countEvents, () => [pathEvent(i)], { metadata: meta, expect: 'no_stream' })],
+        ],
+      });
+    }
+    groups.push({
+      group: `${options.streams} streams × 1 event in one transaction`,
+      jobs: multis,
+      variants: [
+        ['transaction + per-stream appends of 7178082 (before)', (t, i) => internal.transaction((tx) => legacyAppend(tx, upcasters, many(t, i), meta))],
+        ['transaction + append, one insert (after)', (t, i) => internal.transaction((tx) => internal.append(tx, many(t, i), meta))],
+        ['handleMany (reads the streams too)', (t, i) =>
+          store.handleMany(
+            t.map((s) => ({ streamId: s.streamId, evolve: countEvents })),
+            () => t.map((s, k) => ({ streamId: s.streamId, events: [pathEvent(i + k)] })),
+            { metadata: meta },
+          )],
+      ],
+    });
+
+    // Warm-up: connections, named statements, plans, JIT; every variant once on a small load.
+    for (const [g, group] of groups.entries()) {
+      for (const [v, [, write]] of group.variants.entries()) {
+        const jobs = group.jobs(`warm-${g}-${v}`).map((txs) => txs.slice(0, 20));
+        await seed([...new Set(jobs.flat(2).filter((t) => t.version > 0).map((t) => t.streamId))]);
+        await Promise.all(jobs.map(async (txs) => { for (const [i, t] of txs.entries()) await write(t, i); }));
+      }
+    }
+
+    const figures: PathFigure[] = [];
+    for (const [g, group] of groups.entries()) {
+      const seconds = group.variants.map(() => [] as number[]);
+      let transactions = 0;
+      let events = 0;
+      for (let round = 0; round < options.rounds; round++) {
+        // Each round starts with the next variant, so none always runs first (or last) in a drift.
+        for (let n = 0; n < group.variants.length; n++) {
+          const v = (n + round) % group.variants.length;
+          const [name, write] = group.variants[v]!;
+          const jobs = group.jobs(`r${round}-${g}-${v}`);
+          await seed([...new Set(jobs.flat(2).filter((t) => t.version > 0).map((t) => t.streamId))]);
+          transactions = jobs.reduce((n, txs) => n + txs.length, 0);
+          events = jobs.reduce((n, txs) => n + txs.reduce((m, t) => m + t.length, 0), 0);
+          await db.query('CHECKPOINT');
+          const started = performance.now();
+          await Promise.all(jobs.map(async (txs) => { for (const [i, t] of txs.entries()) await write(t, i); }));
+          seconds[v]!.push(secondsSince(started));
+          log(`paths ${group.group} · ${name}, round ${round + 1}: ${(transactions / seconds[v]!.at(-1)!).toFixed(0)} tx/s`);
+        }
+      }
+      group.variants.forEach(([name], v) => figures.push({ group: group.group, name, transactions, events, seconds: seconds[v]! }));
+    }
+    return figures;
+  } finally {
+    await dataSource?.destroy().catch(() => undefined);
+    await close();
   }
 }

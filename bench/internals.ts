@@ -8,4 +8,6 @@
 export { EVENT_COLUMNS, type EventRow, toStoredEvent } from '../libs/event-store/src/event-rows.js';
 export { ColumnTypes, OpsWriter } from '../libs/event-store/src/ops-writer.js';
 export { InlineProjections } from '../libs/event-store/src/inline-projections.js';
+// The store's transactional writes, which domain code does not get (docs/adr/0005): the "before" paths measured beside handle.
+export { storeInternals } from '../libs/event-store/src/event-store.js';
 /* eslint-enable no-restricted-imports */

@@ -3,7 +3,11 @@
  *
  *   DATABASE_URL   admin URL; scratch databases uvol_bench_* are created and dropped through it
  *                  (default postgres://postgres@127.0.0.1:5432/postgres)
- *   BENCH_ONLY     append | replay (default both)
+ *   BENCH_ONLY     append | paths | replay (default all three)
+ *   BENCH_PATHS_SINGLES  single-event transactions per write-path variant and round (default 1000)
+ *   BENCH_PATHS_MULTIS   100-stream transactions per write-path variant and round (default 20)
+ *   BENCH_PATHS_ROUNDS   rounds of the write paths; each variant's figure is its median (default 3)
+ *   BENCH_EMBEDDED       1: the write paths on the embedded database (PGlite) instead of DATABASE_URL
  *   BENCH_EVENTS   events in the replayed log (default 1000000)
  *   BENCH_BATCH    replay batch size of the headline run (default unset: no batchSize is passed,
  *                  so the run measures ProjectionReplayer's own default; the batch size it used is
@@ -13,7 +17,7 @@
  *   BENCH_PROFILE_WRITE_EVENTS  events of the write-only profile (default 200000)
  */
 import os from 'node:os';
-import { benchAppend } from './append.js';
+import { benchAppend, benchAppendPaths } from './append.js';
 import { ADMIN_URL } from './db.js';
 import { benchReplay } from './replay.js';
 
@@ -58,6 +62,40 @@ async function main(): Promise<void> {
           ]),
         ),
     );
+  }
+
+  if (!only || only === 'paths') {
+    const figures = await benchAppendPaths({
+      singles: int(env.BENCH_PATHS_SINGLES, 1_000),
+      multis: int(env.BENCH_PATHS_MULTIS, 20),
+      streams: 100,
+      concurrency: 8,
+      rounds: int(env.BENCH_PATHS_ROUNDS, 3),
+      embedded: env.BENCH_EMBEDDED === '1',
+      log,
+    });
+    const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    for (const group of [...new Set(figures.map((f) => f.group))]) {
+      const rows = figures.filter((f) => f.group === group);
+      const first = median(rows[0]!.seconds);
+      out.push(
+        `\nWrite paths${env.BENCH_EMBEDDED === '1' ? ' (embedded PGlite)' : ''}: ${group} (${rows[0]!.transactions} tx, ${rows[0]!.events} events per round; median of ${rows[0]!.seconds.length} rounds)\n` +
+          table(
+            ['path', 'tx/s', 'events/s', 'µs/tx', 'vs first', 'rounds (tx/s)'],
+            rows.map((f) => {
+              const m = median(f.seconds);
+              return [
+                f.name,
+                rate(f.transactions, m),
+                rate(f.events, m),
+                ((m / f.transactions) * 1e6).toFixed(0),
+                pct(first, m),
+                f.seconds.map((s) => rate(f.transactions, s)).join(' / '),
+              ];
+            }),
+          ),
+      );
+    }
   }
 
   if (!only || only === 'replay') {

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Test } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
-import { EventStore, EventUpcasters } from '#app/event-store';
+import { EventStore, EventUpcasters, userActor } from '#app/event-store';
 import { loadConfig, PreparedStatements } from '#app/platform';
 import { contexts, coreImports } from '../apps/common/core.js';
 import { busyTicks, createScratch, dropScratch } from './db.js';
-import { InlineProjections } from './internals.js';
+import { InlineProjections, storeInternals } from './internals.js';
 
 export interface WritePathFigure {
   readonly name: string;
@@ -55,7 +55,11 @@ export async function benchWritePaths(total = 4_000): Promise<WritePathFigure[]>
       const data = { id, organisationId: 1, userId: 1, typeId: 1, rateId: null, roleId: null, amount: 4.2, description: 'bus', submitted: null, date: '2026-11-20', miles: null, passengers: null };
       return { streamId: `expenses.Expense-${id}`, expectedVersion: 'no_stream' as const, events: [{ type: 'expenses.ExpenseRecorded', data }] };
     };
-    const meta = { organisationId: 1, actorId: 1 };
+    const meta = { organisationId: 1, actor: userActor(1) };
+    // The store's own transaction and append, which domain code no longer gets (docs/adr/0005).
+    const internal = storeInternals(store);
+    // What SaveExpenseHandler does for a create: a drawn id, nothing read, one statement.
+    const handle = (on: EventStore, append: ReturnType<typeof recorded>) => on.handle(append.streamId, () => null, () => append.events, { expect: 'no_stream', metadata: meta });
     return [
       await measure('raw pg: INSERT of the projection row alone (the bare route\'s statement)', () =>
         ds.query(
@@ -63,9 +67,9 @@ export async function benchWritePaths(total = 4_000): Promise<WritePathFigure[]>
            VALUES ($1, 1, 1, 1, 4.2, 'bus', '2026-11-20', false, now(), now()) RETURNING *`,
           [++id],
         ), total),
-      await measure('EventStore.transaction + append (6 round trips)', () => store.transaction((tx) => store.append(tx, [recorded()], meta)), total),
-      await measure('EventStore.commit, statement unnamed', () => unnamed.commit(recorded(), meta), total),
-      await measure('EventStore.commit, prepared (what the API runs)', () => store.commit(recorded(), meta), total),
+      await measure('EventStore.transaction + append (6 round trips)', () => internal.transaction((tx) => internal.append(tx, [recorded()], meta)), total),
+      await measure("EventStore.handle at 'no_stream', statement unnamed", () => handle(unnamed, recorded()), total),
+      await measure("EventStore.handle at 'no_stream', prepared (what the API runs)", () => handle(store, recorded()), total),
     ];
   } finally {
     await app.close();
