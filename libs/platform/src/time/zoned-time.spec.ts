@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { Settings } from 'luxon';
+import { DateTime, Settings } from 'luxon';
 import {
   addCalendarMonths,
   instantToWallClock,
@@ -156,6 +156,15 @@ describe('wallClockToInstant and instantToWallClock', () => {
       expect(instantToWallClock(skipped, zone)).toEqual({ date, time: after[0] });
     });
 
+    it('given gap "first-after", then every skipped time is the first minute after the gap, and existing times are untouched', () => {
+      const middle = `${first.slice(0, 3)}30`;
+      for (const time of [first, middle, last]) {
+        expect(wallClockToInstant(date, time, zone, { gap: 'first-after' })).toEqual(utc(after[1]));
+      }
+      expect(wallClockToInstant(date, before[0], zone, { gap: 'first-after' })).toEqual(utc(before[1]));
+      expect(wallClockToInstant(date, after[0], zone, { gap: 'first-after' })).toEqual(utc(after[1]));
+    });
+
     it('given the day is an hour short, then 00:00 to 23:59 spans 23 hours less a minute', () => {
       expect(wallClockToInstant(date, '23:59', zone).getTime() - wallClockToInstant(date, '00:00', zone).getTime()).toBe(23 * HOUR - MINUTE);
     });
@@ -237,5 +246,45 @@ describe('wallClockToInstant and instantToWallClock', () => {
   it('given UTC, then wall clock and instant are the same', () => {
     expect(wallClockToInstant('2026-03-29', '01:30', 'UTC')).toEqual(utc('2026-03-29T01:30:00Z'));
     expect(instantToWallClock(utc('2026-10-25T01:30:00Z'), 'UTC')).toEqual({ date: '2026-10-25', time: '01:30' });
+  });
+});
+
+describe('wallClockToInstant on the days without a change (answered from the kept offset)', () => {
+  /** What luxon says, asked the long way: null for a skipped time, else the earlier candidate. */
+  function luxonSays(date: string, time: string, zone: string): number | null {
+    const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+    const [hour, minute] = time.split(':').map(Number) as [number, number];
+    const local = DateTime.fromObject({ year, month, day, hour, minute }, { zone });
+    if (local.day !== day || local.hour !== hour || local.minute !== minute) return null;
+    return Math.min(...local.getPossibleOffsets().map((c) => c.toMillis()));
+  }
+
+  const zones = ['Europe/London', 'America/New_York', 'Pacific/Auckland', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'America/Havana', 'America/Santiago', 'Pacific/Chatham', 'UTC'];
+  const times = ['00:00', '00:30', '01:30', '02:30', '12:00', '23:59'];
+
+  it.each(zones)('given every day of 2026 and 2027 in %s, then each answer is what luxon says', (zone) => {
+    const mismatches: string[] = [];
+    for (let at = Date.UTC(2026, 0, 1); at < Date.UTC(2028, 0, 1); at += 24 * HOUR) {
+      const date = new Date(at).toISOString().slice(0, 10);
+      for (const time of times) {
+        const expected = luxonSays(date, time, zone);
+        let actual: number | null;
+        try {
+          actual = wallClockToInstant(date, time, zone).getTime();
+        } catch (e) {
+          if (!(e instanceof NonexistentWallClockError)) throw e;
+          actual = null;
+        }
+        if (actual !== expected) mismatches.push(`${date} ${time}: ${actual} instead of ${expected}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('given a malformed date on a second call, then it is still a RangeError', () => {
+    expect(() => wallClockToInstant('2026-02-30', '09:00', 'Europe/London')).toThrow(RangeError);
+    expect(() => wallClockToInstant('2026-02-30', '09:00', 'Europe/London')).toThrow(RangeError);
+    expect(wallClockToInstant('2026-06-01', '09:00', 'Europe/London')).toEqual(utc('2026-06-01T08:00:00Z'));
+    expect(() => wallClockToInstant('2026-06-01', '9:00', 'Europe/London')).toThrow(RangeError);
   });
 });

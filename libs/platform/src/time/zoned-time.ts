@@ -122,33 +122,102 @@ export interface WallClockOptions {
    * A time in the spring-forward gap: `refuse` (the default, inputs) throws NonexistentWallClockError;
    * `forward` takes the instant that wall time would have been had the clocks not changed yet, i.e. the
    * time moved forward by the gap (01:30 on London's spring day is 02:30 BST = 01:30Z), for computed
-   * cut points such as hour entries.
+   * cut points such as hour entries; `first-after` takes the first minute that exists after the gap,
+   * the instant the clocks jump (every skipped time of London's spring day is 02:00 BST = 01:00Z), so
+   * a computed span that starts or ends in the gap keeps its existing part and loses only the skipped one.
    */
-  readonly gap?: 'refuse' | 'forward';
+  readonly gap?: 'refuse' | 'forward' | 'first-after';
 }
 
 /**
  * The instant of a wall-clock `date` `time` (`HH:MM`) in `zone`. A time the zone skips is refused
  * (see WallClockOptions.gap); a time it repeats is the earlier instant. Malformed input or an unknown
  * zone is a RangeError: callers check formats first.
+ *
+ * Asking luxon costs some 60 µs a call (its ambiguity check above all), and the rota views convert
+ * thousands of timeslot times a request; so a date on which the zone's offset stays put is answered
+ * from that offset, kept per zone and date (steadyOffset), and only the days of a change ask luxon.
  */
 export function wallClockToInstant(date: string, time: string, zone: string, options: WallClockOptions = {}): Date {
-  const day = parseCalendarDate(date);
   const clock = TIME.exec(time);
-  if (!day || !clock) throw new RangeError(`Not a wall-clock date and time (YYYY-MM-DD, HH:MM): ${date} ${time}`);
-  checkZone(zone);
-  const wanted = { ...day, hour: Number(clock[1]), minute: Number(clock[2]) };
+  if (!clock) throw new RangeError(`Not a wall-clock date and time (YYYY-MM-DD, HH:MM): ${date} ${time}`);
+  const steady = steadyDayOf(date, zone);
+  const minutes = Number(clock[1]) * 60 + Number(clock[2]);
+  if (steady.offset !== null) return new Date(steady.midnight + (minutes - steady.offset) * 60_000);
+  return askLuxon(steady.day, date, time, zone, options);
+}
+
+function askLuxon(day: CalendarDateParts, date: string, time: string, zone: string, options: WallClockOptions): Date {
+  const [hour, minute] = time.split(':').map(Number) as [number, number];
+  const wanted = { ...day, hour, minute };
   const local = DateTime.fromObject(wanted, { zone });
   if (!local.isValid) throw new RangeError(`${date} ${time} in ${zone}: ${local.invalidReason ?? 'invalid'}`);
   // Luxon moves a time in the gap forward without a word: it exists only if it reads back unchanged.
-  const { year, month, day: d, hour, minute } = local;
-  if (year !== wanted.year || month !== wanted.month || d !== wanted.day || hour !== wanted.hour || minute !== wanted.minute) {
+  if (wallKey(local) !== wallKey(wanted)) {
     if (options.gap === 'forward') return local.toJSDate();
+    if (options.gap === 'first-after') return firstInstantShowing(wanted, local.toMillis(), zone);
     throw new NonexistentWallClockError(date, time, zone);
   }
   // In the repeated hour there are two candidates (one per offset): take the earlier.
   const earliest = Math.min(...local.getPossibleOffsets().map((candidate) => candidate.toMillis()));
   return new Date(earliest);
+}
+
+type WallParts = CalendarDateParts & { readonly hour: number; readonly minute: number };
+
+/** A number that orders wall clocks as the calendar does (no instant: a key to compare). */
+const wallKey = (w: WallParts) => ((((w.year * 100 + w.month) * 100 + w.day) * 100 + w.hour) * 100 + w.minute);
+
+/**
+ * The first instant whose wall clock reads `wanted` or later, for a `wanted` time in a gap: the end of
+ * the gap. `after` (luxon's answer, which reads the time moved forward by the gap) shows a later wall
+ * clock; two days before it the wall clock was earlier, and between the two the wall clock only moves
+ * forward, so a search by halves to the minute finds the jump.
+ */
+function firstInstantShowing(wanted: WallParts, after: number, zone: string): Date {
+  let [before, at] = [after - 48 * 3_600_000, after];
+  while (at - before > 60_000) {
+    const middle = before + Math.floor((at - before) / 120_000) * 60_000;
+    if (wallKey(DateTime.fromMillis(middle, { zone })) >= wallKey(wanted)) at = middle;
+    else before = middle;
+  }
+  return new Date(at);
+}
+
+interface SteadyDay {
+  readonly day: CalendarDateParts;
+  /** The UTC instant of the date's midnight read as UTC (the date's wall clock as if the zone were UTC). */
+  readonly midnight: number;
+  /** The zone's offset in minutes over the whole date, or null when it changes near it (ask luxon). */
+  readonly offset: number | null;
+}
+
+const steadyDays = new Map<string, SteadyDay>();
+const STEADY_DAYS_KEPT = 50_000;
+const HOUR_MS = 3_600_000;
+
+/**
+ * Whether `zone` keeps one offset over every instant that can show a wall clock of `date`. Offsets
+ * run from −12 h to +14 h, so those instants lie between the date's midnight read as UTC less 14 h
+ * and its end read as UTC plus 12 h. The offset is sampled at both ends of that window (an hour wider)
+ * and in its middle: a zone that changed and changed back between two samples (a day apart) would be
+ * missed, and none does in the tz database. Remembered per zone and date (bounded, cleared when full).
+ */
+function steadyDayOf(date: string, zone: string): SteadyDay {
+  const key = `${zone} ${date}`;
+  const known = steadyDays.get(key);
+  if (known) return known;
+  const day = parseCalendarDate(date);
+  if (!day) throw new RangeError(`Not a wall-clock date and time (YYYY-MM-DD, HH:MM): ${date}`);
+  checkZone(zone);
+  const midnight = DateTime.utc(day.year, day.month, day.day).toMillis();
+  const iana = IANAZone.create(zone);
+  const samples = [midnight - 15 * HOUR_MS, midnight + 12 * HOUR_MS, midnight + 37 * HOUR_MS].map((at) => iana.offset(at));
+  const offset = samples.every((o) => o === samples[0] && Number.isInteger(o)) ? samples[0]! : null;
+  if (steadyDays.size >= STEADY_DAYS_KEPT) steadyDays.clear();
+  const steady = { day, midnight, offset };
+  steadyDays.set(key, steady);
+  return steady;
 }
 
 /** The wall clock (`{ date, time: 'HH:MM' }`) an instant shows in `zone`; seconds are dropped (rota times are whole minutes). */
