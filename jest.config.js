@@ -1,3 +1,14 @@
+import vm from 'node:vm';
+
+/**
+ * Jest 30 loads an ES module that CommonJS require()s natively where Node can evaluate one
+ * synchronously (vm modules with hasAsyncGraph: Node 24.9+, jest-runtime's `supportsSyncEvaluate`).
+ * Before that it cannot, and content-disposition must be compiled to CommonJS (below); after it,
+ * compiling would break it (the compiled CommonJS is then evaluated as a module: "exports is not
+ * defined").
+ */
+const requiresEsmNatively = typeof vm.SourceTextModule?.prototype.hasAsyncGraph === 'function';
+
 /**
  * Jest 30 + ts-jest in native ESM mode (run with NODE_OPTIONS=--experimental-vm-modules, see the
  * npm scripts). Three tiers by file name: *.spec.ts (unit), *.int-spec.ts (Postgres),
@@ -14,11 +25,11 @@ export default {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
     // @fastify/static (CommonJS, used by the docs page) require()s content-disposition 3, which is
-    // ESM-only. Node 20.19+ allows that, Jest on Node 20 does not, so Jest compiles that package
-    // to CommonJS itself.
-    '/node_modules/content-disposition/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, isolatedModules: true } }],
+    // ESM-only. Node 20.19+ allows that; Jest before Node 24.9 does not, so there Jest compiles that
+    // package to CommonJS itself.
+    ...(requiresEsmNatively ? {} : { '/node_modules/content-disposition/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, isolatedModules: true } }] }),
   },
-  transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
+  ...(requiresEsmNatively ? {} : { transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'] }),
   moduleNameMapper: {
     '^#app/(.*)$': '<rootDir>/libs/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
