@@ -4,6 +4,7 @@ import { ExpensesHttpModule, ExpensesModule, ExpensesWorkerModule } from '#app/e
 import { FilesHttpModule, FilesModule } from '#app/files';
 import { IdentityHttpModule, IdentityModule, IdentityWorkerModule } from '#app/identity';
 import { OrganisationHttpModule, OrganisationModule } from '#app/organisation';
+import { RotasHttpModule, RotasModule } from '#app/rotas';
 import { type AppConfig, ConfigModule, DatabaseModule, QueueModule, SecurityModule } from '#app/platform';
 import { migrations } from '../../migrations/index.js';
 
@@ -22,9 +23,9 @@ export function coreImports(config: AppConfig, options: { migrate: boolean }) {
 /** The context modules each process role loads; the bounded contexts add themselves here. */
 export const contexts = {
   /** Command handlers, queries, projections: everywhere events are appended or replayed. */
-  domain: [IdentityModule, FilesModule, OrganisationModule, ExpensesModule],
+  domain: [IdentityModule, FilesModule, OrganisationModule, ExpensesModule, RotasModule],
   /** Controllers (and the global JWT guard). */
-  http: [IdentityHttpModule, FilesHttpModule, OrganisationHttpModule, ExpensesHttpModule],
+  http: [IdentityHttpModule, FilesHttpModule, OrganisationHttpModule, ExpensesHttpModule, RotasHttpModule],
   /** BullMQ processors and reactors. */
   worker: [IdentityWorkerModule, ExpensesWorkerModule],
 };

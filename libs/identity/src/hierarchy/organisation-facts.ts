@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { todayIn } from '#app/platform';
+import type { Caller } from '../auth/caller.js';
+
+/** What other contexts need of an organisation that provisioning fixed: its zone and features. */
+export interface OrganisationFacts {
+  readonly timezone: string;
+  readonly features: ReadonlySet<string>;
+  /** Today's date in the organisation's zone ("today" for every rota rule). */
+  readonly today: string;
+}
+
+@Injectable()
+export class OrganisationFactsReader {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async of(tenant: Pick<Caller, 'organisationId'>): Promise<OrganisationFacts> {
+    const rows: { timezone: string; features: string[] }[] = await this.dataSource.query(`SELECT timezone, features FROM organisations WHERE id = $1`, [tenant.organisationId]);
+    const row = rows[0];
+    if (!row) throw new Error(`organisation ${tenant.organisationId} is not provisioned`);
+    return { timezone: row.timezone, features: new Set(row.features), today: todayIn(row.timezone) };
+  }
+}

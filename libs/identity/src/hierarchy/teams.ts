@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { tenantScope, tenantSql } from '#app/platform';
+import type { Caller } from '../auth/caller.js';
+
+type Tenant = Pick<Caller, 'organisationId'>;
+
+/**
+ * The spec's Team object, as rota and shift records embed it. `id` is a string, as the spec
+ * declares; fields the organisation never set are empty strings or false (rotas.md).
+ */
+export interface TeamObject {
+  id: string;
+  parent_id: number | null;
+  name: string;
+  description: string;
+  geo_location: string;
+  catchment_area_id: string;
+  icon: string;
+  show_on_public_site: boolean;
+  ceiling_enabled: boolean;
+  hidden: boolean;
+  disabled: boolean;
+}
+
+/**
+ * Teams for other contexts (rotas), which may not read identity's tables. "Sees" is rotas.md's:
+ * a user sees a team when they hold a role in it or in a team above it, whatever their
+ * permissions; a permission reaches the same teams (Hierarchy.teams).
+ */
+@Injectable()
+export class Teams {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Team objects of `ids` in the tenant's organisation (others are simply absent), keyed by id. */
+  async objects(tenant: Tenant, ids: readonly number[]): Promise<Map<number, TeamObject>> {
+    if (ids.length === 0) return new Map();
+    const q = tenantSql(tenant)`SELECT id, parent_id, name, description, icon, hidden, disabled FROM teams
+        WHERE ${tenantScope()} AND id = ANY(${ids}::bigint[])`;
+    const rows: { id: string; parent_id: string | null; name: string; description: string | null; icon: string; hidden: boolean; disabled: boolean }[] =
+      await this.dataSource.query(q.text, q.values);
+    return new Map(
+      rows.map((r) => [
+        Number(r.id),
+        {
+          id: String(r.id),
+          parent_id: r.parent_id === null ? null : Number(r.parent_id),
+          name: r.name,
+          description: r.description ?? '',
+          geo_location: '',
+          catchment_area_id: '',
+          icon: r.icon,
+          show_on_public_site: false,
+          ceiling_enabled: false,
+          hidden: r.hidden,
+          disabled: r.disabled,
+        },
+      ]),
+    );
+  }
+
+  /** Which of `ids` are teams of the tenant's organisation. */
+  async existing(tenant: Tenant, ids: readonly number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const q = tenantSql(tenant)`SELECT id FROM teams WHERE ${tenantScope()} AND id = ANY(${ids}::bigint[])`;
+    const rows: { id: string }[] = await this.dataSource.query(q.text, q.values);
+    return new Set(rows.map((r) => Number(r.id)));
+  }
+
+  /** The teams `userId` sees: those they hold a role in, and every team below them. */
+  async seenBy(tenant: Tenant, userId: number): Promise<Set<number>> {
+    return (await this.seenByEach(tenant, [userId])).get(userId) ?? new Set();
+  }
+
+  /** The teams each of `userIds` sees, in one query (users of other organisations see nothing). */
+  async seenByEach(tenant: Tenant, userIds: readonly number[]): Promise<Map<number, Set<number>>> {
+    const seen = new Map<number, Set<number>>(userIds.map((id) => [id, new Set<number>()]));
+    if (userIds.length === 0) return seen;
+    const q = tenantSql(tenant)`WITH RECURSIVE reach AS (
+         SELECT r.user_id, t.id FROM teams t JOIN roles r ON r.team_id = t.id
+          WHERE ${tenantScope('t')} AND r.user_id = ANY(${userIds}::bigint[])
+         UNION
+         SELECT reach.user_id, c.id FROM teams c JOIN reach ON c.parent_id = reach.id
+       ) SELECT user_id, id FROM reach`;
+    const rows: { user_id: string; id: string }[] = await this.dataSource.query(q.text, q.values);
+    for (const r of rows) seen.get(Number(r.user_id))?.add(Number(r.id));
+    return seen;
+  }
+
+  /** Which of `ids` are role profiles of the tenant's organisation. */
+  async roleProfiles(tenant: Tenant, ids: readonly number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const q = tenantSql(tenant)`SELECT id FROM role_profiles WHERE ${tenantScope()} AND id = ANY(${ids}::bigint[])`;
+    const rows: { id: string }[] = await this.dataSource.query(q.text, q.values);
+    return new Set(rows.map((r) => Number(r.id)));
+  }
+
+  /** Activity categories of `ids` in the tenant's organisation, keyed by id (a shift pattern's `category`). */
+  async activityCategories(tenant: Tenant, ids: readonly number[]): Promise<Map<number, { id: number; name: string }>> {
+    if (ids.length === 0) return new Map();
+    const q = tenantSql(tenant)`SELECT id, name FROM activity_categories WHERE ${tenantScope()} AND id = ANY(${ids}::bigint[])`;
+    const rows: { id: string; name: string }[] = await this.dataSource.query(q.text, q.values);
+    return new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), name: r.name }]));
+  }
+
+  /** The role profile ids of the roles `userId` holds (rotas' `restricted_by_role`). */
+  async roleProfilesOf(tenant: Tenant, userId: number): Promise<Set<number>> {
+    const q = tenantSql(tenant)`SELECT DISTINCT role_profile_id FROM roles WHERE ${tenantScope()} AND user_id = ${userId}`;
+    const rows: { role_profile_id: string }[] = await this.dataSource.query(q.text, q.values);
+    return new Set(rows.map((r) => Number(r.role_profile_id)));
+  }
+}

@@ -1,0 +1,7 @@
+import type { Provider, Type } from '@nestjs/common';
+
+/** The rota aggregate's handlers, queries and projection, contacts included (rotas.module.ts lists these). */
+export const ROTA_PROVIDERS: Provider[] = [];
+
+/** Its controllers (rotas-http.module.ts). */
+export const ROTA_CONTROLLERS: Type<unknown>[] = [];

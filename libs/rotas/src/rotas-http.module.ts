@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { ROTA_CONTROLLERS } from './rota/rota.providers.js';
+import { RotasModule } from './rotas.module.js';
+import { SHIFT_PATTERN_CONTROLLERS } from './shift-pattern/shift-pattern.providers.js';
+
+@Module({ imports: [RotasModule], controllers: [...SHIFT_PATTERN_CONTROLLERS, ...ROTA_CONTROLLERS] })
+export class RotasHttpModule {}

@@ -1,0 +1,135 @@
+import { Injectable } from '@nestjs/common';
+import { type Caller, Hierarchy, type Permission, Teams, UserBases } from '#app/identity';
+import { ForbiddenError, NotFoundError } from '#app/platform';
+
+/**
+ * Who may do what with rotas (rotas.md "Who sees and does what"):
+ * - a user **sees** a rota when they hold a role in its team or a team above it (no permission);
+ * - `manage-rotas` over a rota's team: patterns, administration, timeslots, bulk, replace,
+ *   contacts (add, remove, validate), and overriding the booking rules;
+ * - `add-user-shifts` over the team: booking, editing and cancelling other users' shifts.
+ * A rota of another organisation (or an unknown id) is a 404; one the hierarchy keeps from the
+ * caller a 403. Without `manage-rotas` anywhere every administration route is a 403.
+ */
+export const ROTA_PERMISSIONS = {
+  manage: 'manage-rotas',
+  addUserShifts: 'add-user-shifts',
+} as const satisfies Record<string, Permission>;
+
+/** What the caller reaches, read once per request: the pure rules below take it. */
+export interface CallerReach {
+  readonly userId: number;
+  /** Teams the caller sees (roles and below). */
+  readonly seen: ReadonlySet<number>;
+  /** Teams `manage-rotas` reaches (empty without the permission). */
+  readonly manages: ReadonlySet<number>;
+  /** Teams `add-user-shifts` reaches. */
+  readonly addsShifts: ReadonlySet<number>;
+  /** The caller's status is `on_hold`. */
+  readonly onHold: boolean;
+}
+
+/** The rota fields the permission rules read. */
+export interface RotaForPermissions {
+  readonly teamId: number;
+  readonly selfManage: boolean;
+  readonly restrictedByRole: boolean;
+  readonly roleProfileIds: readonly number[];
+  readonly allowSameDayAdd: boolean;
+  readonly allowSameDayCancel: boolean;
+  readonly allowSameDayEdit: boolean;
+}
+
+/** The spec's Rota permissions object. */
+export interface RotaPermissions {
+  can_view_rota: boolean;
+  can_add_shifts_to_self: boolean;
+  can_add_shifts_to_others: boolean;
+  can_edit_other_shifts: boolean;
+  can_cancel_other_shifts: boolean;
+  can_override_rota: boolean;
+  allowed_roles: number[];
+  allow_same_day_add: boolean;
+  allow_same_day_cancel: boolean;
+  allow_same_day_edit: boolean;
+}
+
+/** A manager of a rota: `manage-rotas` or `add-user-shifts` over its team. */
+export const isManager = (reach: CallerReach, teamId: number): boolean => reach.manages.has(teamId) || reach.addsShifts.has(teamId);
+
+/** rotas.md's Rota permissions object, for the caller and one rota. */
+export function rotaPermissions(reach: CallerReach, rota: RotaForPermissions): RotaPermissions {
+  const sees = reach.seen.has(rota.teamId);
+  const manager = isManager(reach, rota.teamId);
+  return {
+    can_view_rota: sees,
+    can_add_shifts_to_self: sees && !reach.onHold && (rota.selfManage || manager),
+    can_add_shifts_to_others: manager,
+    can_edit_other_shifts: manager,
+    can_cancel_other_shifts: manager,
+    can_override_rota: reach.manages.has(rota.teamId),
+    allowed_roles: rota.restrictedByRole ? [...rota.roleProfileIds] : [],
+    allow_same_day_add: rota.allowSameDayAdd,
+    allow_same_day_cancel: rota.allowSameDayCancel,
+    allow_same_day_edit: rota.allowSameDayEdit,
+  };
+}
+
+/** Where a view covers several rotas, each flag is true when it is true for any of them; `allowed_roles` is their union. */
+export function combinedPermissions(all: readonly RotaPermissions[]): RotaPermissions {
+  const any = (key: keyof Omit<RotaPermissions, 'allowed_roles'>) => all.some((p) => p[key]);
+  return {
+    can_view_rota: any('can_view_rota'),
+    can_add_shifts_to_self: any('can_add_shifts_to_self'),
+    can_add_shifts_to_others: any('can_add_shifts_to_others'),
+    can_edit_other_shifts: any('can_edit_other_shifts'),
+    can_cancel_other_shifts: any('can_cancel_other_shifts'),
+    can_override_rota: any('can_override_rota'),
+    allowed_roles: [...new Set(all.flatMap((p) => p.allowed_roles))].sort((a, b) => a - b),
+    allow_same_day_add: any('allow_same_day_add'),
+    allow_same_day_cancel: any('allow_same_day_cancel'),
+    allow_same_day_edit: any('allow_same_day_edit'),
+  };
+}
+
+@Injectable()
+export class RotasPolicy {
+  constructor(
+    private readonly hierarchy: Hierarchy,
+    private readonly teams: Teams,
+    private readonly users: UserBases,
+  ) {}
+
+  /** The caller's reach, in three small queries. */
+  async reach(caller: Caller): Promise<CallerReach> {
+    const [seen, manages, addsShifts, me] = await Promise.all([
+      this.teams.seenBy(caller, caller.userId),
+      this.hierarchy.teams(caller, ROTA_PERMISSIONS.manage),
+      this.hierarchy.teams(caller, ROTA_PERMISSIONS.addUserShifts),
+      this.users.of(caller, [caller.userId], 'any'),
+    ]);
+    return { userId: caller.userId, seen, manages: new Set(manages), addsShifts: new Set(addsShifts), onHold: me.get(caller.userId)?.status.id === 'on_hold' };
+  }
+
+  /** Administration routes: `manage-rotas` somewhere, else 403 before anything is read. */
+  requireManageRotas(caller: Caller): void {
+    if (!caller.permissions.has(ROTA_PERMISSIONS.manage)) throw new ForbiddenError('This needs the manage-rotas permission.');
+  }
+
+  /**
+   * A rota the caller acts on: `rota` is what the tenant-scoped query found (null: unknown or
+   * another organisation's, 404); hidden by the hierarchy, 403.
+   */
+  assertSees<T extends { teamId: number }>(reach: CallerReach, rota: T | null): T {
+    if (!rota) throw new NotFoundError('Rota');
+    if (!reach.seen.has(rota.teamId)) throw new ForbiddenError('You cannot see this rota.');
+    return rota;
+  }
+
+  /** A rota the caller administers: seen (above), and `manage-rotas` over its team (else 403). */
+  assertManages<T extends { teamId: number }>(reach: CallerReach, rota: T | null): T {
+    const seen = this.assertSees(reach, rota);
+    if (!reach.manages.has(seen.teamId)) throw new ForbiddenError("This needs the manage-rotas permission over the rota's team.");
+    return seen;
+  }
+}
