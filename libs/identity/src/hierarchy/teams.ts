@@ -109,4 +109,12 @@ export class Teams {
     const rows: { role_profile_id: string }[] = await this.dataSource.query(q.text, q.values);
     return new Set(rows.map((r) => Number(r.role_profile_id)));
   }
+
+  /** The permissions each of `userIds` holds (users of other organisations are absent): rotas' contact validation. */
+  async permissionsOf(tenant: Tenant, userIds: readonly number[]): Promise<Map<number, Set<string>>> {
+    if (userIds.length === 0) return new Map();
+    const q = tenantSql(tenant)`SELECT id, permissions FROM users WHERE ${tenantScope()} AND id = ANY(${userIds}::bigint[])`;
+    const rows: { id: string; permissions: string[] }[] = await this.dataSource.query(q.text, q.values);
+    return new Map(rows.map((r) => [Number(r.id), new Set(r.permissions)]));
+  }
 }
