@@ -1,3 +1,3 @@
 export { RotasModule } from './rotas.module.js';
 export { RotasHttpModule } from './rotas-http.module.js';
-export type { RotasEvent, RotaEvent, ShiftPatternEvent } from './rotas.events.js';
+export type { RotasEvent, RotaEvent, ShiftPatternEvent, TeamEvent } from './rotas.events.js';

@@ -3,7 +3,8 @@ import type { RotaTimeslot } from './domain/weekly-timeslots.js';
 
 /**
  * Every event of the rota context. Streams: `rotas.ShiftPattern-<id>`, `rotas.Rota-<id>` (a rota's
- * contacts live in its stream: "at most one contact per user" is decided there).
+ * contacts live in its stream: "at most one contact per user" is decided there), `rotas.Team-<id>`
+ * (the rotas created for a team: one rota per team per day is decided over it).
  *
  * Rota changes that can leave booked shifts outside the rota (timeslots, replace, close, end date,
  * archive) carry what part 2 needs to find them without reading anything else: the rota's whole
@@ -88,9 +89,18 @@ export type RotaEvent =
   | { type: 'rotas.RotaContactAdded'; data: { id: number; organisationId: number; rotaId: number; userId: number } }
   | { type: 'rotas.RotaContactRemoved'; data: { id: number; organisationId: number; rotaId: number; userId: number } };
 
-export type RotasEvent = ShiftPatternEvent | RotaEvent;
+/**
+ * Stream `rotas.Team-<id>`: one event per rota created for the team. Every create appends here at
+ * the version it read, so two creates for one team cannot both pass the one-rota-per-team rule on
+ * what they read: the second append conflicts (409). The stream also lists the team's rotas, so a
+ * create that read the team's rotas before another create committed sees a rota it did not load.
+ */
+export type TeamEvent = { type: 'rotas.TeamRotaAdded'; data: { teamId: number; organisationId: number; rotaId: number; startDate: string } };
+
+export type RotasEvent = ShiftPatternEvent | RotaEvent | TeamEvent;
 
 export const streamOf = {
   pattern: (id: number) => `rotas.ShiftPattern-${id}`,
   rota: (id: number) => `rotas.Rota-${id}`,
+  team: (id: number) => `rotas.Team-${id}`,
 };
