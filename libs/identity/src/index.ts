@@ -8,6 +8,7 @@ export { Hierarchy } from './hierarchy/hierarchy.js';
 export { type UserBase, UserBases } from './hierarchy/user-base.js';
 export { type RoleProfileView, type RoleView, Roles } from './hierarchy/roles.js';
 export { PERMISSIONS, type Permission } from './permissions.js';
+export { CurrentUserDto, RoleDto, RoleProfileDto, UserBaseDto, UserStatusDto } from './http/user.responses.js';
 export { ProvisionCommand, ProvisioningRefused, type ProvisionResult } from './provisioning/provision.command.js';
 export { ORGANISATION_SETTINGS_POLICY, type OrganisationSettingsPolicy } from './provisioning/organisation-settings-policy.js';
 export type { DirectoryEvent } from './directory/directory.events.js';

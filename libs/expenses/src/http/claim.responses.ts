@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import type { ClaimView } from '../claim/claim.queries.js';
-import { RoleDto, UserBaseDto } from './embedded.responses.js';
+import { RoleDto, UserBaseDto } from '#app/identity';
 import { ExpenseDto } from './expense.responses.js';
 
 const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import type { ExpenseView } from '../expense/expense.queries.js';
-import { AttachmentDto, RoleDto, UserBaseDto } from './embedded.responses.js';
+import { AttachmentDto } from '#app/files';
+import { RoleDto, UserBaseDto } from '#app/identity';
 import { ExpenseRateDto, ExpenseTypeDto } from './settings.responses.js';
 
 const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;

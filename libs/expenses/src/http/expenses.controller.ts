@@ -2,7 +2,8 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Quer
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { type Caller, CurrentCaller, RequirePermission, UserBases } from '#app/identity';
+import { AttachmentDto } from '#app/files';
+import { type Caller, CurrentCaller, RequirePermission, UserBaseDto, UserBases } from '#app/identity';
 import {
   ApiBooleanQuery,
   ApiErrors,
@@ -24,7 +25,6 @@ import { DeleteExpenseCommand } from '../expense/delete-expense.command.js';
 import { SaveExpenseCommand } from '../expense/save-expense.command.js';
 import { EXPENSE_INCLUDES, ExpenseQueries, recordedExpenseView } from '../expense/expense.queries.js';
 import { EXPENSE_PERMISSIONS, ExpensesPolicy } from '../expenses.policy.js';
-import { AttachmentDto, UserBaseDto } from './embedded.responses.js';
 import { CreateExpenseBody, expenseValues, UpdateExpenseBody } from './expense.dto.js';
 import { ExpenseDto } from './expense.responses.js';
 

@@ -1,10 +1,11 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Queue } from 'bullmq';
 import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
 import { Public } from '../http/public.decorator.js';
+import { HealthDto } from './health.responses.js';
 
 export const HEALTH_QUEUE = 'health';
 const TIMEOUT_MS = 2_000;
@@ -37,7 +38,12 @@ export class HealthController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Liveness of the database and the queue backend' })
+  @ApiOperation({
+    summary: 'Liveness of the database and the queue backend',
+    description: 'For load balancers and orchestrators. Permission: none (no JWT). Each dependency gets two seconds to answer. Not under /api: the Accept rule does not apply.',
+  })
+  @ApiResponse({ status: 200, type: HealthDto, description: 'The database and the queue backend answer' })
+  @ApiResponse({ status: 503, type: HealthDto, description: 'One of them does not; `details` says which and why' })
   async check(@Res() reply: FastifyReply): Promise<void> {
     const [database, queue] = await Promise.all([
       probe(() => this.dataSource.query('SELECT 1')),

@@ -98,11 +98,11 @@ export async function createHttpApp(rootModule: unknown, options: { logger?: boo
     if (refusal) return replyWith(reply, refusal.status, refusal.body);
   });
   await app.register(multipart as never, { limits: { fileSize: config.files.uploadMaxBytes, files: 1 } });
-  setUpOpenApi(app);
+  setUpOpenApi(app, config.http.publicUrl);
   return app;
 }
 
-function setUpOpenApi(app: NestFastifyApplication): void {
+function setUpOpenApi(app: NestFastifyApplication, publicUrl: string): void {
   const config = new DocumentBuilder()
     .setTitle('Volunteer management API')
     .setDescription(
@@ -110,7 +110,10 @@ function setUpOpenApi(app: NestFastifyApplication): void {
         '`{ message, status_code, errors? }`; lists use the pagination envelope with `page` and `per_page` (max 100, alias `limit`).',
     )
     .setVersion('3')
+    .addServer(publicUrl, 'This deployment (PUBLIC_URL)')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+    // Every operation needs the JWT unless it says otherwise (`@Public()`: `security: [{}]`).
+    .addSecurityRequirements('bearer')
     .build();
   const document = SwaggerModule.createDocument(app, config);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });

@@ -35,9 +35,15 @@ export const ERROR_STATUSES = {
   406: 'The Accept header names nothing this route produces.',
   409: 'The record’s state refuses the change, or a concurrent write won the race.',
   413: 'The body is over the size limit.',
+  414: 'A path parameter is over the router’s length limit (100 characters).',
   422: 'A body or query field is missing, of the wrong type, out of range or breaks a rule; `errors` names the fields.',
-  429: 'Too many attempts.',
+  429: 'Too many attempts; Retry-After says in how many seconds to try again.',
 } as const;
+
+/** Headers an error status always carries. */
+const ERROR_HEADERS: Partial<Record<ErrorStatus, Record<string, { description: string; schema: SchemaObject }>>> = {
+  429: { 'Retry-After': { description: 'Seconds to wait before the next attempt', schema: { type: 'integer', minimum: 1 } } },
+};
 
 export type ErrorStatus = keyof typeof ERROR_STATUSES;
 
@@ -53,7 +59,12 @@ export function ApiErrors(...args: (ErrorStatus | Partial<Record<ErrorStatus, st
     ApiExtraModels(ErrorBodyDto),
     ...statuses.map((status) =>
       // Content given, not a schema: an error is JSON even on a route that produces another type (a CSV export).
-      ApiResponse({ status, description: descriptions[status] ?? ERROR_STATUSES[status], content: { 'application/json': { schema: { $ref: getSchemaPath(ErrorBodyDto) } } } }),
+      ApiResponse({
+        status,
+        description: descriptions[status] ?? ERROR_STATUSES[status],
+        content: { 'application/json': { schema: { $ref: getSchemaPath(ErrorBodyDto) } } },
+        ...(ERROR_HEADERS[status] && { headers: ERROR_HEADERS[status] }),
+      }),
     ),
   );
 }
@@ -174,7 +185,10 @@ export function ApiIdListQuery(name: string, description: string): MethodDecorat
   return ApiQuery({ name, required: false, description, style: 'form', explode: false, schema: { type: 'array', items: { type: 'integer', minimum: 1 } } });
 }
 
-/** A path id: a positive 64-bit integer; anything else names nothing (404, see pathId). */
+/**
+ * A path id: a positive 64-bit integer; anything else names nothing (404, see pathId). A path
+ * parameter over the router's length limit is a 414 on every such route, so it is declared here.
+ */
 export function ApiIdParam(name: string, description?: string): MethodDecorator {
-  return ApiParam({ name, required: true, description, schema: { type: 'integer', format: 'int64', minimum: 1 } });
+  return applyDecorators(ApiParam({ name, required: true, description, schema: { type: 'integer', format: 'int64', minimum: 1 } }), ApiErrors(414));
 }

@@ -1,18 +1,20 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import type { FileView } from '#app/files';
-import type { RoleProfileView, RoleView, UserBase } from '#app/identity';
+import type { RoleProfileView, RoleView } from '../hierarchy/roles.js';
+import type { UserBase } from '../hierarchy/user-base.js';
+import { PERMISSIONS, USER_STATUSES } from '../permissions.js';
 
 /*
- * Response schemas of records other contexts own that expenses and claims embed (`include=user`,
- * `role`, `attachments`, and the authorisers list). Each implements the owner's view type, so a
- * field added there is a type error here until the schema says it too.
+ * Response schemas of the records identity owns: how a user and a role appear in this context's
+ * answers and inside other contexts' records (`include=user`, `role`, the authorisers list). Each
+ * implements the view type it documents, so a field added there is a type error here until the
+ * schema says it too.
  */
 
 const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;
 
 @ApiSchema({ name: 'UserStatus' })
 export class UserStatusDto {
-  @ApiProperty({ type: 'string', enum: ['active', 'on_hold'] }) id!: string;
+  @ApiProperty({ type: 'string', enum: [...USER_STATUSES] }) id!: string;
   @ApiProperty({ type: 'string', example: 'Active' }) name!: string;
   @ApiProperty({ type: 'boolean' }) contactable!: boolean;
 }
@@ -30,6 +32,13 @@ export class UserBaseDto implements UserBase {
   @ApiProperty({ type: UserStatusDto }) status!: UserStatusDto;
 }
 
+/** `GET /api/users/me`: the caller as a UserBase, with the permissions its roles give it. */
+@ApiSchema({ name: 'CurrentUser', description: 'The caller: a UserBase with its permissions' })
+export class CurrentUserDto extends UserBaseDto {
+  @ApiProperty({ type: 'array', items: { type: 'string', enum: [...PERMISSIONS] }, description: 'The permissions the caller’s roles give, sorted' })
+  permissions!: string[];
+}
+
 @ApiSchema({ name: 'RoleProfile' })
 export class RoleProfileDto implements RoleProfileView {
   @ApiProperty(ID) id!: number;
@@ -45,24 +54,4 @@ export class RoleDto implements RoleView {
   @ApiProperty({ type: 'string' }) team_name!: string;
   @ApiProperty(ID) role_profile_id!: number;
   @ApiPropertyOptional({ type: RoleProfileDto, description: 'With include=role.roleProfile' }) roleProfile?: RoleProfileDto;
-}
-
-/** Signed URLs of an image's thumbnails, by size; a size larger than the image is absent. */
-@ApiSchema({ name: 'AttachmentThumbnails' })
-export class ThumbnailsDto {
-  @ApiPropertyOptional({ type: 'string', format: 'uri', description: 'Longest side 64 px' }) small?: string;
-  @ApiPropertyOptional({ type: 'string', format: 'uri', description: 'Longest side 256 px' }) medium?: string;
-  @ApiPropertyOptional({ type: 'string', format: 'uri', description: 'Longest side 1024 px' }) large?: string;
-}
-
-/** The spec's Attachment: a file of an expense, with fresh signed URLs. */
-@ApiSchema({ name: 'Attachment' })
-export class AttachmentDto implements FileView {
-  @ApiProperty(ID) id!: number;
-  @ApiProperty({ type: 'string' }) original_name!: string;
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Bytes' }) file_size!: number;
-  @ApiProperty({ type: 'string', example: 'application/pdf' }) mime!: string;
-  @ApiProperty({ type: 'string' }) description!: string;
-  @ApiProperty({ type: ThumbnailsDto, description: 'Empty for documents and for images smaller than every size' }) thumbnails!: ThumbnailsDto;
-  @ApiProperty({ type: 'string', format: 'uri', description: 'Signed download URL of the original; needs no JWT, expires' }) signed_url!: string;
 }
