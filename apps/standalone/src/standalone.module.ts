@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ReactorRunnerModule } from '#app/event-store';
-import { type AppConfig, HealthModule, LoggingModule, loadConfig } from '#app/platform';
+import { type AppConfig, HealthModule, LoggingModule, loadConfig, StartupProgressModule } from '#app/platform';
 import { contexts, coreImports } from '../../common/core.js';
 
 /** `npm start`: the API and the worker in one process, the default for a first run. */
@@ -10,6 +10,8 @@ export class StandaloneModule {
     return {
       module: StandaloneModule,
       imports: [
+        // Creating the embedded database and migrating it are said in the log as they happen.
+        StartupProgressModule.inLog(),
         ...coreImports(config, { migrate: true }),
         LoggingModule,
         HealthModule,

@@ -9,6 +9,7 @@ export { ReadCache, type Watch } from './database/read-cache.js';
 export { sql, Sql, tenantScope, tenantSql, type Tenant, type TenantStatement } from './database/tenant-sql.js';
 export { startEmbeddedPostgres, type EmbeddedPostgres } from './database/embedded-postgres.js';
 export { runMigrationsLocked } from './database/run-migrations.js';
+export { STARTUP_PROGRESS, StartupProgressModule, progressInLog, progressOnStderr, type StartupProgress } from './database/startup-progress.js';
 export { QueueModule } from './queue/queue.module.js';
 export { HealthModule } from './health/health.module.js';
 export { LoggingModule } from './logging/logging.module.js';

@@ -3,6 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type MigrationInterface } from 'typeorm';
 import { APP_CONFIG } from '../config/app-config.js';
 import { DATABASE_ENDPOINT, type DatabaseEndpoint, openDatabaseEndpoint } from './database-endpoint.js';
+import type { AppConfig } from '../config/app-config.js';
+import { progressOnStderr, STARTUP_PROGRESS, type StartupProgress } from './startup-progress.js';
 import { ChangeFeed } from './change-feed.js';
 import { PreparedStatements } from './prepared-statements.js';
 import { runMigrationsLocked } from './run-migrations.js';
@@ -29,9 +31,20 @@ class DatabaseEndpointModule implements OnApplicationShutdown {
 @Module({})
 export class DatabaseModule {
   static forRoot(options: DatabaseModuleOptions): DynamicModule {
+    // Set when the endpoint is opened, which comes before the migrations (startup-progress.ts).
+    let progress: StartupProgress = () => undefined;
     const endpoint = {
       module: DatabaseEndpointModule,
-      providers: [{ provide: DATABASE_ENDPOINT, inject: [APP_CONFIG], useFactory: openDatabaseEndpoint }],
+      providers: [
+        {
+          provide: DATABASE_ENDPOINT,
+          inject: [APP_CONFIG, { token: STARTUP_PROGRESS, optional: true }],
+          useFactory: (config: AppConfig, given?: StartupProgress) => {
+            progress = given ?? progressOnStderr(config);
+            return openDatabaseEndpoint(config, progress);
+          },
+        },
+      ],
       exports: [DATABASE_ENDPOINT],
     };
     return {
@@ -54,7 +67,7 @@ export class DatabaseModule {
           }),
           dataSourceFactory: async (opts) => {
             const dataSource = await new DataSource(opts!).initialize();
-            if (options.migrate) await runMigrationsLocked(dataSource);
+            if (options.migrate) await runMigrationsLocked(dataSource, progress);
             return dataSource;
           },
         }),
