@@ -12,6 +12,7 @@ trap 'kill -- -$pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "
 for _ in $(seq 1 120); do
   if curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1; then
     echo "npm start: /health answered on port $port"
+    curl -fsS "http://127.0.0.1:$port/" | grep -q '"docs":"/api/docs"' || { echo "GET / does not point at /api/docs" >&2; exit 1; }
     grep -o '"msg":"serving[^"]*"' "$log" || true
     exit 0
   fi
