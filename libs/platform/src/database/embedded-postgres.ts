@@ -60,7 +60,7 @@ export async function startEmbeddedPostgres(dataDir: string | undefined, socketD
  * Runs initdb for `dataDir` in a short-lived child process. PGlite creates a database by starting
  * a second PGlite instance and the initdb WASM module beside the one it returns, and the WebAssembly
  * memory they grow is not handed back to the system while the process lives: a first start done in
- * one process kept about 200 MB more than every later start, and peaked 300 MB higher
+ * one process kept about 190 MB more than every later start, and peaked 250 MB higher
  * (bench/README.md, "First start"). The child does the creating and exits; this process then opens
  * the folder as a later start does.
  */
