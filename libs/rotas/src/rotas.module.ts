@@ -10,6 +10,7 @@ import { SHIFT_PATTERN_PROVIDERS } from './shift-pattern/shift-pattern.providers
 @Module({
   imports: [IdentityModule, OrganisationModule],
   providers: [RotasPolicy, RotaIds, ...SHIFT_PATTERN_PROVIDERS, ...ROTA_PROVIDERS, ...BULK_PROVIDERS],
-  exports: [RotasPolicy, IdentityModule],
+  // The areas' providers are exported too: their controllers live in RotasHttpModule, which imports this module.
+  exports: [RotasPolicy, RotaIds, IdentityModule, ...SHIFT_PATTERN_PROVIDERS, ...ROTA_PROVIDERS, ...BULK_PROVIDERS],
 })
 export class RotasModule {}
