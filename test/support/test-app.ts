@@ -6,14 +6,20 @@ import request from 'supertest';
 import { ProvisionCommand, type ProvisionResult } from '#app/identity';
 import { type AppConfig, createHttpApp } from '#app/platform';
 import { StandaloneModule } from '../../apps/standalone/src/standalone.module.js';
+import { watchContract } from './openapi-contract.js';
 
-/** API and worker in one process, as `npm start` runs them, plus test-only modules. */
+/**
+ * API and worker in one process, as `npm start` runs them, plus test-only modules. Every answer it
+ * gives is checked against its own OpenAPI document (openapi-contract.ts).
+ */
 export async function bootStandalone(config: AppConfig, extra: (Type<unknown> | DynamicModule)[] = []): Promise<NestFastifyApplication> {
   @Module({ imports: [StandaloneModule.forRoot(config), ...extra] })
   class TestStandaloneModule {}
   const app = await createHttpApp(TestStandaloneModule);
+  const contract = watchContract(app, extra);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
+  await contract.ready();
   return app;
 }
 

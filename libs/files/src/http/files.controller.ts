@@ -52,7 +52,7 @@ export class FilesController {
   @ApiOperation({
     summary: 'A file of the caller’s organisation, with fresh signed URLs',
     description:
-      'Readable by its uploader; by whoever may read a record it is attached to (an expense attachment: the expense’s owner and those who approve claims for them); and, ' +
+      'Permission: none beyond the read rule. Readable by its uploader; by whoever may read a record it is attached to (an expense attachment: the expense’s owner and those who approve claims for them); and, ' +
       'for an organisation image (`header_logo`, `logo`), by every member. An unknown id or another organisation’s file: 404 (api.md: never a hint that it exists). ' +
       'A file of the caller’s organisation the caller may not read: 403 (api.md: a refusal by the permission or hierarchy rule).',
   })

@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { OpenAPIBackend } from 'openapi-backend';
+import request from 'supertest';
+import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
+import { bootApi } from '../support/test-http.js';
+
+/**
+ * Issue 12, item 4: the served OpenAPI document says, for every operation, what it takes and what
+ * it answers: its parameters, a typed schema for each success and the api.md ErrorBody for each
+ * error it can give, no bare `object` anywhere, its security and its permission. (That the service
+ * keeps to it, answer by answer, is the contract check every e2e test runs under:
+ * test/support/openapi-contract.ts.) expenses-openapi.e2e-spec.ts checks the expenses and claims
+ * operations more closely.
+ */
+
+type Schema = {
+  $ref?: string;
+  type?: string;
+  format?: string;
+  nullable?: boolean;
+  enum?: unknown[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  allOf?: Schema[];
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  additionalProperties?: Schema | boolean;
+};
+type Media = Record<string, { schema?: Schema }>;
+type Operation = {
+  operationId: string;
+  description?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string; required?: boolean; schema?: Schema }[];
+  requestBody?: { content?: Media };
+  responses: Record<string, { content?: Media; headers?: Record<string, unknown> }>;
+};
+type Document = {
+  openapi: string;
+  servers?: { url: string }[];
+  security?: Record<string, string[]>[];
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema> };
+};
+
+/** Routes that take no JWT (api.md: the three authentication routes and the signed download; also the root, the health check and the magic-link page). */
+const PUBLIC = ['get /', 'get /health', 'post /auth/api/pre-auth-token', 'post /auth/api/token', 'post /auth/api/token/refresh', 'get /auth/magic-link', 'get /api/files/{id}/content'];
+/** Answers that are not JSON. */
+const NOT_JSON: Record<string, string[]> = {
+  'get /api/claims/export.csv': ['text/csv'],
+  'get /auth/magic-link': ['text/html'],
+  'get /api/files/{id}/content': ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'],
+};
+
+describe('OpenAPI document: every operation (issue 12, item 4)', () => {
+  let env: TestEnvironment;
+  let app: NestFastifyApplication;
+  let doc: Document;
+  const ops: [string, Operation][] = [];
+
+  beforeAll(async () => {
+    env = await testEnvironment();
+    app = await bootApi(env.config);
+    doc = (await request(app.getHttpServer()).get('/api/docs-json').expect(200)).body as Document;
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) ops.push([`${method} ${path}`, op]);
+    }
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await env?.cleanup();
+  });
+
+  const resolve = (schema: Schema | undefined): Schema | undefined =>
+    schema?.$ref ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema;
+
+  /** Every place under `schema` (through refs, once each) typed a bare object: no properties, no allOf/oneOf/anyOf, no additionalProperties. */
+  function bareObjects(schema: Schema | undefined, at: string, seen = new Set<string>()): string[] {
+    if (!schema) return [];
+    if (schema.$ref) {
+      if (seen.has(schema.$ref)) return [];
+      seen.add(schema.$ref);
+      const target = resolve(schema);
+      return target ? bareObjects(target, schema.$ref.split('/').pop()!, seen) : [`${at}: unresolved ${schema.$ref}`];
+    }
+    const found: string[] = [];
+    const composed = [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])];
+    const open = typeof schema.additionalProperties === 'object' || schema.additionalProperties === true;
+    if (schema.type === 'object' && !schema.properties && !composed.length && !open) found.push(at);
+    for (const [name, property] of Object.entries(schema.properties ?? {})) found.push(...bareObjects(property, `${at}.${name}`, seen));
+    for (const part of composed) found.push(...bareObjects(part, at, seen));
+    if (schema.items) found.push(...bareObjects(schema.items, `${at}[]`, seen));
+    if (typeof schema.additionalProperties === 'object') found.push(...bareObjects(schema.additionalProperties, `${at}{}`, seen));
+    return found;
+  }
+
+  it('is a valid OpenAPI 3.0 document naming its server', async () => {
+    expect(doc.openapi).toMatch(/^3\.0\./);
+    // openapi-backend validates the document against the OpenAPI 3.0 schema (strict: throws when invalid).
+    await expect(new OpenAPIBackend({ definition: structuredClone(doc) as never, strict: true, validate: false }).init()).resolves.toBeDefined();
+    expect(doc.servers).toEqual([expect.objectContaining({ url: env.config.http.publicUrl })]);
+  });
+
+  it('documents the routes of api.md it serves, and every controller route', () => {
+    const keys = ops.map(([key]) => key);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'post /auth/api/pre-auth-token', 'post /auth/api/token', 'post /auth/api/token/refresh', 'post /auth/api/logout',
+        'get /api/organisation', 'get /api/organisation/detailed', 'put /api/organisation', 'get /api/organisation/history',
+        'post /api/files', 'get /api/files/{id}', 'get /api/files/{id}/content',
+        'get /api/users/me', 'get /api/users/{id}', 'get /health', 'get /auth/magic-link',
+      ]),
+    );
+    for (const [key, op] of ops) expect([key, op.tags?.length ? 'tagged' : 'untagged']).toEqual([key, 'tagged']);
+  });
+
+  it('requires the JWT everywhere but on the public routes, and names each operation’s permission', () => {
+    expect(doc.security).toEqual([{ bearer: [] }]);
+    for (const [key, op] of ops) {
+      const security = op.security ?? doc.security;
+      expect([key, security]).toEqual([key, PUBLIC.includes(key) ? [{}] : [{ bearer: [] }]]);
+      expect([key, op.description]).toEqual([key, expect.stringMatching(/Permission/)]);
+    }
+  });
+
+  it('declares one success status with a typed body (none for a 204), and each error with the ErrorBody', () => {
+    for (const [key, op] of ops) {
+      const successes = Object.keys(op.responses).filter((s) => s.startsWith('2'));
+      expect([key, successes.length]).toEqual([key, 1]);
+      const response = op.responses[successes[0]!]!;
+      if (successes[0] === '204') {
+        expect([key, response.content]).toEqual([key, undefined]);
+      } else if (NOT_JSON[key]) {
+        expect([key, Object.keys(response.content ?? {})]).toEqual([key, NOT_JSON[key]]);
+      } else {
+        expect([key, Object.keys(response.content ?? {})]).toEqual([key, ['application/json']]);
+        const schema = resolve(response.content!['application/json']!.schema);
+        expect([key, schema?.type, Object.keys(schema?.properties ?? {}).length > 0]).toEqual([key, 'object', true]);
+      }
+      const errors = Object.keys(op.responses).filter((s) => /^4/.test(s));
+      // Under /api and /auth/api the Accept rule alone can refuse (400, 406); outside (the root, /health, the magic-link page) some routes never refuse.
+      if (/^\S+ \/(api|auth\/api)\//.test(key)) expect([key, errors.length > 0]).toEqual([key, true]);
+      // A JWT route can be refused its JWT; a path id can be too long for the router; a body can be too large or invalid.
+      if (!PUBLIC.includes(key)) expect([key, errors]).toEqual([key, expect.arrayContaining(['401'])]);
+      if (op.parameters?.some((p) => p.in === 'path')) expect([key, errors]).toEqual([key, expect.arrayContaining(['404', '414'])]);
+      if (op.requestBody?.content?.['application/json']) expect([key, errors]).toEqual([key, expect.arrayContaining(['400', '413', '422'])]);
+      for (const status of errors) {
+        expect([key, status, op.responses[status]!.content?.['application/json']?.schema?.$ref]).toEqual([key, status, '#/components/schemas/ErrorBody']);
+      }
+      if (errors.includes('429')) expect([key, op.responses['429']!.headers]).toEqual([key, expect.objectContaining({ 'Retry-After': expect.anything() })]);
+    }
+  });
+
+  it('types every field of the bodies, parameters and responses: no bare `object`', () => {
+    const bare = ops.flatMap(([key, op]) => [
+      ...bareObjects(op.requestBody?.content?.['application/json']?.schema, `${key} body`),
+      ...(op.parameters ?? []).flatMap((p) => bareObjects(p.schema, `${key} ${p.in} ${p.name}`)),
+      ...Object.entries(op.responses).flatMap(([status, r]) => Object.values(r.content ?? {}).flatMap((m) => bareObjects(m.schema, `${key} ${status}`))),
+    ]);
+    expect(bare).toEqual([]);
+    for (const [key, op] of ops) {
+      for (const p of op.parameters?.filter((q) => q.in === 'path') ?? []) expect([key, p.name, p.schema?.type]).toEqual([key, p.name, 'integer']);
+    }
+  });
+
+  it('answers the records in their envelopes: organisation and files in `data`, history in the pagination envelope', () => {
+    const success = (key: string, status = '200') => ops.find(([k]) => k === key)![1].responses[status]!.content!['application/json']!.schema!;
+    expect(success('get /api/organisation').properties!.data!.$ref).toBe('#/components/schemas/OrganisationBasic');
+    expect(success('get /api/organisation/detailed').properties!.data!.$ref).toBe('#/components/schemas/OrganisationDetailed');
+    expect(success('put /api/organisation').properties!.data!.$ref).toBe('#/components/schemas/OrganisationDetailed');
+    expect(success('post /api/files', '201').properties!.data!.$ref).toBe('#/components/schemas/File');
+    expect(success('get /api/files/{id}').properties!.data!.$ref).toBe('#/components/schemas/File');
+    expect(success('get /api/users/me').properties!.data!.$ref).toBe('#/components/schemas/CurrentUser');
+    expect(success('get /api/organisation/history').properties!.data!.items!.$ref).toBe('#/components/schemas/OrganisationChange');
+    expect(success('post /auth/api/pre-auth-token').$ref).toBe('#/components/schemas/PreAuthToken');
+    expect(success('post /auth/api/token').$ref).toBe('#/components/schemas/JsonWebToken');
+
+    const schemas = doc.components.schemas;
+    // The spec's Image, as the detailed view embeds a logo; secrets only as flags, never readable.
+    expect(Object.keys(schemas.Image!.properties!).sort()).toEqual(['description', 'file_size', 'id', 'mime', 'original_name', 'thumbnails']);
+    const detailed = schemas.OrganisationDetailed!.properties!;
+    expect(detailed.logo!.allOf![0]!.$ref).toBe('#/components/schemas/Image');
+    for (const secret of ['idp_client_secret', 'helpdesk_token', 'lms_a_token', 'lms_a_auth_token', 'access_password']) {
+      expect([secret, secret in detailed, `${secret}_set` in detailed]).toEqual([secret, false, true]);
+    }
+    // Every field of the basic view is in every answer; the others depend on the caller's permissions.
+    expect(schemas.OrganisationBasic!.required).toEqual(expect.arrayContaining(['name', 'slug', 'timezone', 'sso_enabled']));
+    expect(schemas.OrganisationDetailed!.required).not.toEqual(expect.arrayContaining(['dpo_email']));
+    expect(schemas.PreAuthToken!.properties!.two_factor!.enum).toEqual(['email', 'sms', 'auth_app', 'magic_link', null]);
+  });
+});
