@@ -1,7 +1,12 @@
 import type { Provider, Type } from '@nestjs/common';
+import { ShiftPatternsController } from '../http/shift-patterns.controller.js';
+import { ArchiveShiftPatternHandler } from './archive-shift-pattern.command.js';
+import { CreateShiftPatternHandler } from './create-shift-pattern.command.js';
+import { ShiftPatternQueries } from './shift-pattern.queries.js';
+import { ShiftPatternsProjection } from './shift-patterns.projection.js';
 
 /** The shift-pattern aggregate's handlers, queries and projection (rotas.module.ts lists these). */
-export const SHIFT_PATTERN_PROVIDERS: Provider[] = [];
+export const SHIFT_PATTERN_PROVIDERS: Provider[] = [ShiftPatternsProjection, ShiftPatternQueries, CreateShiftPatternHandler, ArchiveShiftPatternHandler];
 
 /** Its controllers (rotas-http.module.ts). */
-export const SHIFT_PATTERN_CONTROLLERS: Type<unknown>[] = [];
+export const SHIFT_PATTERN_CONTROLLERS: Type<unknown>[] = [ShiftPatternsController];
