@@ -3,7 +3,7 @@ import { type Refusal, refusal, throwIfRefused, toFieldErrors } from '../domain/
 import { checkRotaName } from '../domain/rota-rules.js';
 import { applyTimeslots, checkWriteRange, decideTimeslotWrite, idSource } from '../domain/timeslot-timeline.js';
 import type { RotaTimeslot, WeeklyTimeslot } from '../domain/weekly-timeslots.js';
-import type { RotaEvent, ShiftPatternEvent } from '../rotas.events.js';
+import type { RotaEvent } from '../rotas.events.js';
 import { managedRotas, type Rotas } from './bulk.js';
 import { calendarData } from './rota.js';
 
@@ -22,22 +22,11 @@ import { calendarData } from './rota.js';
  *   range all the same and count only on the dates the rota is active.
  */
 
-/** A shift pattern as replace needs it, folded from its stream. */
+/** A shift pattern as replace needs it (ShiftPatternQueries.forRota: null when unknown or another organisation's). */
 export interface PatternForReplace {
   readonly id: number;
-  readonly organisationId: number;
   readonly timeslots: readonly RotaTimeslot[];
   readonly archived: boolean;
-}
-
-/** The pattern's stream folded (replace reads it before the write). */
-export function evolvePattern(state: PatternForReplace | null, event: ShiftPatternEvent): PatternForReplace | null {
-  switch (event.type) {
-    case 'rotas.ShiftPatternCreated':
-      return { id: event.data.id, organisationId: event.data.organisationId, timeslots: event.data.timeslots, archived: false };
-    case 'rotas.ShiftPatternArchived':
-      return state && { ...state, archived: true };
-  }
 }
 
 export interface ReplaceCommand {
@@ -54,7 +43,7 @@ export interface ReplaceContext {
   readonly today: string;
   /** The teams the caller's manage-rotas reaches. */
   readonly manages: ReadonlySet<number>;
-  /** The pattern `patternId` names, as its stream holds it (null: no such stream). */
+  /** The pattern `patternId` names, among the organisation's (null: unknown, or another organisation's). */
   readonly pattern: PatternForReplace | null;
   /** Timeslot ids drawn beforehand: the pattern's count for each distinct rota. */
   readonly timeslotIds: readonly number[];
@@ -64,8 +53,8 @@ export interface ReplaceContext {
 const weekly = (timeslots: readonly RotaTimeslot[]): WeeklyTimeslot[] => timeslots.map(({ id: _id, ...slot }) => slot);
 
 /** A pattern replace may use: one of the organisation's, not archived (else a 422 naming `pattern_id`). */
-function checkPattern(pattern: PatternForReplace | null, organisationId: number): Refusal[] {
-  if (!pattern || pattern.organisationId !== organisationId) return [refusal('pattern_id', 'The pattern_id field names no shift pattern of this organisation.')];
+function checkPattern(pattern: PatternForReplace | null): Refusal[] {
+  if (!pattern) return [refusal('pattern_id', 'The pattern_id field names no shift pattern of this organisation.')];
   if (pattern.archived) return [refusal('pattern_id', 'The pattern_id field names an archived shift pattern, which cannot be used.')];
   return [];
 }
@@ -77,7 +66,7 @@ function checkPattern(pattern: PatternForReplace | null, organisationId: number)
  */
 export function decideReplace(rotas: Rotas | null, cmd: ReplaceCommand, ctx: ReplaceContext): RotaEvent[] {
   const { rotas: targets, refusals } = managedRotas(rotas ?? new Map(), cmd.rotaIds, cmd.organisationId, ctx.manages, 'replace_rotas');
-  refusals.push(...checkPattern(ctx.pattern, cmd.organisationId));
+  refusals.push(...checkPattern(ctx.pattern));
   const renamed = cmd.name !== undefined && cmd.name !== null;
   if (renamed) refusals.push(...checkRotaName(cmd.name, 'name'));
   const fields = { from: 'start_date', to: 'end_date' };

@@ -1,0 +1,89 @@
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { EventStore, type StreamEvents } from '#app/event-store';
+import { type Caller, metadataOf, OrganisationFactsReader, UserBases } from '#app/identity';
+import { isPositiveId } from '#app/platform';
+import { MAX_BULK_ROTAS } from '../domain/rota-rules.js';
+import { RotaIds } from '../next-id.js';
+import { type RotaEvent, streamOf } from '../rotas.events.js';
+import { RotasPolicy } from '../rotas.policy.js';
+import { type BulkActionName, decideBulk, MAX_CONTACT_USERS, ROTA_V2, rotaIdOf } from './bulk.js';
+import { ContactQueries } from './contacts.queries.js';
+import { evolve, type RotaState } from './rota.js';
+
+export class BulkActionCommand extends Command<void> {
+  constructor(
+    readonly caller: Caller,
+    readonly action: BulkActionName,
+    readonly rotaIds: readonly number[],
+    readonly data: unknown,
+  ) {
+    super();
+  }
+}
+
+/** The events of a decision over several rotas, by stream. */
+export function byRotaStream(events: readonly RotaEvent[]): StreamEvents[] {
+  const streams = new Map<number, RotaEvent[]>();
+  for (const event of events) {
+    const id = rotaIdOf(event);
+    streams.set(id, [...(streams.get(id) ?? []), event]);
+  }
+  return [...streams].map(([id, list]) => ({ streamId: streamOf.rota(id), events: list }));
+}
+
+/**
+ * `POST /api/rotas/bulk`: the caller's reach, the organisation's today and features, and for
+ * add_contacts the users and the contact ids are read first; then one decision over every listed
+ * rota's stream (handleMany), appended together at the versions read, or nothing (a refusal, or a
+ * concurrent change of any of them: 409).
+ */
+@CommandHandler(BulkActionCommand)
+export class BulkActionHandler implements ICommandHandler<BulkActionCommand> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly policy: RotasPolicy,
+    private readonly facts: OrganisationFactsReader,
+    private readonly users: UserBases,
+    private readonly contacts: ContactQueries,
+    private readonly ids: RotaIds,
+  ) {}
+
+  async execute({ caller, action, rotaIds, data }: BulkActionCommand): Promise<void> {
+    this.policy.requireManageRotas(caller);
+    const [reach, facts] = await Promise.all([this.policy.reach(caller), this.facts.of(caller)]);
+    // Over the limit the decision refuses the list whatever it holds: no stream is read.
+    const distinct = rotaIds.length <= MAX_BULK_ROTAS ? [...new Set(rotaIds)] : [];
+    let users = new Set<number>();
+    let contactIds: number[] = [];
+    if (action === 'add_contacts' && facts.features.has(ROTA_V2)) {
+      const userIds = contactUserIds(data);
+      users = new Set((await this.users.displayNames(caller, userIds)).keys());
+      // One id for each pair (rota, user) that is not a contact yet, as the table shows it now.
+      const wanted = distinct.length * users.size - (await this.contacts.existingPairs(caller, distinct, [...users]));
+      contactIds = await this.ids.many('contact', Math.max(0, wanted));
+    }
+    await this.store.handleMany(
+      distinct.map((id) => ({ streamId: streamOf.rota(id), evolve })),
+      (states) => {
+        const rotas = new Map<number, RotaState>();
+        for (const state of states as (RotaState | null)[]) if (state) rotas.set(state.id, state);
+        const events = decideBulk(rotas, { organisationId: caller.organisationId, action, rotaIds, data }, {
+          today: facts.today,
+          manages: reach.manages,
+          features: facts.features,
+          users,
+          contactIds,
+        });
+        return byRotaStream(events);
+      },
+      { metadata: metadataOf(caller) },
+    );
+  }
+}
+
+/** add_contacts' user ids worth looking up: the positive ids of a well-formed list (the decision refuses the rest). */
+function contactUserIds(data: unknown): number[] {
+  const ids = (data as { user_ids?: unknown } | null | undefined)?.user_ids;
+  if (!Array.isArray(ids) || ids.length > MAX_CONTACT_USERS) return [];
+  return [...new Set(ids.filter(isPositiveId))];
+}
