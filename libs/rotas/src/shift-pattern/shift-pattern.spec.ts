@@ -12,7 +12,8 @@ const body: ShiftPatternBody = {
   ideal: 2,
   max: 3,
   category: { id: 4 },
-  pattern: [slot('tuesday', '09:00', 'tuesday', '17:00'), slot('sunday', '22:00', 'monday', '06:00', { min: 0, ideal: 1, max: 1 })],
+  // Sent out of week order: the pattern keeps them in week order.
+  pattern: [slot('sunday', '22:00', 'monday', '06:00', { min: 0, ideal: 1, max: 1 }), slot('tuesday', '09:00', 'tuesday', '17:00')],
 };
 const created: ShiftPatternEvent = {
   type: 'rotas.ShiftPatternCreated',
@@ -86,7 +87,7 @@ describe('creating a shift pattern (rotas.md "Shift patterns")', () => {
     pattern.given([]).when(create({ ...body, min: 0, ideal: 0, max: 0 }), known).thenThrows(ValidationError, ['max']);
     // A timeslot that would take a refused number has none to take (checkPattern names it too).
     pattern.given([]).when(create({ ...body, min: -1, ideal: 1.5, max: '3' }), known)
-      .thenThrows(ValidationError, ['min', 'ideal', 'max', 'pattern.0.min', 'pattern.0.ideal', 'pattern.0.max']);
+      .thenThrows(ValidationError, ['min', 'ideal', 'max', 'pattern.1.min', 'pattern.1.ideal', 'pattern.1.max']);
   });
 
   it('given ids drawn for another number of timeslots, then the handler is wrong and nothing is decided', () => {
