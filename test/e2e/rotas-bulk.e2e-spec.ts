@@ -1,22 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DateTime } from 'luxon';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { EventStore, ProjectionReplayer, userActor } from '#app/event-store';
 import type { ProvisionResult } from '#app/identity';
 import { todayIn } from '#app/platform';
-import { addDays } from '../../libs/rotas/src/domain/calendar-dates.js';
-import type { RotaTimeslot } from '../../libs/rotas/src/domain/weekly-timeslots.js';
-import { RotaIds } from '../../libs/rotas/src/next-id.js';
-import { evolve as rotaEvolve } from '../../libs/rotas/src/rota/rota.js';
-import { type RotaEvent, streamOf } from '../../libs/rotas/src/rotas.events.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
 
 const ZONE = 'Europe/London';
-type Slot = Omit<RotaTimeslot, 'id'>;
-const slot = (weekday_start: string, start_time: string, weekday_end: string, end_time: string): Slot =>
-  ({ weekday_start, start_time, weekday_end, end_time, min: 1, ideal: 2, max: 3 }) as Slot;
+interface Slot { weekday_start: string; start_time: string; weekday_end: string; end_time: string; min: number; ideal: number; max: number }
+type RotaTimeslot = Slot & { id: number };
+const slot = (weekday_start: string, start_time: string, weekday_end: string, end_time: string): Slot => ({ weekday_start, start_time, weekday_end, end_time, min: 1, ideal: 2, max: 3 });
+/** A calendar date `days` later (earlier when negative). */
+const addDays = (date: string, days: number) => DateTime.fromISO(date, { zone: 'UTC' }).plus({ days }).toISODate()!;
+const streamOf = { rota: (id: number) => `rotas.Rota-${id}` };
 
 /**
  * `POST /api/rotas/bulk` and `POST /api/rotas/replace` over HTTP (rotas.md "Rotas": bulk and
@@ -67,20 +66,26 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
     return res.body.data.id;
   }
 
-  /** A rota written straight to the log (rota create is another route's), from `start` on with one Monday timeslot. */
+  /** Ids from the rota context's sequences, as its handlers draw them. */
+  const nextIds = async (kind: 'rota' | 'timeslot', count = 1): Promise<number[]> =>
+    (await ds.query(`SELECT nextval('rotas_${kind}_ids')::int AS id FROM generate_series(1, $1::int)`, [count])).map((r: { id: number }) => r.id);
+
+  /**
+   * A rota written straight to the log as `rotas.RotaCreated` (rota create is another route's; the
+   * bulk decisions read the rota's stream), from `start` on with one Monday timeslot.
+   */
   async function seedRota(of: ProvisionResult, team: string, name: string, start = addDays(today, -30)): Promise<number> {
-    const ids = app.get(RotaIds);
-    const id = await ids.next('rota');
-    const [tid] = await ids.many('timeslot', 1);
-    const created: RotaEvent = {
+    const [[id], [tid]] = [await nextIds('rota'), await nextIds('timeslot')];
+    const created = {
       type: 'rotas.RotaCreated',
       data: {
-        id, organisationId: of.organisation.id, teamId: of.teams[team]!, patternId: 0, startDate: start, endDate: null, timeslots: [{ ...slot('monday', '09:00', 'monday', '17:00'), id: tid! }],
+        id, organisationId: of.organisation.id, teamId: of.teams[team]!, patternId: 0, startDate: start, endDate: null, timeslots: [{ ...slot('monday', '09:00', 'monday', '17:00'), id: tid }],
         name, colour: '#336699', selfManage: false, allowSameDayAdd: true, allowSameDayCancel: false, allowSameDayEdit: false, restrictedByRole: false, roleProfileIds: [], requireFullTimeslot: false,
       },
     };
-    await app.get(EventStore).handle(streamOf.rota(id), rotaEvolve, () => [created], { expect: 'no_stream', metadata: { organisationId: of.organisation.id, actor: userActor(of.users.admin ?? of.users.other!) } });
-    return id;
+    const metadata = { organisationId: of.organisation.id, actor: userActor(of.users.admin ?? of.users.other!) };
+    await app.get(EventStore).handle(streamOf.rota(id!), (s: null) => s, () => [created], { expect: 'no_stream', metadata });
+    return id!;
   }
 
   beforeAll(async () => {
