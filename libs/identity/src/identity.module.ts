@@ -4,6 +4,8 @@ import { JwtModule } from '@nestjs/jwt';
 import { APP_CONFIG, type AppConfig } from '#app/platform';
 import { DirectoryProjection } from './directory/directory.projection.js';
 import { Hierarchy } from './hierarchy/hierarchy.js';
+import { OrganisationFactsReader } from './hierarchy/organisation-facts.js';
+import { Teams } from './hierarchy/teams.js';
 import { Roles } from './hierarchy/roles.js';
 import { UserBases } from './hierarchy/user-base.js';
 import { CreateJwtHandler } from './login/create-jwt.command.js';
@@ -31,6 +33,8 @@ import { ProvisionHandler } from './provisioning/provision.command.js';
     Hierarchy,
     UserBases,
     Roles,
+    Teams,
+    OrganisationFactsReader,
     DirectoryProjection,
     LoginProjection,
     ProvisionHandler,
@@ -41,6 +45,6 @@ import { ProvisionHandler } from './provisioning/provision.command.js';
     // Reactors are known everywhere (projections:status lists them); only the worker runs them.
     TwoFactorMessagesReactor,
   ],
-  exports: [Hierarchy, UserBases, Roles, JwtTokens],
+  exports: [Hierarchy, UserBases, Roles, Teams, OrganisationFactsReader, JwtTokens],
 })
 export class IdentityModule {}

@@ -5,6 +5,8 @@ export { type Caller, CurrentCaller } from './auth/caller.js';
 export { metadataOf } from './auth/metadata.js';
 export { RequirePermission } from './auth/decorators.js';
 export { Hierarchy } from './hierarchy/hierarchy.js';
+export { type OrganisationFacts, OrganisationFactsReader } from './hierarchy/organisation-facts.js';
+export { type TeamObject, Teams } from './hierarchy/teams.js';
 export { type UserBase, UserBases } from './hierarchy/user-base.js';
 export { type RoleProfileView, type RoleView, Roles } from './hierarchy/roles.js';
 export { PERMISSIONS, type Permission } from './permissions.js';
