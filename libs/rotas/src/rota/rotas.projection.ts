@@ -14,11 +14,14 @@ const COLUMNS: Record<keyof RotaSettings, string> = {
   requireFullTimeslot: 'require_full_timeslot',
 };
 
-/** Settings as columns (the ops writer sends jsonb values as JSON itself). */
+/**
+ * Settings as columns (the ops writer sends jsonb values as JSON itself). Only the settings' keys:
+ * RotaCreated's data holds the settings among its other fields.
+ */
 function settingsColumns(changes: Partial<RotaSettings>): Record<string, unknown> {
   const row: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(changes) as [keyof RotaSettings, unknown][]) {
-    if (value !== undefined) row[COLUMNS[key]] = value;
+  for (const [key, column] of Object.entries(COLUMNS) as [keyof RotaSettings, string][]) {
+    if (changes[key] !== undefined) row[column] = changes[key];
   }
   return row;
 }
