@@ -1,8 +1,13 @@
 import type { Provider, Type } from '@nestjs/common';
+import { RotasController, RotaTeamsController } from '../http/rotas.controller.js';
+import { CreateRotasHandler } from './create-rota.command.js';
+import { RotaQueries } from './rota.queries.js';
 import { RotasProjection } from './rotas.projection.js';
+import { UpdateRotaHandler } from './update-rota.command.js';
+import { UpdateTimeslotsHandler } from './update-timeslots.command.js';
 
 /** The rota aggregate's handlers, queries and projection, contacts included (rotas.module.ts lists these). */
-export const ROTA_PROVIDERS: Provider[] = [RotasProjection];
+export const ROTA_PROVIDERS: Provider[] = [RotasProjection, RotaQueries, CreateRotasHandler, UpdateRotaHandler, UpdateTimeslotsHandler];
 
 /** Its controllers (rotas-http.module.ts). */
-export const ROTA_CONTROLLERS: Type<unknown>[] = [];
+export const ROTA_CONTROLLERS: Type<unknown>[] = [RotasController, RotaTeamsController];
