@@ -3,8 +3,9 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DateTime } from 'luxon';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ProjectionReplayer } from '#app/event-store';
+import { EventStore, ProjectionReplayer } from '#app/event-store';
 import type { ProvisionResult } from '#app/identity';
+import type { RotaEvent } from '#app/rotas';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
 
@@ -47,18 +48,24 @@ describe('shift patterns (spec: Shift pattern; rotas.md "Shift patterns")', () =
   const refusedKeys = async (who: string, body: unknown) => Object.keys((await refused(() => post(who, body), 422)) ?? {}).sort();
 
   /**
-   * A rota of `team` made from `pattern`, as the rota area's projection keeps it. Written to the
-   * read table itself: rota create is another area's route, and what is read here is only the
-   * table's pattern_id, team_id, name and archived.
+   * A rota of `team` made from `pattern`, written to the log as rota create writes it (that route
+   * is another area's); the rota area's projection makes its row. An archived one is archived at once.
    */
   async function seedRota(team: number, pattern: number, name: string, archived = false): Promise<number> {
-    const id = Number((await ds.query(`SELECT nextval('rotas_rota_ids') AS id`))[0].id);
-    await ds.query(
-      `INSERT INTO rotas (id, organisation_id, team_id, pattern_id, name, colour, start_date, end_date, self_manage, allow_same_day_add, allow_same_day_cancel,
-         allow_same_day_edit, restricted_by_role, role_profile_ids, require_full_timeslot, archived, timeline, closed_dates, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, '#336699', '2026-01-05', NULL, false, true, false, false, false, '[]', false, $6, '[]', '[]', now(), now())`,
-      [id, org.organisation.id, team, pattern, name, archived],
-    );
+    const [drawn] = await ds.query(`SELECT nextval('rotas_rota_ids') AS rota, nextval('rotas_timeslot_ids') AS slot`);
+    const id = Number(drawn.rota);
+    const timeslots = [{ id: Number(drawn.slot), ...slot('monday', '09:00', 'monday', '17:00', { min: 1, ideal: 1, max: 2 }) }] as never;
+    const base = { id, organisationId: org.organisation.id };
+    const created: RotaEvent = {
+      type: 'rotas.RotaCreated',
+      data: {
+        ...base, teamId: team, patternId: pattern, startDate: '2026-01-05', endDate: null, timeslots, name, colour: '#336699', selfManage: false,
+        allowSameDayAdd: true, allowSameDayCancel: false, allowSameDayEdit: false, restrictedByRole: false, roleProfileIds: [], requireFullTimeslot: false,
+      },
+    };
+    const calendar = { startDate: '2026-01-05', endDate: null, archived: true, closedDates: [], timeline: [{ from: '2026-01-05', to: null, timeslots }] };
+    const gone: RotaEvent = { type: 'rotas.RotaArchived', data: { ...base, effectiveFrom: '2026-01-05', calendar } };
+    await app.get(EventStore).handle(`rotas.Rota-${id}`, () => null, () => (archived ? [created, gone] : [created]), { expect: 'no_stream' });
     return id;
   }
 
