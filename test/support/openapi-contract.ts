@@ -4,15 +4,18 @@
  * the request; it is recorded, and the test during which it happened fails (the afterEach of
  * openapi-contract.setup.ts), naming method, URL, route, status and the schema errors.
  *
- * Validator: openapi-backend (https://github.com/openapistack/openapi-backend). It reads OpenAPI
- * 3.0 (what @nestjs/swagger emits) and 3.1, validates the document itself on init, matches a
- * request to its operation (path templates, static paths first), parses query parameters by their
- * style (`include=user,type` with `style: form, explode: false`), coerces path and query values by
- * their schema, and compiles one Ajv 8 validator per operation and status once, at init. It is
- * maintained (releases through 2026) and used widely. The alternatives: openapi-request-validator /
- * openapi-response-validator (same family, older, no routing, no 3.1, little activity since 2022);
- * @seriousme/openapi-schema-validator checks documents, not traffic; express-openapi-validator is
- * Express middleware. ajv-formats adds the formats the document uses (date, date-time, uri, email).
+ * Validator: openapi-backend (https://github.com/openapistack/openapi-backend) for the OpenAPI part
+ * and Ajv 8 with ajv-formats for the schemas. openapi-backend reads OpenAPI 3.0 (what
+ * @nestjs/swagger emits) and 3.1, matches a request to its operation (path templates, static paths
+ * first) and parses its parameters by their style (`include=user,type` with `style: form,
+ * explode: false`); it is maintained (releases through 2026) and widely used. Its own validator
+ * compiles every operation's schemas dereferenced, each with an Ajv of its own, which cost seconds
+ * per test file here; so the schemas go to one Ajv that holds the document once (every component
+ * compiled once, shared), each operation's validators compiled on first use. The alternatives:
+ * openapi-request-validator / openapi-response-validator (same family, older, no routing, no 3.1,
+ * little activity since 2022); @seriousme/openapi-schema-validator checks documents, not traffic;
+ * express-openapi-validator is Express middleware. The document's own validity is checked by
+ * openapi-document.e2e-spec.ts and `npm run lint:openapi` (redocly).
  *
  * What is checked:
  * - every response: its status is declared for the operation, its content type is one the
@@ -30,8 +33,7 @@
  *   clients tolerate additions.
  * - OpenAPI 3.0's `nullable: true` beside `allOf: [{ $ref }]` (how @nestjs/swagger writes a
  *   nullable embedded record) means "this record or null"; Ajv reads `nullable` only beside `type`,
- *   so such a schema is rewritten to `anyOf: [{ enum: [null] }, …]` before compiling (`enum`, as
- *   `type: 'null'` is not OpenAPI 3.0 and the document is validated as 3.0).
+ *   so such a schema is rewritten to `anyOf: [{ enum: [null] }, …]` before compiling.
  *
  * What is not an operation, and how it is judged:
  * - a route an e2e file adds for itself (a controller of an `extra` module given to bootApi /
@@ -45,16 +47,17 @@
  */
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import AjvModule, { type Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { OpenAPIBackend, type Operation, ValidationContext } from 'openapi-backend';
-import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { type Operation, OpenAPIRouter } from 'openapi-backend';
 import { recordedViolations } from './contract-violations.js';
 
 type Json = Record<string, unknown>;
 type Document = Json & { paths: Record<string, Record<string, Json>>; components?: { schemas?: Record<string, Json> } };
 type OpenApiOperation = Operation & { responses?: Record<string, { content?: Record<string, { schema?: Json }> }> };
 
+const AjvClass = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as typeof Ajv;
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: unknown) => unknown;
 
 /** Not checked: the documentation page, its assets and the document. */
@@ -62,7 +65,7 @@ const UNCHECKED = /^\/api\/docs(-json|\/|$)/;
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json$/;
 
 /** One compiled checker per document (same JSON, same checker): apps of one file share it. */
-const checkers = new Map<string, Promise<Checker>>();
+const checkers = new Map<string, Checker>();
 
 /**
  * Watches `app` (before `app.init()`): each answer is checked once the document is known, which
@@ -86,12 +89,12 @@ export function watchContract(app: NestFastifyApplication, extra: readonly (Type
     async ready() {
       const res = await fastify.inject({ method: 'GET', url: '/api/docs-json' });
       if (res.statusCode !== 200) throw new Error(`GET /api/docs-json answered ${res.statusCode}`);
-      let pending = checkers.get(res.body);
-      if (!pending) {
-        pending = Checker.create(JSON.parse(res.body) as Document);
-        checkers.set(res.body, pending);
+      let found = checkers.get(res.body);
+      if (!found) {
+        found = Checker.create(JSON.parse(res.body) as Document);
+        checkers.set(res.body, found);
       }
-      checker = await pending;
+      checker = found;
     },
   };
 }
@@ -117,37 +120,59 @@ function record(req: FastifyRequest, reply: FastifyReply, problem: string): void
 const describeErrors = (where: string, errors: readonly ErrorObject[] | null | undefined) =>
   `${where}: ${(errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`).join('; ')}`;
 
+/** The formats OpenAPI 3.0 defines beyond JSON Schema's (ajv-formats adds date, date-time, uri, email). */
+const OPENAPI_FORMATS: Record<string, { type: 'number' | 'string'; validate: (value: never) => boolean }> = {
+  int32: { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 },
+  int64: { type: 'number', validate: (n: number) => Number.isInteger(n) },
+  float: { type: 'number', validate: () => true },
+  double: { type: 'number', validate: () => true },
+  binary: { type: 'string', validate: () => true },
+  byte: { type: 'string', validate: (s: string) => /^[A-Za-z0-9+/]*={0,2}$/.test(s) },
+  password: { type: 'string', validate: () => true },
+};
+
+/** `#/components/…` of the document → `doc#/components/…`: a schema compiled alone still reaches the document's. */
+function rebased(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(rebased);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `doc${v}` : rebased(v)]));
+}
+
+type Parameter = { name: string; in: string; required?: boolean; schema?: Json };
+
 class Checker {
+  /** Per operation and status (`opId status`); per operation for requests. Compiled on first use, once. */
+  private readonly responses = new Map<string, ValidateFunction | null>();
+  private readonly requests = new Map<string, { params: ValidateFunction; body?: ValidateFunction; bodyRequired: boolean }>();
+
   private constructor(
-    private readonly api: OpenAPIBackend,
+    private readonly router: OpenAPIRouter,
+    /** Bodies and answers: no coercion. */
+    private readonly ajv: Ajv,
+    /** Path and query parameters arrive as strings: coerced by their schema, a scalar to a one-item array. */
+    private readonly paramsAjv: Ajv,
     private readonly errorBody: ValidateFunction,
   ) {}
 
-  static async create(document: Document): Promise<Checker> {
-    // One Ajv per validation context (openapi-backend makes one per operation, and each new Ajv
-    // with its formats costs more than the compiling), each operation's validators compiled on
-    // its first use (quick); the document's own validity is redocly's job (npm run lint:openapi)
-    // and openapi-document.e2e-spec.ts's.
-    const ajvs = new Map<string, Ajv>();
-    const api = new OpenAPIBackend({
-      definition: forAjv(document) as never,
-      strict: true,
-      quick: true,
-      validate: true,
-      coerceTypes: true,
-      customizeAjv: (fresh, _options, context) => {
-        if (!ajvs.has(context)) {
-          addFormats(fresh);
-          ajvs.set(context, fresh);
-        }
-        return ajvs.get(context)!;
-      },
-    });
-    await api.init();
-    const schemas = (api.definition as unknown as Document).components?.schemas ?? {};
-    if (!schemas.ErrorBody) throw new Error('The document has no ErrorBody schema');
-    const errorBody = api.validator.getAjv(ValidationContext.Response).compile(schemas.ErrorBody);
-    return new Checker(api, errorBody);
+  /**
+   * One Ajv per kind, holding the document once (`doc`): each component schema is compiled once and
+   * shared by every validator that refers to it (openapi-backend's own validator compiles each
+   * operation's schemas dereferenced, with an Ajv of its own each: seconds per test file). Its
+   * router still matches requests to operations and parses their parameters by style.
+   */
+  static create(document: Document): Checker {
+    const prepared = forAjv(document);
+    const make = (options: Options) => {
+      const ajv = new AjvClass({ strict: false, allErrors: false, validateSchema: false, ...options });
+      addFormats(ajv);
+      for (const [name, format] of Object.entries(OPENAPI_FORMATS)) ajv.addFormat(name, format as never);
+      ajv.addSchema(prepared as never, 'doc');
+      return ajv;
+    };
+    const ajv = make({});
+    if (!prepared.components?.schemas?.ErrorBody) throw new Error('The document has no ErrorBody schema');
+    const errorBody = ajv.getSchema('doc#/components/schemas/ErrorBody')!;
+    return new Checker(new OpenAPIRouter({ definition: prepared as never }), ajv, make({ coerceTypes: 'array' }), errorBody);
   }
 
   check(req: FastifyRequest, reply: FastifyReply, payload: unknown, fixtures: ReadonlySet<string>): void {
@@ -155,7 +180,7 @@ class Checker {
     if (req.method === 'OPTIONS' || UNCHECKED.test(path)) return;
     const status = reply.statusCode;
     const method = req.method === 'HEAD' ? 'GET' : req.method;
-    const operation = this.api.router.matchOperation({ method, path: req.url, headers: {} }) as OpenApiOperation | undefined;
+    const operation = this.router.matchOperation({ method, path: req.url, headers: {} }) as OpenApiOperation | undefined;
     const fixture = operation?.operationId && fixtures.has(operation.operationId.split('_')[0]!);
     const contentType = String(reply.getHeader('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (!operation || fixture) {
@@ -167,13 +192,13 @@ class Checker {
       return;
     }
     const responses = operation.responses ?? {};
-    const declared = responses[String(status)] ?? responses[`${Math.floor(status / 100)}XX`] ?? responses.default;
-    if (!declared) {
+    const key = responses[String(status)] ? String(status) : responses[`${Math.floor(status / 100)}XX`] ? `${Math.floor(status / 100)}XX` : responses.default ? 'default' : undefined;
+    if (!key) {
       record(req, reply, `status ${status} is not declared for ${operation.operationId} (declared: ${Object.keys(responses).join(', ')})`);
       return;
     }
     if (status >= 200 && status < 300) this.checkRequest(req, reply, operation);
-    const content = declared.content ?? {};
+    const content = responses[key]!.content ?? {};
     const types = Object.keys(content);
     const body = bodyText(payload);
     if (!types.length) {
@@ -197,8 +222,29 @@ class Checker {
       record(req, reply, `${operation.operationId} ${status}: the body is not JSON`);
       return;
     }
-    const result = this.api.validator.validateResponse(parsed, operation, status);
-    if (!result.valid) record(req, reply, describeErrors(`response body of ${operation.operationId}`, result.errors));
+    const validate = this.responseValidator(operation, key, media);
+    if (validate && !validate(parsed)) record(req, reply, describeErrors(`response body of ${operation.operationId}`, validate.errors));
+  }
+
+  private responseValidator(operation: OpenApiOperation, status: string, media: string): ValidateFunction | null {
+    const id = `${operation.operationId} ${status} ${media}`;
+    if (!this.responses.has(id)) {
+      const schema = operation.responses?.[status]?.content?.[media]?.schema;
+      this.responses.set(id, schema ? this.inDocument(this.ajv, 'paths', operation.path, operation.method, 'responses', status, 'content', media, 'schema') : null);
+    }
+    return this.responses.get(id)!;
+  }
+
+  /**
+   * The validator of the schema at this place of the document, compiled where it stands: its
+   * `#/components/…` references resolve in the document, and Ajv compiles each of them once for
+   * every validator that reaches it (a schema compiled on its own would recompile its references).
+   */
+  private inDocument(ajv: Ajv, ...segments: string[]): ValidateFunction {
+    const pointer = segments.map((s) => `/${encodeURIComponent(s.replace(/~/g, '~0').replace(/\//g, '~1'))}`).join('');
+    const validate = ajv.getSchema(`doc#${pointer}`);
+    if (!validate) throw new Error(`No schema at ${segments.join(' ')}`);
+    return validate;
   }
 
   private checkErrorBody(req: FastifyRequest, reply: FastifyReply, contentType: string, payload: unknown): void {
@@ -217,33 +263,54 @@ class Checker {
     if (!this.errorBody(parsed)) record(req, reply, describeErrors('error body (ErrorBody)', this.errorBody.errors));
   }
 
+  private requestValidators(operation: OpenApiOperation) {
+    const id = operation.operationId!;
+    let found = this.requests.get(id);
+    if (!found) {
+      const parameters = (operation.parameters ?? []) as Parameter[];
+      const group = (where: string, additional: boolean) => {
+        const own = parameters.filter((p) => p.in === where);
+        return {
+          type: 'object',
+          properties: Object.fromEntries(own.map((p) => [p.name, rebased(p.schema ?? {})])),
+          required: own.filter((p) => p.required).map((p) => p.name),
+          // Query parameters the operation does not declare are ignored by the service (OpenAPI
+          // leaves them undefined, it does not forbid them): not drift.
+          additionalProperties: additional,
+        };
+      };
+      const requestBody = operation.requestBody as { required?: boolean; content?: Record<string, { schema?: Json }> } | undefined;
+      const bodySchema = requestBody?.content?.['application/json']?.schema;
+      found = {
+        params: this.paramsAjv.compile({ type: 'object', properties: { path: group('path', false), query: group('query', true) } }),
+        body: bodySchema ? this.inDocument(this.ajv, 'paths', operation.path, operation.method, 'requestBody', 'content', 'application/json', 'schema') : undefined,
+        bodyRequired: requestBody?.required === true,
+      };
+      this.requests.set(id, found);
+    }
+    return found;
+  }
+
   /** The request of a 2xx: path and query parameters, and the body by its content type. */
   private checkRequest(req: FastifyRequest, reply: FastifyReply, operation: OpenApiOperation): void {
+    const validators = this.requestValidators(operation);
+    const parsed = this.router.parseRequest({ method: req.method, path: req.url, query: { ...(req.query as Record<string, string | string[]>) }, headers: {} }, operation);
+    const params = { path: { ...parsed.params }, query: { ...parsed.query } };
+    if (!validators.params(params)) record(req, reply, describeErrors(`request parameters of ${operation.operationId} (answered ${reply.statusCode})`, validators.params.errors));
     const requestType = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    const declaredBody = (operation.requestBody as { content?: Record<string, unknown> } | undefined)?.content;
-    const isJson = req.body !== undefined && JSON_TYPE.test(requestType);
-    if (requestType && declaredBody && !(requestType in declaredBody)) {
-      record(req, reply, `request content type "${requestType}" is not declared for ${operation.operationId} (declared: ${Object.keys(declaredBody).join(', ')})`);
+    const declared = (operation.requestBody as { content?: Record<string, unknown> } | undefined)?.content;
+    if (!declared) return; // a body sent to a route that takes none is ignored, as the service does
+    if (requestType && !(requestType in declared)) {
+      record(req, reply, `request content type "${requestType}" is not declared for ${operation.operationId} (declared: ${Object.keys(declared).join(', ')})`);
+      return;
     }
-    const result = this.api.validator.validateRequest(
-      {
-        method: req.method === 'HEAD' ? 'GET' : req.method,
-        path: req.url,
-        query: { ...(req.query as Record<string, string | string[]>) },
-        headers: { ...(req.headers as Record<string, string | string[]>), ...(isJson ? {} : { 'content-type': '' }) },
-        body: isJson ? structuredClone(req.body) : undefined,
-      },
-      operation,
-    );
-    const errors = (result.errors ?? []).filter(
-      (e) =>
-        // Query parameters the operation does not declare are ignored by the service (OpenAPI
-        // leaves them undefined, it does not forbid them): not drift.
-        !(e.keyword === 'additionalProperties' && e.instancePath === '/query') &&
-        // A multipart body is not validated field by field (the file is a stream): only its type.
-        !(!isJson && requestType === 'multipart/form-data' && e.keyword === 'required' && (e.params as { missingProperty?: string }).missingProperty === 'requestBody'),
-    );
-    if (errors.length) record(req, reply, describeErrors(`request of ${operation.operationId} (answered ${reply.statusCode})`, errors));
+    // A multipart body is not validated field by field (the file is a stream): only its type.
+    if (requestType === 'multipart/form-data') return;
+    if (req.body === undefined) {
+      if (validators.bodyRequired) record(req, reply, `${operation.operationId} requires a body, yet answered ${reply.statusCode} without one`);
+      return;
+    }
+    if (validators.body && !validators.body(req.body)) record(req, reply, describeErrors(`request body of ${operation.operationId} (answered ${reply.statusCode})`, validators.body.errors));
   }
 }
 
