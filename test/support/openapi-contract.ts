@@ -163,7 +163,7 @@ class Checker {
   static create(document: Document): Checker {
     const prepared = forAjv(document);
     const make = (options: Options) => {
-      const ajv = new AjvClass({ strict: false, allErrors: false, validateSchema: false, ...options });
+      const ajv = new AjvClass({ strict: false, allErrors: true, validateSchema: false, ...options });
       addFormats(ajv);
       for (const [name, format] of Object.entries(OPENAPI_FORMATS)) ajv.addFormat(name, format as never);
       ajv.addSchema(prepared as never, 'doc');
