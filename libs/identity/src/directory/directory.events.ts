@@ -31,7 +31,16 @@ export type DirectoryEvent =
     }
   | { type: 'identity.RoleAssigned'; data: { id: number; organisationId: number; userId: number; teamId: number; roleProfileId: number; position: number } }
   /** A TOTP code's time step, once used, is never accepted again for that user. */
-  | { type: 'identity.TotpStepUsed'; data: { userId: number; step: number } };
+  | { type: 'identity.TotpStepUsed'; data: { userId: number; step: number } }
+  /** An administrator's change (`users:grant` / `users:revoke`): what changed, and the user's permissions after it. */
+  | { type: 'identity.PermissionsGranted'; data: { userId: number; organisationId: number; granted: Permission[]; permissions: Permission[] } }
+  | { type: 'identity.PermissionsRevoked'; data: { userId: number; organisationId: number; revoked: Permission[]; permissions: Permission[] } }
+  /**
+   * `users:hold`: the account may not log in and its tokens stop working until `users:release`.
+   * Not the spec's `status` (`on_hold`), which is about booking shifts: an on-hold volunteer still logs in.
+   */
+  | { type: 'identity.UserHeld'; data: { userId: number; organisationId: number } }
+  | { type: 'identity.UserReleased'; data: { userId: number; organisationId: number } };
 
 export const streamOf = {
   organisation: (id: number) => `identity.Organisation-${id}`,

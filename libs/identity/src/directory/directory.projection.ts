@@ -24,6 +24,10 @@ export class DirectoryProjection extends defineProjection<DirectoryEvent>({
     ],
     // Read from the user's stream when a code is checked; no table holds it.
     'identity.TotpStepUsed': null,
+    'identity.PermissionsGranted': ({ data: d }) => [op.update('users', { id: d.userId }, { permissions: d.permissions })],
+    'identity.PermissionsRevoked': ({ data: d }) => [op.update('users', { id: d.userId }, { permissions: d.permissions })],
+    'identity.UserHeld': ({ data: d, recordedAt: at }) => [op.update('users', { id: d.userId }, { held_at: at })],
+    'identity.UserReleased': ({ data: d }) => [op.update('users', { id: d.userId }, { held_at: null })],
     'identity.RoleAssigned': ({ data: d }) => [
       op.upsert('roles', ['id'], { id: d.id, organisation_id: d.organisationId, user_id: d.userId, team_id: d.teamId, role_profile_id: d.roleProfileId, position: d.position }),
     ],
