@@ -12,6 +12,14 @@ export { type RoleProfileView, type RoleView, Roles } from './hierarchy/roles.js
 export { PERMISSIONS, type Permission } from './permissions.js';
 export { CurrentUserDto, RoleDto, RoleProfileDto, UserBaseDto, UserStatusDto } from './http/user.responses.js';
 export { ProvisionCommand, ProvisioningRefused, type ProvisionResult } from './provisioning/provision.command.js';
+export { IdentityAdminModule } from './user/identity-admin.module.js';
+export { AddUsersCommand, type AddUsersResult } from './user/add-users.command.js';
+export { GrantPermissionsCommand } from './user/grant-permissions.command.js';
+export { RevokePermissionsCommand } from './user/revoke-permissions.command.js';
+export { HoldUserCommand, type HoldResult } from './user/hold-user.command.js';
+export { ReleaseUserCommand } from './user/release-user.command.js';
+export { UnknownOrganisation, UnknownUser, type UserAccess } from './user/admin.js';
+export { unknownPermissions } from './user/user.js';
 export { ORGANISATION_SETTINGS_POLICY, type OrganisationSettingsPolicy } from './provisioning/organisation-settings-policy.js';
 export type { DirectoryEvent } from './directory/directory.events.js';
 export { ARGON2_OPTIONS } from './login/password-hasher.js';
