@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DateTime } from 'luxon';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { EventStore, ProjectionReplayer, userActor } from '#app/event-store';
+import { ProjectionReplayer } from '#app/event-store';
 import type { ProvisionResult } from '#app/identity';
 import { todayIn } from '#app/platform';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
@@ -66,26 +66,22 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
     return res.body.data.id;
   }
 
-  /** Ids from the rota context's sequences, as its handlers draw them. */
-  const nextIds = async (kind: 'rota' | 'timeslot', count = 1): Promise<number[]> =>
-    (await ds.query(`SELECT nextval('rotas_${kind}_ids')::int AS id FROM generate_series(1, $1::int)`, [count])).map((r: { id: number }) => r.id);
+  /** Team keys `<region>-1` … `<region>-n` under `region`: one rota a team, so the one-rota-per-team rule never ends a test's rota. */
+  const children = (region: string, n: number) => Array.from({ length: n }, (_, i) => ({ key: `${region}-${i + 1}`, name: `${region} ${i + 1}`, parent: region }));
+  const used = new Map<string, number>();
+  const patterns: Record<string, number> = {};
 
   /**
-   * A rota written straight to the log as `rotas.RotaCreated` (rota create is another route's; the
-   * bulk decisions read the rota's stream), from `start` on with one Monday timeslot.
+   * A rota made over HTTP (`POST /api/rotas`, by `boss` or, in Hillside, `other`) on a fresh team
+   * under `region`, from `start` on, with the organisation's one-timeslot pattern.
    */
-  async function seedRota(of: ProvisionResult, team: string, name: string, start = addDays(today, -30)): Promise<number> {
-    const [[id], [tid]] = [await nextIds('rota'), await nextIds('timeslot')];
-    const created = {
-      type: 'rotas.RotaCreated',
-      data: {
-        id, organisationId: of.organisation.id, teamId: of.teams[team]!, patternId: 0, startDate: start, endDate: null, timeslots: [{ ...slot('monday', '09:00', 'monday', '17:00'), id: tid }],
-        name, colour: '#336699', selfManage: false, allowSameDayAdd: true, allowSameDayCancel: false, allowSameDayEdit: false, restrictedByRole: false, roleProfileIds: [], requireFullTimeslot: false,
-      },
-    };
-    const metadata = { organisationId: of.organisation.id, actor: userActor(of.users.admin ?? of.users.other!) };
-    await app.get(EventStore).handle(streamOf.rota(id!), (s: null) => s, () => [created], { expect: 'no_stream', metadata });
-    return id!;
+  async function seedRota(of: ProvisionResult, region: string, name: string, start = addDays(today, -30)): Promise<number> {
+    const slug = of.organisation.slug;
+    const n = (used.get(`${slug}:${region}`) ?? 0) + 1;
+    used.set(`${slug}:${region}`, n);
+    const who = of === hill ? 'other' : 'boss';
+    const res = await http().post('/api/rotas').set(as(who)).send({ name, start_date: start, pattern_id: patterns[slug], team: [{ id: of.teams[`${region}-${n}`] }] }).expect(201);
+    return res.body.data[0].id;
   }
 
   beforeAll(async () => {
@@ -96,8 +92,13 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
     org = await provision(app, {
       organisation: { name: 'Riverside', slug: 'riverside', timezone: ZONE, features: ['rota_v2'] },
       role_profiles: [{ key: 'shop', name: 'Shop volunteer' }],
-      teams: [{ key: 'north', name: 'North' }, { key: 'north-shop', name: 'North shop', parent: 'north' }, { key: 'south', name: 'South' }],
+      teams: [
+        { key: 'north', name: 'North' }, { key: 'north-shop', name: 'North shop', parent: 'north' }, { key: 'south', name: 'South' },
+        ...children('north', 20), ...children('north-shop', 20), ...children('south', 5),
+      ],
       users: [
+        // Makes the rotas the tests act on, in both regions.
+        user('boss', ['manage-rotas'], ['north', 'south']),
         // manage-rotas over North and North shop only.
         user('admin', ['manage-rotas'], ['north']),
         user('shifter', ['add-user-shifts'], ['north-shop']),
@@ -107,11 +108,13 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
     hill = await provision(app, {
       organisation: { name: 'Hillside', slug: 'hillside', timezone: ZONE },
       role_profiles: [{ key: 'shop', name: 'P' }],
-      teams: [{ key: 't', name: 'T' }],
+      teams: [{ key: 't', name: 'T' }, ...children('t', 5)],
       users: [user('other', ['manage-rotas'], ['t'], 'hillside')],
     });
-    for (const who of ['admin', 'shifter', 'vol']) tokens[who] = await logIn(app, `${who}@riverside.example`);
+    for (const who of ['boss', 'admin', 'shifter', 'vol']) tokens[who] = await logIn(app, `${who}@riverside.example`);
     tokens.other = await logIn(app, 'other@hillside.example');
+    patterns.riverside = await seedPattern('boss', [slot('monday', '09:00', 'monday', '17:00')]);
+    patterns.hillside = await seedPattern('other', [slot('monday', '09:00', 'monday', '17:00')]);
   });
   afterAll(async () => {
     await app?.close();
@@ -171,6 +174,8 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
       await bulk('admin', { action: 'end_date', rota_ids: [a, b, gone], data: { date } }).expect(204);
       expect(await events()).toBe(before + 2);
       expect((await rows([a, b, gone])).map((r) => r.end_date)).toEqual([date, date, null]);
+      const listed = (await http().get('/api/rotas').set(as('admin')).expect(200)).body.data as { id: number; end: string | null }[];
+      expect([a, b].map((id) => listed.find((r) => r.id === id)?.end)).toEqual([date, date]);
       const [ended] = await ds.query(`SELECT data FROM events WHERE stream_id = $1 AND type = 'rotas.RotaEnded'`, [streamOf.rota(a)]);
       expect(ended.data).toMatchObject({ endDate: date, reason: 'end_date', effectiveFrom: addDays(date, 1), calendar: { endDate: date } });
 
@@ -226,6 +231,9 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
       await bulk('admin', { action: 'archive_rotas', rota_ids: [a, b], data: null }).expect(204);
       expect(await events()).toBe(before + 1);
       expect((await rows([a, b])).map((r) => r.archived)).toEqual([true, true]);
+      const ids = async (query: string) => ((await http().get(`/api/rotas${query}`).set(as('admin')).expect(200)).body.data as { id: number }[]).map((r) => r.id);
+      expect(await ids('')).not.toContain(b);
+      expect(await ids('?archived=true')).toEqual(expect.arrayContaining([a, b]));
       const [archived] = await ds.query(`SELECT data FROM events WHERE stream_id = $1 AND type = 'rotas.RotaArchived'`, [streamOf.rota(b)]);
       expect(archived.data).toMatchObject({ effectiveFrom: today, calendar: { archived: true } });
       expect(Object.keys((await refused(() => bulk('admin', { action: 'archive_rotas', rota_ids: [a], data: { date: today } }), 422)).errors!)).toEqual(['data.date']);
