@@ -1,26 +1,22 @@
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { loadConfigOrExit } from '#app/platform';
-import { CliModule } from './cli.module.js';
-import { ProvisioningRefused } from '#app/identity';
-import { commands, UsageError } from './commands/commands.js';
+import { type Invocation, parseCommandLine } from './command-line.js';
+import { EXIT, UsageError } from './usage.js';
 
-/** `npm run cli -- <command> [args]`. Exit codes: 0 done, 1 failed, 2 bad usage or input. */
-const [name, ...args] = process.argv.slice(2);
-const command = name ? commands[name] : undefined;
-if (!command) {
-  process.stderr.write(`${name ? `unknown command "${name}"\n\n` : ''}usage: npm run cli -- <command>\n\n`);
-  for (const c of Object.values(commands)) process.stderr.write(`  ${c.usage.padEnd(32)} ${c.summary}\n`);
-  process.exit(2);
-}
-
-const config = loadConfigOrExit();
-const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, { migrate: name !== 'migrate' }), { logger: ['error', 'warn'], abortOnError: false });
+/**
+ * `npm run cli -- <command> [arguments]` (`--help` lists them). A command's result goes to stdout
+ * alone; messages and progress to stderr. Exit codes: 0 done, 1 failed, 2 bad usage or refused input.
+ * Help and bad usage are answered before the application is loaded, which takes seconds.
+ */
+let invocation: Invocation;
 try {
-  await command.run(app, args);
-  await app.close();
+  invocation = await parseCommandLine(process.argv.slice(2));
 } catch (err) {
-  process.stderr.write(`${(err as Error).message}\n`);
-  await app.close().catch(() => undefined);
-  process.exit(err instanceof UsageError || err instanceof ProvisioningRefused ? 2 : 1);
+  // Bad usage: the message names the command and the --help to read.
+  process.stderr.write(`${err instanceof UsageError ? err.message : String((err as Error).message ?? err)}\n`);
+  process.exit(err instanceof UsageError ? EXIT.refused : EXIT.failed);
 }
+if ('help' in invocation) {
+  process.stdout.write(invocation.help);
+  process.exit(EXIT.done);
+}
+const { run } = await import('./run.js');
+process.exit(await run(invocation.name, invocation.args));

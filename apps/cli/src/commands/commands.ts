@@ -2,73 +2,130 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { readFile } from 'node:fs/promises';
 import { CommandBus } from '@nestjs/cqrs';
-import { Checkpoints, ProjectionReplayer } from '#app/event-store';
-import { ProvisionCommand } from '#app/identity';
+import { Checkpoints, ProjectionRegistry, ProjectionReplayer } from '#app/event-store';
+import {
+  AddUsersCommand,
+  type AddUsersResult,
+  GrantPermissionsCommand,
+  type HoldResult,
+  HoldUserCommand,
+  ProvisionCommand,
+  type ProvisionResult,
+  ReleaseUserCommand,
+  RevokePermissionsCommand,
+  type UserAccess,
+} from '#app/identity';
 import { runMigrationsLocked } from '#app/platform';
+import { Failure, UsageError } from '../usage.js';
 import { replayProgress } from './progress.js';
 
-/** Bad input: the command prints the message and exits 2 (provisioning.md). */
-export class UsageError extends Error {}
-
-export interface Command {
-  readonly usage: string;
-  readonly summary: string;
-  run(app: INestApplicationContext, args: string[]): Promise<void>;
+/** Where a command writes: its result on `out` (stdout), everything else on `err` (stderr). */
+export interface Io {
+  out(text: string): void;
+  err(line: string): void;
 }
 
-const out = (line: string) => process.stdout.write(`${line}\n`);
+/** A command's work, once the application is up (its usage and help: catalogue.ts). */
+export type Run = (app: INestApplicationContext, args: readonly string[], io: Io) => Promise<void>;
 
-export const commands: Record<string, Command> = {
-  migrate: {
-    usage: 'migrate',
-    summary: 'run the pending database migrations',
-    async run(app) {
-      const ran = await runMigrationsLocked(app.get(DataSource));
-      out(ran.length ? `ran ${ran.length} migration(s): ${ran.join(', ')}` : 'no pending migrations');
-    },
+/** A JSON file, or the one-line reason it cannot be used (exit 2). */
+async function readJson(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = { ENOENT: 'no such file', EACCES: 'permission denied', EPERM: 'permission denied', EISDIR: 'it is a folder' }[code ?? ''] ?? (err as Error).message;
+    throw new UsageError(`cannot read ${path}: ${why}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${path} is not JSON: ${(err as Error).message}`);
+  }
+}
+
+const json = (value: unknown) => `${JSON.stringify(value)}\n`;
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function report(io: Io, user: UserAccess, did: string, nothing: string): void {
+  io.out(json(user));
+  io.err(user.changed ? `${did} ${user.email} (${user.organisation})` : `${user.email} (${user.organisation}): ${nothing}; nothing changed`);
+}
+
+export const runners: Record<string, Run> = {
+  async migrate(app, _args, io) {
+    const ran = await runMigrationsLocked(app.get(DataSource));
+    io.out(ran.length ? `ran ${ran.length} migration(s): ${ran.join(', ')}\n` : 'no pending migrations\n');
   },
-  provision: {
-    usage: 'provision <file>',
-    summary: 'create an organisation, its teams, role profiles, categories and users from a JSON file',
-    async run(app, [path, ...rest]) {
-      if (!path || rest.length) throw new UsageError('usage: npm run cli -- provision <file>');
-      let file: unknown;
-      try {
-        file = JSON.parse(await readFile(path, 'utf8'));
-      } catch (err) {
-        throw new UsageError(`cannot read ${path}: ${(err as Error).message}`);
-      }
-      out(JSON.stringify(await app.get(CommandBus).execute(new ProvisionCommand(file))));
-    },
+
+  async provision(app, [path], io) {
+    const file = await readJson(path!);
+    const result: ProvisionResult = await app.get(CommandBus).execute(new ProvisionCommand(file));
+    io.out(json(result));
+    io.err(
+      `provisioned ${result.organisation.slug} (id ${result.organisation.id}): ${count(Object.keys(result.teams).length, 'team')}, ` +
+        `${count(Object.keys(result.role_profiles).length, 'role profile')}, ${count(Object.keys(result.categories).length, 'category', 'categories')}, ` +
+        `${count(Object.keys(result.users).length, 'user')}`,
+    );
   },
-  'projections:status': {
-    usage: 'projections:status',
-    summary: 'each projection and reactor with its checkpoint and how far behind the log it is',
-    async run(app) {
-      const rows = await app.get(Checkpoints).status();
-      if (rows.length === 0) {
-        out('no projections or reactors are registered');
-        return;
-      }
-      const table = rows.map((r) => [r.name, r.kind, String(r.position), String(r.behind), r.state]);
-      const header = ['name', 'kind', 'position', 'behind', 'state'];
-      const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
-      for (const r of [header, ...table]) out(r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());
-    },
+
+  async 'users:add'(app, [slug, path], io) {
+    const file = await readJson(path!);
+    const result: AddUsersResult = await app.get(CommandBus).execute(new AddUsersCommand(slug!, file));
+    io.out(json(result));
+    io.err(`added ${count(Object.keys(result.users).length, 'user')} to ${slug}`);
   },
-  'projections:replay': {
-    usage: 'projections:replay [name ...]',
-    summary: 'rebuild the named projections (all when none is named) from the event log, without stopping the API',
-    async run(app, names) {
-      const progress = replayProgress();
-      try {
-        const result = await app.get(ProjectionReplayer).replay(names, { onProgress: (p) => progress.update(p) });
-        progress.stop();
-        const rate = Math.round(result.events / Math.max(0.001, result.millis / 1000));
-        out(`replayed ${result.events} events into ${result.projections.join(', ') || 'no projections'} in ${result.millis} ms (${rate} events/s)`);
-      } finally {
-        progress.stop();
-      }
-    },
+
+  async 'users:grant'(app, [email, ...permissions], io) {
+    const user: UserAccess = await app.get(CommandBus).execute(new GrantPermissionsCommand(email!, permissions));
+    report(io, user, `granted ${permissions.join(', ')} to`, 'holds them already');
+  },
+
+  async 'users:revoke'(app, [email, ...permissions], io) {
+    const user: UserAccess = await app.get(CommandBus).execute(new RevokePermissionsCommand(email!, permissions));
+    report(io, user, `revoked ${permissions.join(', ')} from`, 'holds none of them');
+  },
+
+  async 'users:hold'(app, [email], io) {
+    const user: HoldResult = await app.get(CommandBus).execute(new HoldUserCommand(email!));
+    report(io, user, `held (${count(user.sessions_ended, 'log-in')} ended)`, 'is held already');
+  },
+
+  async 'users:release'(app, [email], io) {
+    const user: HoldResult = await app.get(CommandBus).execute(new ReleaseUserCommand(email!));
+    report(io, user, user.sessions_ended ? `released (${count(user.sessions_ended, 'log-in')} from while held ended)` : 'released', 'is not held');
+  },
+
+  async 'projections:status'(app, _args, io) {
+    const rows = await app.get(Checkpoints).status();
+    if (rows.length === 0) {
+      io.out('no projections or reactors are registered\n');
+      return;
+    }
+    const table = rows.map((r) => [r.name, r.kind, String(r.position), String(r.behind), r.state]);
+    const header = ['name', 'kind', 'position', 'behind', 'state'];
+    const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
+    for (const r of [header, ...table]) io.out(`${r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+  },
+
+  async 'projections:replay'(app, names, io) {
+    try {
+      app.get(ProjectionRegistry).select(names);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const progress = replayProgress(process.stderr);
+    try {
+      const result = await app.get(ProjectionReplayer).replay(names, { onProgress: (p) => progress.update(p) });
+      progress.stop();
+      const rate = Math.round(result.events / Math.max(0.001, result.millis / 1000));
+      io.out(`replayed ${result.events} events into ${result.projections.join(', ') || 'no projections'} in ${result.millis} ms (${rate} events/s)\n`);
+    } catch (err) {
+      if ((err as Error).message?.startsWith('Another replay is running')) throw new Failure((err as Error).message);
+      throw err;
+    } finally {
+      progress.stop();
+    }
   },
 };

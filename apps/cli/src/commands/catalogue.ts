@@ -1,0 +1,207 @@
+import { UsageError } from '../usage.js';
+
+/**
+ * What the command line knows about each command before it loads the application: its usage,
+ * its help, how many arguments it takes, and the checks that need no database. Loading the
+ * application takes seconds; help and bad usage answer without it (commands.ts holds the runs).
+ */
+export interface CommandInfo {
+  /** `users:add <slug> <file>`: the name and its arguments, as usage shows them. */
+  readonly usage: string;
+  /** One line for the list of commands. */
+  readonly summary: string;
+  /** The fewest and most arguments it takes (Infinity: a list). */
+  readonly arity: readonly [number, number];
+  /** `--help`: what it does, its arguments, its output, in lines. */
+  help(): Promise<readonly string[]>;
+  /** Checks of the arguments that need no database (a UsageError: exit 2 before anything is opened). */
+  check?(args: readonly string[]): Promise<void>;
+}
+
+/** The permission names, from identity (loaded only for the commands that name permissions). */
+async function permissionNames(): Promise<readonly string[]> {
+  return (await import('#app/identity')).PERMISSIONS;
+}
+
+const EMAIL_ARGUMENT = "  <email>         the user's e-mail address (any case); addresses are unique across the service, so it names one user of one organisation";
+const USER_OUTPUT = [
+  'Output: one JSON object on stdout, the user as the command left them:',
+  '  {"id":5,"email":"alice@riverside.example","organisation":"riverside","permissions":[…],"held":false,"changed":true}',
+  '"changed" is false when there was nothing to do (and nothing was recorded). A line saying what happened goes to stderr.',
+];
+const permissionList = async () => [`The permissions (the spec and api.md): ${(await permissionNames()).join(', ')}.`, 'Another name is refused (exit 2) and nothing changes.'];
+
+async function checkPermissions([, ...names]: readonly string[]): Promise<void> {
+  const known = await permissionNames();
+  const unknown = names.filter((n) => !known.includes(n));
+  if (unknown.length) throw new UsageError(`unknown permission ${unknown.map((p) => `"${p}"`).join(', ')}; the permissions are: ${known.join(', ')}`);
+}
+
+const lines = (...text: string[]) => async () => text;
+
+export const catalogue: Record<string, CommandInfo> = {
+  migrate: {
+    usage: 'migrate',
+    summary: 'run the pending database migrations',
+    arity: [0, 0],
+    help: lines(
+      'Runs the migrations the database has not had yet, under an advisory lock (several processes may try at once;',
+      'one runs them). `npm start` and the API run them at start as well; every other command here does too.',
+      '',
+      'Output: what ran, on stdout.',
+    ),
+  },
+
+  provision: {
+    usage: 'provision <file>',
+    summary: 'create an organisation with its teams, role profiles, categories and users from a JSON file',
+    arity: [1, 1],
+    help: lines(
+      'Brings an organisation up from a provisioning file (its format: docs/provisioning.md). The whole file is',
+      'checked first, and every problem is reported in one run, each naming its place in the file and the entry\'s',
+      'key (users[2] "bob".email: …): the shape and every field, keys and e-mail addresses used twice, a team\'s',
+      'parent, a role\'s team and role profile, a second factor without its data, settings the organisation refuses,',
+      'a slug or an address that exists already. A refused file writes nothing; otherwise everything is created in',
+      'one go.',
+      '',
+      'Arguments:',
+      '  <file>          the provisioning file (JSON)',
+      '',
+      'Output: the key → id map, alone on stdout, as one line of JSON:',
+      '  {"organisation":{"id":1,"slug":"riverside"},"teams":{"north":1},"role_profiles":{"shop":1},',
+      '   "categories":{},"users":{"alice":1},"roles":{"alice":[1]}}',
+      'so `npm run -s cli -- provision riverside.json > ids.json` keeps it. Keep it: users:add takes its "teams"',
+      'and "role_profiles" maps. A one-line summary goes to stderr. A refused file: nothing on stdout; on stderr a',
+      'line saying how many problems there are, then one line per problem.',
+    ),
+  },
+
+  'users:add': {
+    usage: 'users:add <slug> <file>',
+    summary: 'add users (and their roles) to an existing organisation from a JSON file',
+    arity: [2, 2],
+    help: lines(
+      'Adds users, with their roles, to the organisation <slug>, with provisioning\'s checks, all reported in one',
+      'run: each entry as in a provisioning file\'s "users", keys and addresses used twice, a second factor without',
+      'its data, roles naming keys the file does not map, ids that are not a team or role profile of <slug>, and',
+      'addresses that belong to a user already (of any organisation: an address is unique across the service).',
+      'A refused file writes nothing; otherwise every user and role is created in one go.',
+      '',
+      'Arguments:',
+      '  <slug>          the organisation\'s slug',
+      '  <file>          a JSON object: "users", a list in the provisioning file\'s format, whose roles name teams',
+      '                  and role profiles by keys; "teams" and "role_profiles" map those keys to the ids they have',
+      '                  (the maps `provision` printed, as they are; either may be left out when no role needs it):',
+      '                    {"teams":{"north-shop":2},"role_profiles":{"shop":1},',
+      '                     "users":[{"key":"carol","email":"carol@riverside.example","password":"…",',
+      '                               "display_name":"Carol","permissions":["create-expenses"],',
+      '                               "roles":[{"team":"north-shop","role_profile":"shop"}]}]}',
+      '',
+      'Output: the key → id map, alone on stdout: {"users":{"carol":7},"roles":{"carol":[12]}}; a one-line summary',
+      'on stderr. A refused file is reported as provision reports one. No organisation with the slug: exit 2.',
+    ),
+  },
+
+  'users:grant': {
+    usage: 'users:grant <email> <permission...>',
+    summary: 'give a user permissions',
+    arity: [2, Infinity],
+    help: async () => [
+      'Gives the user each permission named. One they hold already is left as it is: granting only what they hold',
+      'changes and records nothing. The API sees the change from the user\'s next request on.',
+      '',
+      'Arguments:',
+      EMAIL_ARGUMENT,
+      '  <permission>    one or more permission names',
+      '',
+      ...(await permissionList()),
+      '',
+      ...USER_OUTPUT,
+    ],
+    check: checkPermissions,
+  },
+
+  'users:revoke': {
+    usage: 'users:revoke <email> <permission...>',
+    summary: 'take permissions away from a user',
+    arity: [2, Infinity],
+    help: async () => [
+      'Takes each permission named away from the user. One they do not hold is ignored: revoking only what they',
+      'lack changes and records nothing. The API refuses what needed it (403) from the user\'s next request on.',
+      '',
+      'Arguments:',
+      EMAIL_ARGUMENT,
+      '  <permission>    one or more permission names',
+      '',
+      ...(await permissionList()),
+      '',
+      ...USER_OUTPUT,
+    ],
+    check: checkPermissions,
+  },
+
+  'users:hold': {
+    usage: 'users:hold <email>',
+    summary: 'stop a user logging in; their tokens stop working at once',
+    arity: [1, 1],
+    help: lines(
+      'Holds the user\'s account: they cannot log in (their right password gets a 401 saying the account is held),',
+      'and every log-in they have ends, so their tokens are refused (401) and cannot be refreshed. Holding a held',
+      'user changes nothing. users:release undoes it; the log-ins that ended stay ended.',
+      '',
+      'This is not the volunteer status "on_hold" of the spec (a provisioning file\'s users[].status), which only',
+      'keeps shifts from being booked for them without ignore_on_hold: an on-hold volunteer still logs in.',
+      '',
+      'Arguments:',
+      EMAIL_ARGUMENT,
+      '',
+      ...USER_OUTPUT,
+      'The object also carries "sessions_ended": how many log-ins ended.',
+    ),
+  },
+
+  'users:release': {
+    usage: 'users:release <email>',
+    summary: 'let a held user log in again',
+    arity: [1, 1],
+    help: lines(
+      'Releases a held account: the user may log in again. Tokens from before the hold stay dead; a log-in that',
+      'slipped in while the hold was being recorded ends now. Releasing a user who is not held changes nothing.',
+      '',
+      'Arguments:',
+      EMAIL_ARGUMENT,
+      '',
+      ...USER_OUTPUT,
+      'The object also carries "sessions_ended": how many log-ins ended.',
+    ),
+  },
+
+  'projections:status': {
+    usage: 'projections:status',
+    summary: 'each projection and reactor with its checkpoint and how far behind the log it is',
+    arity: [0, 0],
+    help: lines(
+      'Lists each projection and reactor: its checkpoint, how many events of the log it has not seen, and its state',
+      '(live, or stale when its code changed since its tables were last rebuilt: run projections:replay for it).',
+      '',
+      'Output: a table on stdout.',
+    ),
+  },
+
+  'projections:replay': {
+    usage: 'projections:replay [name ...]',
+    summary: 'rebuild the named projections (all when none is named) from the event log, without stopping the API',
+    arity: [0, Infinity],
+    help: lines(
+      'Rebuilds the tables of the named projections (every projection when none is named) from the event log into',
+      'shadow tables, catches up with what was appended meanwhile, and swaps them in under a short lock: the API',
+      'keeps serving. One replay at a time: another one running is a failure (exit 1). An unknown name: exit 2.',
+      '',
+      'Arguments:',
+      '  [name ...]      projection names, as projections:status lists them',
+      '',
+      'Output: progress on stderr (a bar on a terminal, a plain line every few seconds otherwise), then one line on',
+      'stdout: how many events went into which projections, and how fast.',
+    ),
+  },
+};

@@ -1,0 +1,8 @@
+/** Exit codes of every command (`npm run cli -- --help` lists them). */
+export const EXIT = { done: 0, failed: 1, refused: 2 } as const;
+
+/** Bad usage or input the command refuses before or while running: exit 2. */
+export class UsageError extends Error {}
+
+/** An expected failure (the database cannot be opened, another replay runs): exit 1, one line, no stack. */
+export class Failure extends Error {}
