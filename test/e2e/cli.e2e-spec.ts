@@ -93,14 +93,15 @@ describe('npm run cli', () => {
     expect(stdout).toMatch(/identity\.two-factor-messages\s+reactor/);
   });
 
-  it('projections:replay rebuilds the directory exactly, with plain progress lines off a terminal', async () => {
+  it('projections:replay rebuilds the directory exactly, with plain progress lines on stderr off a terminal', async () => {
     const checksum = `SELECT md5(string_agg(u::text, '|' ORDER BY id)) AS sum FROM users u`;
     const before = await sql(checksum);
-    const { code, stdout } = await cli('projections:replay', 'identity.directory');
+    const { code, stdout, stderr } = await cli('projections:replay', 'identity.directory');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^swap: \d+\/\d+ events$/m);
-    expect(stdout).toMatch(/replayed \d+ events into identity\.directory/);
+    expect(stderr).toMatch(/^swap: \d+\/\d+ events$/m);
+    expect(stdout).toMatch(/^replayed \d+ events into identity\.directory in \d+ ms \(\d+ events\/s\)\n$/);
     expect(await sql(checksum)).toEqual(before);
-    expect((await cli('projections:replay', 'nope')).code).not.toBe(0);
+    const unknown = await cli('projections:replay', 'nope');
+    expect({ code: unknown.code, stderr: unknown.stderr }).toEqual({ code: 2, stderr: expect.stringMatching(/^projections:replay: Unknown projection "nope"; known: .*identity\.directory.*\n$/) });
   });
 });
