@@ -83,7 +83,7 @@ function nearValid(seed: Record<string, unknown>, fields: readonly string[]): fc
   const names = [...new Set([...Object.keys(seed), ...fields])];
   if (!names.length) return fc.constant(seed);
   return fc.oneof(
-    { weight: 6, arbitrary: fc.tuple(fc.subarray(names, { minLength: 1, maxLength: 2 }), fc.array(nastyValue, { minLength: 2, maxLength: 2 })).map(([keys, values]) => ({ ...seed, ...Object.fromEntries(keys.map((k, i) => [k, values[i]])) })) },
+    { weight: 6, arbitrary: fc.tuple(fc.subarray(names, { minLength: 1, maxLength: Math.min(2, names.length) }), fc.array(nastyValue, { minLength: 2, maxLength: 2 })).map(([keys, values]) => ({ ...seed, ...Object.fromEntries(keys.map((k, i) => [k, values[i]])) })) },
     { weight: 1, arbitrary: fc.constantFrom(...names).map((drop) => Object.fromEntries(Object.entries(seed).filter(([k]) => k !== drop))) },
     { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 12 }), nastyValue).map(([k, v]) => ({ ...seed, [k]: v })) },
   );
