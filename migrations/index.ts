@@ -8,9 +8,8 @@ import { MailDeliveries1763700004100 } from './1763700004100-mail-deliveries.js'
 import { ChangeNotifications1763700005000 } from './1763700005000-change-notifications.js';
 import { DropStreams1763700006000 } from './1763700006000-drop-streams.js';
 import { FileReferences1763700007200 } from './1763700007200-file-references.js';
-import { UserHold1763700008500 } from './1763700008500-user-hold.js';
 import { Rotas1763700009000 } from './1763700009000-rotas.js';
 import { TeamFields1763700009100 } from './1763700009100-team-fields.js';
 
 /** Every migration in order; each app hands this list to the database module. */
-export const migrations = [EventStore1763700000000, RateLimits1763700000100, Identity1763700001000, Files1763700002000, OrganisationSettings1763700003000, Expenses1763700004000, MailDeliveries1763700004100, ChangeNotifications1763700005000, DropStreams1763700006000, FileReferences1763700007200, UserHold1763700008500, Rotas1763700009000, TeamFields1763700009100];
+export const migrations = [EventStore1763700000000, RateLimits1763700000100, Identity1763700001000, Files1763700002000, OrganisationSettings1763700003000, Expenses1763700004000, MailDeliveries1763700004100, ChangeNotifications1763700005000, DropStreams1763700006000, FileReferences1763700007200, Rotas1763700009000, TeamFields1763700009100];

@@ -87,7 +87,7 @@ describe('npm run cli: help, errors and the users: commands', () => {
       const add = (await cli('help', 'users:add')).stdout;
       expect(add).toMatch(/"teams".*"role_profiles"/s);
       expect((await cli('users:grant', 'x@y.example', '-h')).stdout).toContain('manage-organisation, manage-integrations');
-      expect((await cli('users:hold', '--help')).stdout).toContain('not the volunteer status "on_hold"');
+      expect((await cli('users:hold', '--help')).stdout).toContain('status on_hold: they still log in; rota bookings of them need ignore_on_hold');
     }, SLOW);
 
     it('bad usage is one line on stderr pointing at --help, exit 2, and opens no database', async () => {
@@ -266,44 +266,55 @@ describe('npm run cli: help, errors and the users: commands', () => {
   });
 
   describe('users:hold and users:release', () => {
-    it('a held user cannot log in, their tokens stop working (requests and refresh); release lets them log in again, old tokens stay dead', async () => {
+    const ON_HOLD = { id: 'on_hold', name: 'On hold', contactable: false };
+    const ACTIVE = { id: 'active', name: 'Active', contactable: true };
+    const statusOf = async (http: Http, token: string) => (await http().get('/api/users/me').set('Authorization', `Bearer ${token}`).expect(200)).body.data.status;
+
+    it('a held user is on hold (status on_hold) and still logs in, old tokens keep working; holding again changes nothing; release makes them active', async () => {
       let old = '';
       await acrossCli(
         async (http) => {
           ({ token: old } = await logIn(http, 'bob@riverside.example'));
-          await http().get('/api/users/me').set('Authorization', `Bearer ${old}`).expect(200);
+          expect(await statusOf(http, old)).toEqual(ACTIVE);
         },
         async () => {
           const held = await cli('users:hold', 'bob@riverside.example');
-          expect({ code: held.code, out: JSON.parse(held.stdout) }).toMatchObject({ code: 0, out: { held: true, changed: true, sessions_ended: 1 } });
-          expect(held.stderr).toBe('held (1 log-in ended) bob@riverside.example (riverside)\n');
+          expect({ code: held.code, out: JSON.parse(held.stdout) }).toEqual({
+            code: 0, out: { id: ids.users.bob, email: 'bob@riverside.example', organisation: 'riverside', permissions: expect.any(Array), held: true, changed: true },
+          });
+          expect(held.stderr).toBe('put on hold (status on_hold): bob@riverside.example (riverside)\n');
         },
         async (http) => {
-          await eventually(async () => (await http().get('/api/users/me').set('Authorization', `Bearer ${old}`)).status === 401);
-          await http().post('/auth/api/token/refresh').send({ token: old }).expect(401);
-          const refused = await logIn(http, 'bob@riverside.example');
-          expect(refused).toEqual({ status: 401, message: expect.stringMatching(/held by an administrator/), token: '' });
-          // A wrong password still gets the usual answer: the hold is told only to whoever knows the password.
-          const wrong = await http().post('/auth/api/pre-auth-token').send({ email: 'bob@riverside.example', password: 'not the password' }).expect(401);
-          expect(wrong.body.message).toBe('These credentials do not match our records.');
+          // The token from before the hold still works, and the user still logs in.
+          await eventually(async () => JSON.stringify(await statusOf(http, old)) === JSON.stringify(ON_HOLD));
+          const fresh = await logIn(http, 'bob@riverside.example');
+          expect(fresh.status).toBe(200);
+          expect(await statusOf(http, fresh.token)).toEqual(ON_HOLD);
         },
       );
       expect(await querySql(env, `SELECT metadata->'actor' AS actor FROM events WHERE type = 'identity.UserHeld'`)).toEqual([{ actor: { kind: 'system', reason: 'cli users:hold' } }]);
 
       const before = await events();
       const again = await cli('users:hold', 'bob@riverside.example');
-      expect({ code: again.code, changed: JSON.parse(again.stdout).changed, stderr: again.stderr }).toEqual({ code: 0, changed: false, stderr: 'bob@riverside.example (riverside): is held already; nothing changed\n' });
+      expect({ code: again.code, out: JSON.parse(again.stdout), stderr: again.stderr }).toMatchObject({
+        code: 0, out: { held: true, changed: false }, stderr: 'bob@riverside.example (riverside): is on hold already; nothing changed\n',
+      });
       expect(await events()).toBe(before);
 
       const released = await cli('users:release', 'bob@riverside.example');
-      expect({ code: released.code, out: JSON.parse(released.stdout) }).toMatchObject({ code: 0, out: { held: false, changed: true, sessions_ended: 0 } });
-      expect(JSON.parse((await cli('users:release', 'bob@riverside.example')).stdout).changed).toBe(false);
+      expect({ code: released.code, out: JSON.parse(released.stdout), stderr: released.stderr }).toMatchObject({
+        code: 0, out: { held: false, changed: true }, stderr: 'released (status active): bob@riverside.example (riverside)\n',
+      });
+      expect(JSON.parse(released.stdout)).not.toHaveProperty('sessions_ended');
+      const afterRelease = await events();
+      expect(JSON.parse((await cli('users:release', 'bob@riverside.example')).stdout)).toMatchObject({ held: false, changed: false });
+      expect(await events()).toBe(afterRelease);
       const app = await bootStandalone(env.config);
       try {
         const http = () => request(app.getHttpServer());
+        expect(await statusOf(http, old)).toEqual(ACTIVE);
         const { token } = await logIn(http, 'bob@riverside.example');
-        await http().get('/api/users/me').set('Authorization', `Bearer ${token}`).expect(200);
-        await http().get('/api/users/me').set('Authorization', `Bearer ${old}`).expect(401);
+        expect(await statusOf(http, token)).toEqual(ACTIVE);
       } finally {
         await app.close();
       }

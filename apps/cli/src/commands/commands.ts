@@ -89,12 +89,12 @@ export const runners: Record<string, Run> = {
 
   async 'users:hold'(app, [email], io) {
     const user: HoldResult = await app.get(CommandBus).execute(new HoldUserCommand(email!));
-    report(io, user, `held (${count(user.sessions_ended, 'log-in')} ended)`, 'is held already');
+    report(io, user, 'put on hold (status on_hold):', 'is on hold already');
   },
 
   async 'users:release'(app, [email], io) {
     const user: HoldResult = await app.get(CommandBus).execute(new ReleaseUserCommand(email!));
-    report(io, user, user.sessions_ended ? `released (${count(user.sessions_ended, 'log-in')} from while held ended)` : 'released', 'is not held');
+    report(io, user, 'released (status active):', 'is not on hold');
   },
 
   async 'projections:status'(app, _args, io) {

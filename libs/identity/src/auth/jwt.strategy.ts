@@ -15,9 +15,8 @@ interface SessionRow {
 
 /**
  * passport-jwt checks signature (HS256 only: `alg: none` and foreign keys fail) and expiry; this
- * then asks the sessions table whether the token is still the current one of a live log-in of a
- * user who is not held (`users:hold`), so a refreshed, logged-out or revoked token, or a held
- * user's, is refused everywhere. Every authenticated request asks,
+ * then asks the sessions table whether the token is still the current one of a live log-in, so a
+ * refreshed, logged-out or revoked token is refused everywhere. Every authenticated request asks,
  * so live sessions are cached per process (ReadCache): a refresh, log-out or revocation evicts
  * the session, a change to any user (permissions, hold) evicts them all; in this process at once,
  * in others when the change notification arrives.
@@ -58,7 +57,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   private async liveSession(id: string): Promise<SessionRow | null> {
     const [row] = await this.db.query<SessionRow>(
       `SELECT s.current_jti, s.user_id, s.organisation_id, u.permissions FROM sessions s JOIN users u ON u.id = s.user_id
-        WHERE s.id = $1 AND s.revoked_at IS NULL AND u.held_at IS NULL`,
+        WHERE s.id = $1 AND s.revoked_at IS NULL`,
       [id],
     );
     return row ?? null;

@@ -36,10 +36,12 @@ export type DirectoryEvent =
   | { type: 'identity.PermissionsGranted'; data: { userId: number; organisationId: number; granted: Permission[]; permissions: Permission[] } }
   | { type: 'identity.PermissionsRevoked'; data: { userId: number; organisationId: number; revoked: Permission[]; permissions: Permission[] } }
   /**
-   * `users:hold`: the account may not log in and its tokens stop working until `users:release`.
-   * Not the spec's `status` (`on_hold`), which is about booking shifts: an on-hold volunteer still logs in.
+   * `users:hold`: the user's status becomes `on_hold` (the spec's, as a provisioning file's
+   * `users[].status` sets it): they still log in; rota bookings of them need `ignore_on_hold`, and
+   * they cannot add shifts to themselves. Not a log-in block.
    */
   | { type: 'identity.UserHeld'; data: { userId: number; organisationId: number } }
+  /** `users:release`: the user's status is `active` again. */
   | { type: 'identity.UserReleased'; data: { userId: number; organisationId: number } };
 
 export const streamOf = {

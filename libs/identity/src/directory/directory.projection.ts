@@ -7,7 +7,7 @@ import type { DirectoryEvent } from './directory.events.js';
 @Injectable()
 export class DirectoryProjection extends defineProjection<DirectoryEvent>({
   name: 'identity.directory',
-  version: 1,
+  version: 2,
   tables: ['organisations', 'teams', 'role_profiles', 'activity_categories', 'users', 'roles'],
   on: {
     'identity.OrganisationProvisioned': ({ data: d, recordedAt: at }) => [
@@ -26,8 +26,9 @@ export class DirectoryProjection extends defineProjection<DirectoryEvent>({
     'identity.TotpStepUsed': null,
     'identity.PermissionsGranted': ({ data: d }) => [op.update('users', { id: d.userId }, { permissions: d.permissions })],
     'identity.PermissionsRevoked': ({ data: d }) => [op.update('users', { id: d.userId }, { permissions: d.permissions })],
-    'identity.UserHeld': ({ data: d, recordedAt: at }) => [op.update('users', { id: d.userId }, { held_at: at })],
-    'identity.UserReleased': ({ data: d }) => [op.update('users', { id: d.userId }, { held_at: null })],
+    // The spec's status: an on-hold user still logs in; rota bookings of them need ignore_on_hold.
+    'identity.UserHeld': ({ data: d }) => [op.update('users', { id: d.userId }, { status: 'on_hold' })],
+    'identity.UserReleased': ({ data: d }) => [op.update('users', { id: d.userId }, { status: 'active' })],
     'identity.RoleAssigned': ({ data: d }) => [
       op.upsert('roles', ['id'], { id: d.id, organisation_id: d.organisationId, user_id: d.userId, team_id: d.teamId, role_profile_id: d.roleProfileId, position: d.position }),
     ],

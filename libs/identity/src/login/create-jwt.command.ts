@@ -9,7 +9,7 @@ import { type DirectoryEvent, streamOf } from '../directory/directory.events.js'
 import { tokenHashOf } from './issue-pre-auth-token.command.js';
 import { JwtTokens } from './jwt-tokens.js';
 import { loginStreamOf, type SessionEvent } from './login.events.js';
-import { HELD, type LoginUser, userById } from './login-user.js';
+import { type LoginUser, userById } from './login-user.js';
 import { decideRedeem, evolve, type PreAuthState, REFUSALS } from './pre-auth.js';
 import { keyMatches, verifyTotp } from './two-factor.js';
 
@@ -68,8 +68,6 @@ export class CreateJwtHandler implements ICommandHandler<CreateJwtCommand> {
     if (!row) throw new DomainError('unauthorized', REFUSALS.invalidToken);
     const key = cmd.key?.trim() || undefined;
     const user = await userById(this.dataSource, Number(row.user_id));
-    // Held after the password was checked: the token is not spent, and no session starts.
-    if (user?.held) throw new DomainError('unauthorized', HELD);
     const preAuth = loginStreamOf.preAuth(row.id);
     const session = loginStreamOf.session(ids.sessionId);
     const spentBy = user?.totpSecret && key ? streamOf.user(user.id) : null;

@@ -7,7 +7,7 @@ import { APP_CONFIG, type AppConfig, DomainError, RateLimiter, SecretBox } from 
 import { metadataOf } from '../auth/metadata.js';
 import type { TwoFactorMethod } from '../permissions.js';
 import { loginStreamOf, type PreAuthEvent } from './login.events.js';
-import { HELD, type LoginUser, userByEmail } from './login-user.js';
+import { type LoginUser, userByEmail } from './login-user.js';
 import { PasswordHasher } from './password-hasher.js';
 import { decideIssue, evolve } from './pre-auth.js';
 import { keyHash, newCode, newMagicKey } from './two-factor.js';
@@ -68,7 +68,6 @@ export class IssuePreAuthTokenHandler implements ICommandHandler<IssuePreAuthTok
     // One answer for an unknown address and a wrong password: nothing tells which addresses exist.
     if (!user || !valid) throw new DomainError('unauthorized', BAD_CREDENTIALS);
     await this.limiter.reset(fromHere);
-    if (user.held) throw new DomainError('unauthorized', HELD);
     return this.issue(user);
   }
 

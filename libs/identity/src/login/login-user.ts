@@ -12,21 +12,16 @@ export interface LoginUser {
   readonly phone: string | null;
   readonly twoFactor: TwoFactorMethod | null;
   readonly totpSecret: string | null;
-  /** Held by an administrator (`users:hold`): no log-in, no refresh, no request. */
-  readonly held: boolean;
 }
 
-/** What a held user is told, once their password was right (a wrong one gets the usual 401). */
-export const HELD = 'This account is held by an administrator; it cannot log in until it is released.';
+const COLUMNS = `u.id, u.organisation_id, o.slug, u.email, u.password_hash, u.display_name, u.title, u.phone, u.two_factor, u.totp_secret`;
 
-const COLUMNS = `u.id, u.organisation_id, o.slug, u.email, u.password_hash, u.display_name, u.title, u.phone, u.two_factor, u.totp_secret, u.held_at IS NOT NULL AS held`;
-
-type Row = { id: string; organisation_id: string; slug: string; email: string; password_hash: string; display_name: string; title: string | null; phone: string | null; two_factor: TwoFactorMethod | null; totp_secret: string | null; held: boolean };
+type Row = { id: string; organisation_id: string; slug: string; email: string; password_hash: string; display_name: string; title: string | null; phone: string | null; two_factor: TwoFactorMethod | null; totp_secret: string | null };
 
 function toUser(r: Row): LoginUser {
   return {
     id: Number(r.id), organisationId: Number(r.organisation_id), organisationSlug: r.slug, email: r.email, passwordHash: r.password_hash,
-    displayName: r.display_name, title: r.title, phone: r.phone, twoFactor: r.two_factor, totpSecret: r.totp_secret, held: r.held,
+    displayName: r.display_name, title: r.title, phone: r.phone, twoFactor: r.two_factor, totpSecret: r.totp_secret,
   };
 }
 

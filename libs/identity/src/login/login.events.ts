@@ -40,8 +40,7 @@ export type SessionEvent =
       data: { id: string; userId: number; organisationId: number; jti: string; issuedAt: string };
     }
   | { type: 'identity.TokenRefreshed'; data: { id: string; previousJti: string; jti: string; issuedAt: string } }
-  /** `user_held`: an administrator held the user (`users:hold`), or released them with a log-in that slipped in while held. */
-  | { type: 'identity.SessionRevoked'; data: { id: string; reason: 'logout' | 'refresh_reuse' | 'user_held' }; };
+  | { type: 'identity.SessionRevoked'; data: { id: string; reason: 'logout' | 'refresh_reuse' }; };
 
 export const loginStreamOf = {
   preAuth: (id: string) => `identity.PreAuth-${id}`,

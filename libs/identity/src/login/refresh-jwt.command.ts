@@ -7,7 +7,7 @@ import { APP_CONFIG, type AppConfig, decideRecording, DomainError, type Recorded
 import { metadataOf } from '../auth/metadata.js';
 import { JwtTokens, type TokenClaims } from './jwt-tokens.js';
 import { loginStreamOf } from './login.events.js';
-import { HELD, userById } from './login-user.js';
+import { userById } from './login-user.js';
 import { decideRefresh, evolve } from './session.js';
 
 const INVALID = 'The token is invalid.';
@@ -42,10 +42,6 @@ export class RefreshJwtHandler implements ICommandHandler<RefreshJwtCommand> {
   async execute(cmd: RefreshJwtCommand): Promise<{ token: string }> {
     const claims = this.tokens.readExpired(cmd.token);
     if (!claims) throw new DomainError('unauthorized', INVALID);
-    // Read before the decision: a held user's refresh is refused and records nothing.
-    const user = await userById(this.dataSource, Number(claims.sub));
-    if (!user) throw new DomainError('unauthorized', INVALID);
-    if (user.held) throw new DomainError('unauthorized', HELD);
     const now = new Date();
     const newJti = randomUUID();
     let decided: { refusal: RecordedRefusal | null } | undefined;
@@ -58,6 +54,8 @@ export class RefreshJwtHandler implements ICommandHandler<RefreshJwtCommand> {
     }
     // A reuse revokes the log-in in the log first, then is refused.
     if (decided.refusal) throw decided.refusal;
+    const user = await userById(this.dataSource, Number(claims.sub));
+    if (!user) throw new DomainError('unauthorized', INVALID);
     return { token: this.tokens.issue(user, claims.sid, cmd.minimal, now, newJti).token };
   }
 

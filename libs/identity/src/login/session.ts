@@ -68,12 +68,3 @@ export function decideLogout(state: SessionState | null, cmd: { readonly jti: st
   if (!state || state.revoked || state.currentJti !== cmd.jti) throw new DomainError('unauthorized', REVOKED);
   return [{ type: 'identity.SessionRevoked', data: { id: state.id, reason: 'logout' } }];
 }
-
-/**
- * A held user's log-ins end (`users:hold`), so their tokens die and a release does not bring them
- * back; one ended already is left alone.
- */
-export function decideEndForHold(state: SessionState | null): SessionEvent[] {
-  if (!state || state.revoked) return [];
-  return [{ type: 'identity.SessionRevoked', data: { id: state.id, reason: 'user_held' } }];
-}

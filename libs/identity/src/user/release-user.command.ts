@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { EventStore } from '#app/event-store';
 import { holdOrRelease, type HoldResult } from './hold-user.command.js';
 
-/** `users:release <email>`: a held user may log in again (their old tokens stay dead). Releasing a user who is not held changes nothing. */
+/** `users:release <email>`: the user's status is back to `active`. Releasing an active user changes nothing. */
 export class ReleaseUserCommand extends Command<HoldResult> {
   constructor(readonly email: string) {
     super();

@@ -1,8 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConflictError, NotFoundError, testDecider, ValidationError } from '#app/platform';
 import type { DirectoryEvent } from '../directory/directory.events.js';
-import { decideEndForHold, evolve as evolveSession } from '../login/session.js';
-import type { SessionEvent } from '../login/login.events.js';
 import {
   decideAssignRole,
   decideGrant,
@@ -22,6 +20,7 @@ const registered: DirectoryEvent = {
     status: 'active', twoFactor: null, totpSecret: null, permissions: ['create-expenses'],
   },
 };
+const registeredOnHold: DirectoryEvent = { ...registered, data: { ...registered.data, status: 'on_hold' } } as DirectoryEvent;
 const held: DirectoryEvent = { type: 'identity.UserHeld', data: { userId: 5, organisationId: 1 } };
 const released: DirectoryEvent = { type: 'identity.UserReleased', data: { userId: 5, organisationId: 1 } };
 const totpSpent: DirectoryEvent = { type: 'identity.TotpStepUsed', data: { userId: 5, step: 100 } };
@@ -135,7 +134,7 @@ describe('users:hold and users:release', () => {
   const hold = testDecider({ evolve, decide: decideHold });
   const release = testDecider({ evolve, decide: decideRelease });
 
-  it('given a user who is not held, when held, then they are held', () => {
+  it('given an active user, when held, then they are on hold', () => {
     hold.given([registered]).when({ userId: 5 }).then([held]);
   });
 
@@ -143,12 +142,20 @@ describe('users:hold and users:release', () => {
     hold.given([registered, held]).when({ userId: 5 }).then([]);
   });
 
+  it('given a user provisioned on hold (status on_hold), when held, then nothing changes', () => {
+    hold.given([registeredOnHold]).when({ userId: 5 }).then([]);
+  });
+
+  it('given a user provisioned on hold, when released, then they are active', () => {
+    release.given([registeredOnHold]).when({ userId: 5 }).then([released]);
+  });
+
   it('given a held user, when released, then they are released; held again after a release, they are held again', () => {
     release.given([registered, held]).when({ userId: 5 }).then([released]);
     hold.given([registered, held, released]).when({ userId: 5 }).then([held]);
   });
 
-  it('given a user who is not held (never, or released already), when released, then nothing changes', () => {
+  it('given an active user (never held, or released already), when released, then nothing changes', () => {
     release.given([registered]).when({ userId: 5 }).then([]);
     release.given([registered, held, released]).when({ userId: 5 }).then([]);
   });
@@ -156,19 +163,5 @@ describe('users:hold and users:release', () => {
   it('given no user, when held or released, then it is not found', () => {
     hold.given([]).when({ userId: 5 }).thenThrows(NotFoundError);
     release.given([]).when({ userId: 5 }).thenThrows(NotFoundError);
-  });
-});
-
-describe('a log-in of a user being held', () => {
-  const session = testDecider({ evolve: evolveSession, decide: decideEndForHold });
-  const started: SessionEvent = { type: 'identity.SessionStarted', data: { id: 's1', userId: 5, organisationId: 1, jti: 'j1', issuedAt: '2026-11-21T10:00:00.000Z' } };
-
-  it('given a live log-in, when its user is held, then it ends', () => {
-    session.given([started]).when(undefined).then([{ type: 'identity.SessionRevoked', data: { id: 's1', reason: 'user_held' } }]);
-  });
-
-  it('given a log-in that ended already (or none), when its user is held, then nothing changes', () => {
-    session.given([started, { type: 'identity.SessionRevoked', data: { id: 's1', reason: 'logout' } }]).when(undefined).then([]);
-    session.given([]).when(undefined).then([]);
   });
 });

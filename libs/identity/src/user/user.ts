@@ -6,7 +6,8 @@ import type { UserEntry } from '../provisioning/user-entries.js';
 /**
  * A user (stream `identity.User-<id>`) as the administrators' commands see it: provisioning and
  * `users:add` register it, `users:grant` / `users:revoke` change its permissions, `users:hold` /
- * `users:release` stop and restore its log-ins.
+ * `users:release` set its status to `on_hold` and back to `active` (`held` is `status === 'on_hold'`,
+ * whether provisioned so or held since; an on-hold user still logs in).
  */
 export interface UserState {
   readonly id: number;
@@ -19,7 +20,7 @@ export interface UserState {
 export function evolve(state: UserState | null, event: DirectoryEvent): UserState | null {
   switch (event.type) {
     case 'identity.UserRegistered':
-      return { id: event.data.id, organisationId: event.data.organisationId, email: event.data.email, permissions: event.data.permissions, held: false };
+      return { id: event.data.id, organisationId: event.data.organisationId, email: event.data.email, permissions: event.data.permissions, held: event.data.status === 'on_hold' };
     case 'identity.PermissionsGranted':
     case 'identity.PermissionsRevoked':
       return state && { ...state, permissions: event.data.permissions };
@@ -142,13 +143,13 @@ export function decideRevoke(state: UserState | null, cmd: ChangePermissions): D
   return [{ type: 'identity.PermissionsRevoked', data: { userId: user.id, organisationId: user.organisationId, revoked, permissions: user.permissions.filter((p) => !revoked.includes(p)) } }];
 }
 
-/** `users:hold`: the user may no longer log in; holding a held user changes nothing. (Their log-ins end with it: session.ts.) */
+/** `users:hold`: the user's status becomes `on_hold` (they still log in); holding an on-hold user changes nothing. */
 export function decideHold(state: UserState | null, cmd: { readonly userId: number }): DirectoryEvent[] {
   const user = existing(state, cmd.userId);
   return user.held ? [] : [{ type: 'identity.UserHeld', data: { userId: user.id, organisationId: user.organisationId } }];
 }
 
-/** `users:release`: the user may log in again; releasing a user who is not held changes nothing. */
+/** `users:release`: the user's status is `active` again; releasing an active user changes nothing. */
 export function decideRelease(state: UserState | null, cmd: { readonly userId: number }): DirectoryEvent[] {
   const user = existing(state, cmd.userId);
   return user.held ? [{ type: 'identity.UserReleased', data: { userId: user.id, organisationId: user.organisationId } }] : [];
