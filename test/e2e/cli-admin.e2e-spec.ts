@@ -127,12 +127,18 @@ describe('npm run cli: help, errors and the users: commands', () => {
         { key: 'alice', email: 'alice@riverside.example', permissions: ['manage-organisation'] },
         { key: 'bob', email: 'bob@riverside.example' },
       ]);
-      const result = await cli('provision', file('riverside.json', riverside));
+      // A team's optional fields (provisioning.md): given on one team, left out on the other.
+      const teams = [riverside.teams[0], { ...riverside.teams[1], description: 'The shop', icon: 'shop', hidden: true, disabled: true }];
+      const result = await cli('provision', file('riverside.json', { ...riverside, teams }));
       expect(result.code).toBe(0);
       expect(result.stdout.endsWith('}\n') && result.stdout.split('\n').length).toBe(2);
       ids = JSON.parse(result.stdout);
       expect(ids).toMatchObject({ organisation: { slug: 'riverside' }, users: { alice: expect.any(Number), bob: expect.any(Number) } });
       expect(result.stderr).toBe(`provisioned riverside (id ${ids.organisation.id}): 2 teams, 1 role profile, 0 categories, 2 users\n`);
+      expect(await querySql(env, `SELECT name, description, icon, hidden, disabled FROM teams WHERE organisation_id = $1 ORDER BY id`, [ids.organisation.id])).toEqual([
+        { name: 'North region', description: null, icon: '', hidden: false, disabled: false },
+        { name: 'North shop', description: 'The shop', icon: 'shop', hidden: true, disabled: true },
+      ]);
       hillside = JSON.parse((await cli('provision', file('hillside.json', organisationFile('hillside', [{ key: 'hal', email: 'hal@hillside.example' }])))).stdout);
     }, SLOW);
 

@@ -9,7 +9,11 @@ export type DirectoryEvent =
       type: 'identity.OrganisationProvisioned';
       data: { id: number; slug: string; name: string; timezone: string; features: string[]; settings: Record<string, unknown> };
     }
-  | { type: 'identity.TeamCreated'; data: { id: number; organisationId: number; name: string; parentId: number | null } }
+  /** `description`, `icon`, `hidden`, `disabled`: as the provisioning file gave them; events from before they existed lack them (none, '', false). */
+  | {
+      type: 'identity.TeamCreated';
+      data: { id: number; organisationId: number; name: string; parentId: number | null; description?: string; icon?: string; hidden?: boolean; disabled?: boolean };
+    }
   | { type: 'identity.RoleProfileCreated'; data: { id: number; organisationId: number; name: string } }
   | { type: 'identity.ActivityCategoryCreated'; data: { id: number; organisationId: number; name: string } }
   | {

@@ -13,7 +13,12 @@ export class DirectoryProjection extends defineProjection<DirectoryEvent>({
     'identity.OrganisationProvisioned': ({ data: d, recordedAt: at }) => [
       op.upsert('organisations', ['id'], { id: d.id, slug: d.slug, name: d.name, timezone: d.timezone, features: d.features, created_at: at }),
     ],
-    'identity.TeamCreated': ({ data: d, recordedAt: at }) => [op.upsert('teams', ['id'], { id: d.id, organisation_id: d.organisationId, parent_id: d.parentId, name: d.name, created_at: at })],
+    'identity.TeamCreated': ({ data: d, recordedAt: at }) => [
+      op.upsert('teams', ['id'], {
+        id: d.id, organisation_id: d.organisationId, parent_id: d.parentId, name: d.name, description: d.description ?? null, icon: d.icon ?? '',
+        hidden: d.hidden ?? false, disabled: d.disabled ?? false, created_at: at,
+      }),
+    ],
     'identity.RoleProfileCreated': ({ data: d }) => [op.upsert('role_profiles', ['id'], { id: d.id, organisation_id: d.organisationId, name: d.name })],
     'identity.ActivityCategoryCreated': ({ data: d }) => [op.upsert('activity_categories', ['id'], { id: d.id, organisation_id: d.organisationId, name: d.name })],
     'identity.UserRegistered': ({ data: d, recordedAt: at }) => [

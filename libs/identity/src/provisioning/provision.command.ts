@@ -96,7 +96,14 @@ class Allocation {
     const org = (await drawIds(this.db, 'organisation', 1))[0]!;
     const o = file.organisation;
     this.add(streamOf.organisation(org), { type: 'identity.OrganisationProvisioned', data: { id: org, slug: o.slug, name: o.name, timezone: o.timezone, features: o.features, settings: o.settings } });
-    const teams = await this.keyed('team', file.teams, (id, t, ids) => ({ type: 'identity.TeamCreated', data: { id, organisationId: org, name: t.name, parentId: t.parent ? ids[t.parent]! : null } }));
+    const teams = await this.keyed('team', file.teams, (id, t, ids) => ({
+      type: 'identity.TeamCreated',
+      data: {
+        id, organisationId: org, name: t.name, parentId: t.parent ? ids[t.parent]! : null,
+        ...(t.description !== undefined && { description: t.description }), ...(t.icon !== undefined && { icon: t.icon }),
+        ...(t.hidden !== undefined && { hidden: t.hidden }), ...(t.disabled !== undefined && { disabled: t.disabled }),
+      },
+    }));
     const profiles = await this.keyed('role_profile', file.role_profiles, (id, p) => ({ type: 'identity.RoleProfileCreated', data: { id, organisationId: org, name: p.name } }));
     const categories = await this.keyed('activity_category', file.categories, (id, c) => ({ type: 'identity.ActivityCategoryCreated', data: { id, organisationId: org, name: c.name } }));
     const organisation = { id: org, slug: o.slug };

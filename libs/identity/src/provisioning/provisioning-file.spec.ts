@@ -61,6 +61,17 @@ describe('validateProvisioningFile', () => {
     ]);
   });
 
+  it('given a team with description, icon, hidden and disabled, then it passes with them; wrong types are refused at their place', () => {
+    const input = valid();
+    Object.assign(input.teams[1]!, { description: 'The shop on the high street', icon: 'shop', hidden: true, disabled: false });
+    const { file, problems } = validateProvisioningFile(input);
+    expect(problems).toEqual([]);
+    expect(file!.teams[1]).toEqual({ key: 'north-shop', name: 'North shop', parent: 'north', description: 'The shop on the high street', icon: 'shop', hidden: true, disabled: false });
+    expect(file!.teams[0]).toEqual({ key: 'north', name: 'North region' });
+    Object.assign(input.teams[1]!, { icon: 7, hidden: 'yes' });
+    expect(validateProvisioningFile(input).problems).toEqual([expect.stringMatching(/^teams\[1\] "north-shop"\.icon: /), expect.stringMatching(/^teams\[1\] "north-shop"\.hidden: /)]);
+  });
+
   it('refuses unknown fields', () => {
     const input = { ...valid(), extra: true };
     expect(validateProvisioningFile(input).problems).toEqual([expect.stringMatching(/extra|Unrecognized/)]);

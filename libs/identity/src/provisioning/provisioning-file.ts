@@ -17,14 +17,27 @@ export const provisioningFileSchema = z.strictObject({
   }),
   role_profiles: z.array(z.strictObject({ key, name })).default([]),
   categories: z.array(z.strictObject({ key, name })).default([]),
-  teams: z.array(z.strictObject({ key, name, parent: key.optional() })).default([]),
+  teams: z
+    .array(
+      z.strictObject({
+        key,
+        name,
+        parent: key.optional(),
+        // The spec's Team object (rota records embed it); left out, a team has none, '' and false.
+        description: z.string().max(10_000).optional(),
+        icon: z.string().max(255).optional(),
+        hidden: z.boolean().optional(),
+        disabled: z.boolean().optional(),
+      }),
+    )
+    .default([]),
   users: z.array(userEntrySchema).default([]),
 });
 
 export type ProvisioningFile = z.infer<typeof provisioningFileSchema>;
 
 /** The order of provisioning.md: problems are listed in it. */
-const FIELD_ORDER = ['organisation', 'key', 'name', 'slug', 'timezone', 'features', 'settings', 'role_profiles', 'categories', 'teams', 'parent', 'users', ...USER_FIELD_ORDER];
+const FIELD_ORDER = ['organisation', 'key', 'name', 'slug', 'timezone', 'features', 'settings', 'role_profiles', 'categories', 'teams', 'parent', 'description', 'icon', 'hidden', 'disabled', 'users', ...USER_FIELD_ORDER];
 
 /** What only the database (and the organisation context) can say about a file. */
 export interface ProvisioningFacts {
