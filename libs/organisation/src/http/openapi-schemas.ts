@@ -27,9 +27,8 @@ function readSchema(name: string, f: Field): Options {
     case 'switch':
       return { type: 'string', enum: ['0', '1'], description };
     case 'digits':
-      // A field whose default is empty (the on-call durations) reads "" until it is set, though an
-      // update must give digits.
-      return f.default === ''
+      // A field that may be unset (the on-call durations) reads "" until it is set, and takes "" back.
+      return f.kind.unset
         ? { type: 'string', pattern: '^(\\d+)?$', description: `${access(f)} A whole number from ${f.kind.min} to ${f.kind.max}, as a string; empty until set.${byDefault(f)}` }
         : { type: 'string', pattern: '^\\d+$', description: `${access(f)} A whole number from ${f.kind.min} to ${f.kind.max}, as a string.${byDefault(f)}` };
     case 'colour':
@@ -55,7 +54,9 @@ function writeSchema(name: string, f: Field): Options {
     case 'colour':
       return { type: 'string', pattern: '^(#[0-9a-fA-F]{6})?$', description: `${access(f)} A colour such as #1a2b3c, or empty.${byDefault(f)}` };
     case 'digits':
-      return { type: 'string', pattern: '^\\d{1,6}$', description: `${access(f)} A whole number from ${f.kind.min} to ${f.kind.max}, as a string.${byDefault(f)}` };
+      return f.kind.unset
+        ? { type: 'string', pattern: '^(\\d{1,6})?$', description: `${access(f)} A whole number from ${f.kind.min} to ${f.kind.max}, as a string, or empty to unset it.${byDefault(f)}` }
+        : { type: 'string', pattern: '^\\d{1,6}$', description: `${access(f)} A whole number from ${f.kind.min} to ${f.kind.max}, as a string.${byDefault(f)}` };
     case 'image':
       return {
         oneOf: [{ type: 'integer', format: 'int64', minimum: 1, nullable: true }, { $ref: getSchemaPath(IdRef) }],

@@ -64,6 +64,12 @@ describe('updating organisation settings', () => {
       .then([changed({ support_email: '', email_button_colour: '', helpdesk_token: null })]);
   });
 
+  it('given on-call durations that read "" until set, when "" is written back, then it is taken (unset), while other whole numbers still need digits', () => {
+    settings.given([changed({ max_on_call_duration: '12' })]).when(update({ max_on_call_duration: '', default_on_call_duration: '' }), ctx)
+      .then([changed({ max_on_call_duration: '' })]);
+    expect(checkUpdate({ minor_age: '' }, all)).toEqual({ outcome: 'invalid', errors: { minor_age: [expect.any(String)] } });
+  });
+
   it('given a non-object body, when sent, then it is refused', () => {
     settings.given([]).when(update([1, 2]), ctx).thenThrows(ValidationError, ['body']);
     settings.given([]).when(update(null), ctx).thenThrows(ValidationError, ['body']);

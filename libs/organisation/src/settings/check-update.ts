@@ -118,8 +118,9 @@ export function checkValue(kind: Kind, raw: unknown, name: string): { value: Set
     case 'switch':
       return raw === '0' || raw === '1' ? { value: raw } : { error: `The ${name} field must be the string "0" or "1".` };
     case 'digits': {
+      if (kind.unset && raw === '') return { value: '' };
       const n = isString && /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
-      return n >= kind.min && n <= kind.max ? { value: String(n) } : { error: `The ${name} field must be a whole number from ${kind.min} to ${kind.max}, as a string.` };
+      return n >= kind.min && n <= kind.max ? { value: String(n) } : { error: `The ${name} field must be a whole number from ${kind.min} to ${kind.max}, as a string${kind.unset ? ' (or empty)' : ''}.` };
     }
     case 'boolean':
       return typeof raw === 'boolean' ? { value: raw } : { error: `The ${name} field must be true or false.` };

@@ -14,7 +14,8 @@ export type Kind =
   | { type: 'url' }
   | { type: 'colour' }
   | { type: 'switch' }
-  | { type: 'digits'; min: number; max: number }
+  /** `unset`: "" is a value too (not set yet), so what the detailed view reads can be written back. */
+  | { type: 'digits'; min: number; max: number; unset?: boolean }
   | { type: 'boolean' }
   | { type: 'secret' }
   | { type: 'image' };
@@ -39,7 +40,7 @@ const COLOUR: Kind = { type: 'colour' };
 const URL_: Kind = { type: 'url' };
 const SECRET: Kind = { type: 'secret' };
 const months = (min = 0): Kind => ({ type: 'digits', min, max: 240 });
-const hours: Kind = { type: 'digits', min: 0, max: 168 };
+const hours: Kind = { type: 'digits', min: 0, max: 168, unset: true };
 const LONG = 20_000;
 
 export const FIELDS: Record<string, Field> = {
