@@ -119,9 +119,27 @@ function setUpOpenApi(app: NestFastifyApplication, publicUrl: string): void {
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
 }
 
-/** Listens and logs the one start-up line operations.md promises. */
+/** Why a listen failed, in words an operator can act on (null: not an expected failure). */
+const LISTEN_FAILURES: Record<string, string> = {
+  EADDRINUSE: 'the port is in use by another process (another npm start?): stop it, or set PORT',
+  EACCES: 'this user may not listen on that port: set PORT (above 1023)',
+  EADDRNOTAVAIL: 'this machine has no such address: set HOST',
+};
+
+/**
+ * Listens and logs the one start-up line operations.md promises. A busy or forbidden port is an
+ * expected failure: one line on stderr and exit 1, not a stack trace.
+ */
 export async function listen(app: NestFastifyApplication, http: { port: number; host: string; publicUrl: string }, mode: string): Promise<void> {
-  await app.listen(http.port, http.host);
+  try {
+    await app.listen(http.port, http.host);
+  } catch (err) {
+    const why = LISTEN_FAILURES[(err as NodeJS.ErrnoException).code ?? ''];
+    if (!why) throw err;
+    process.stderr.write(`cannot listen on ${http.host}:${http.port}: ${why}\n`);
+    await app.close().catch(() => undefined);
+    process.exit(1);
+  }
   app.get(Logger).log(`serving ${http.publicUrl} (mode: ${mode})`, 'Bootstrap');
 }
 
