@@ -192,6 +192,26 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
     });
   });
 
+  describe('end_date and one rota per team', () => {
+    it('refuses an end date on or after the start of the team’s next rota, all or nothing; the day before it is fine', async () => {
+      const first = await seedRota(org, 'north', 'First');
+      const team = org.teams[`north-${used.get('riverside:north')}`];
+      const res = await http().post('/api/rotas').set(as('boss')).send({ name: 'Next', start_date: addDays(today, 20), pattern_id: patterns.riverside, team: [{ id: team }] }).expect(201);
+      const next = res.body.data[0].id as number;
+      // Creating the next rota ended the first the day before (rotas.md, one rota per team per day).
+      expect((await row(first)).end_date).toBe(addDays(today, 19));
+      const other = await seedRota(org, 'north', 'Other');
+      const before = await tables();
+      const body = await refused(() => bulk('admin', { action: 'end_date', rota_ids: [other, first], data: { date: addDays(today, 20) } }), 422);
+      expect(Object.keys(body.errors!)).toEqual(['data.date']);
+      expect(body.errors!['data.date']![0]).toContain(`rota ${first} (its team's rota ${next} starts on ${addDays(today, 20)})`);
+      expect(await tables()).toEqual(before);
+      await bulk('admin', { action: 'end_date', rota_ids: [first], data: { date: addDays(today, 19) } }).expect(204);
+      await bulk('admin', { action: 'end_date', rota_ids: [first], data: { date: addDays(today, 10) } }).expect(204);
+      expect((await row(first)).end_date).toBe(addDays(today, 10));
+    });
+  });
+
   describe('name', () => {
     it('renames every rota, and an archived rota among them refuses the whole request (409)', async () => {
       const [a, b] = [await seedRota(org, 'north-shop', 'A'), await seedRota(org, 'north', 'B')];

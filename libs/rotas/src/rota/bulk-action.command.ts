@@ -9,6 +9,7 @@ import { RotasPolicy } from '../rotas.policy.js';
 import { type BulkActionName, decideBulk, MAX_CONTACT_USERS, ROTA_V2, rotaIdOf } from './bulk.js';
 import { ContactQueries } from './contacts.queries.js';
 import { evolve, type RotaState } from './rota.js';
+import { RotaQueries } from './rota.queries.js';
 
 export class BulkActionCommand extends Command<void> {
   constructor(
@@ -46,6 +47,7 @@ export class BulkActionHandler implements ICommandHandler<BulkActionCommand> {
     private readonly users: UserBases,
     private readonly contacts: ContactQueries,
     private readonly ids: RotaIds,
+    private readonly rotas: RotaQueries,
   ) {}
 
   async execute({ caller, action, rotaIds, data }: BulkActionCommand): Promise<void> {
@@ -62,6 +64,7 @@ export class BulkActionHandler implements ICommandHandler<BulkActionCommand> {
       const wanted = distinct.length * users.size - (await this.contacts.existingPairs(caller, distinct, [...users]));
       contactIds = await this.ids.many('contact', Math.max(0, wanted));
     }
+    const nextTeamStarts = action === 'end_date' ? await this.rotas.nextTeamStarts(caller, distinct) : undefined;
     await this.store.handleMany(
       distinct.map((id) => ({ streamId: streamOf.rota(id), evolve })),
       (states) => {
@@ -73,6 +76,7 @@ export class BulkActionHandler implements ICommandHandler<BulkActionCommand> {
           features: facts.features,
           users,
           contactIds,
+          nextTeamStarts,
         });
         return byRotaStream(events);
       },

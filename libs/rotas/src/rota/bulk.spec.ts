@@ -84,6 +84,15 @@ describe('bulk end_date', () => {
     bulk.given([created(1)]).when(command('end_date', { date: '2026-11-19' }, [1]), ctx).thenThrows(ValidationError, ['data.date']);
   });
 
+  it('given the team has a later rota, when the end date would reach its start, then it is a 422 naming data.date (one rota per team per day); the day before is fine', () => {
+    const later = { ...ctx, nextTeamStarts: new Map([[1, { rotaId: 7, startDate: '2027-03-01' }]]) };
+    const err = bulk.given([created(1)]).when(command('end_date', { date: '2027-03-01' }, [1]), later).thenThrows(ValidationError, ['data.date']);
+    expect(err.errors!['data.date']![0]).toMatch(/rota 1 \(its team's rota 7 starts on 2027-03-01\)/);
+    bulk.given([created(1)]).when(command('end_date', { date: '2027-02-28' }, [1]), later).then([
+      { type: 'rotas.RotaEnded', data: { id: 1, organisationId: 1, effectiveFrom: '2027-03-01', calendar: calendarData({ ...stateOf([created(1)]), endDate: '2027-02-28' }), endDate: '2027-02-28', reason: 'end_date', supersededBy: null } },
+    ]);
+  });
+
   it('given a date before a rota’s start, then the whole request is a 422 naming data.date', () => {
     bulk.given([created(1), created(2, { startDate: '2027-02-01' })]).when(command('end_date', { date: '2027-01-01' }), ctx).thenThrows(ValidationError, ['data.date']);
   });

@@ -76,6 +76,11 @@ export interface BulkContext {
   readonly users: ReadonlySet<number>;
   /** Contact ids drawn beforehand, at least one per contact the action adds (add_contacts). */
   readonly contactIds: readonly number[];
+  /**
+   * end_date: per rota, the next non-archived rota of its team (starting after it). One rota per
+   * team per day: an end date on or after that rota's start is refused.
+   */
+  readonly nextTeamStarts?: ReadonlyMap<number, { rotaId: number; startDate: string }>;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -155,6 +160,11 @@ export function decideBulk(rotas: Rotas | null, cmd: BulkCommand, ctx: BulkConte
       throwIfRefused(plan.ok ? refusals : [...refusals, ...plan.refusals]);
       if (!plan.ok) return [];
       const date = data.date as string;
+      const clashes = targets.flatMap((r) => {
+        const next = r.archived ? undefined : ctx.nextTeamStarts?.get(r.id);
+        return next && date >= next.startDate ? [`rota ${r.id} (its team's rota ${next.rotaId} starts on ${next.startDate})`] : [];
+      });
+      if (clashes.length) throw new ValidationError({ 'data.date': [`One rota per team per day: the end date must be before the start of the team's next rota: ${clashes.join(', ')}.`] });
       return targets
         .filter((r) => !r.archived && r.endDate !== date)
         .map((r) => ({

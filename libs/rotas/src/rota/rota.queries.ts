@@ -151,6 +151,20 @@ export class RotaQueries {
   }
 
   /**
+   * For each of `rotaIds`, the earliest start of another non-archived rota of the same team that
+   * starts after it (the one-rota-per-team rule bounds how late its end may be set).
+   */
+  async nextTeamStarts(tenant: Tenant, rotaIds: readonly number[]): Promise<Map<number, { rotaId: number; startDate: string }>> {
+    if (rotaIds.length === 0) return new Map();
+    const q = tenantSql(tenant)`SELECT DISTINCT ON (r.id) r.id, o.id AS other_id, to_char(o.start_date, 'YYYY-MM-DD') AS start_date
+        FROM rotas r JOIN rotas o ON o.team_id = r.team_id AND o.organisation_id = r.organisation_id AND o.id <> r.id AND NOT o.archived AND o.start_date > r.start_date
+       WHERE ${tenantScope('r')} AND r.id = ANY(${rotaIds}::bigint[])
+       ORDER BY r.id, o.start_date, o.id`;
+    const rows: { id: string; other_id: string; start_date: string }[] = await this.dataSource.query(q.text, q.values);
+    return new Map(rows.map((r) => [Number(r.id), { rotaId: Number(r.other_id), startDate: r.start_date }]));
+  }
+
+  /**
    * `GET /api/rota/teams`: the teams the caller sees with their non-archived rotas active on at
    * least one day of `range` (any such rota when null). Teams by name then id, each team's rotas
    * by name then id.
