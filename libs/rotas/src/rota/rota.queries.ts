@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { type Caller, type TeamObject, Teams, type UserBase, UserBases } from '#app/identity';
+import { type Caller, type TeamObject, Teams } from '#app/identity';
 import { NotFoundError, type Sql, sql, type Tenant, tenantScope, tenantSql } from '#app/platform';
+import { type ContactView, ContactQueries } from './contacts.queries.js';
 import { type CallerReach, type RotaPermissions, rotaPermissions, RotasPolicy } from '../rotas.policy.js';
 
 export const ROTA_INCLUDES = ['team', 'permissions', 'contacts'] as const;
@@ -9,12 +10,8 @@ export type RotaInclude = (typeof ROTA_INCLUDES)[number];
 export const ROTA_SORTS = ['rota_title', 'start_date', 'end_date', 'team_name'] as const;
 export type RotaSort = (typeof ROTA_SORTS)[number];
 
-/** A contact as the admin view embeds it (the spec's Rota contact). */
-export interface RotaContactView {
-  id: number;
-  user_id: number;
-  user: UserBase;
-}
+/** A contact as the admin view embeds it (the spec's Rota contact): the contacts routes' record. */
+export type RotaContactView = ContactView;
 
 /** The spec's Rota (administration view) plus rotas.md's additions; `team`, `permissions`, `contacts` only when included. */
 export interface RotaView {
@@ -114,8 +111,8 @@ export class RotaQueries {
   constructor(
     private readonly dataSource: DataSource,
     private readonly teams: Teams,
-    private readonly users: UserBases,
     private readonly policy: RotasPolicy,
+    private readonly contacts: ContactQueries,
   ) {}
 
   /** `GET /api/rotas`: the rotas the caller sees (a role in the rota's team or a team above it), for everyone. */
@@ -193,7 +190,7 @@ export class RotaQueries {
   /** Rows as admin views, each include read once for all of them. */
   private async views(caller: Caller, rows: readonly Row[], include: ReadonlySet<RotaInclude>, reach: CallerReach | null): Promise<RotaView[]> {
     const teams = await this.teams.objects(caller, [...new Set(rows.map((r) => Number(r.team_id)))]);
-    const contacts = include.has('contacts') ? await this.contactsOf(caller, rows.map((r) => Number(r.id))) : null;
+    const contacts = include.has('contacts') ? await this.contacts.ofRotas(caller, rows.map((r) => Number(r.id))) : null;
     return rows.map((r) => {
       const teamId = Number(r.team_id);
       const view: RotaView = {
@@ -215,20 +212,7 @@ export class RotaQueries {
   }
 
   /** The rotas' contacts by rota, in the order added, with their UserBase (`can_manage` through any permission); one query each for contacts and users. */
-  private async contactsOf(caller: Caller, rotaIds: readonly number[]): Promise<Map<number, RotaContactView[]>> {
-    const byRota = new Map<number, RotaContactView[]>();
-    if (rotaIds.length === 0) return byRota;
-    const q = tenantSql(caller)`SELECT c.id, c.rota_id, c.user_id FROM rota_contacts c WHERE ${tenantScope('c')} AND c.rota_id = ANY(${rotaIds}::bigint[]) ORDER BY c.id`;
-    const rows: { id: string; rota_id: string; user_id: string }[] = await this.dataSource.query(q.text, q.values);
-    const users = await this.users.of(caller, [...new Set(rows.map((r) => Number(r.user_id)))], 'any');
-    for (const r of rows) {
-      const user = users.get(Number(r.user_id));
-      if (!user) continue;
-      const rotaId = Number(r.rota_id);
-      (byRota.get(rotaId) ?? byRota.set(rotaId, []).get(rotaId)!).push({ id: Number(r.id), user_id: user.id, user });
-    }
-    return byRota;
-  }
+
 }
 
 /** The list's order: `s` in direction `o`, ties by id in the same direction. */
