@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import type { TeamObject } from '#app/identity';
+import { TeamDto } from './rota.responses.js';
 import { WEEKDAYS, type Weekday } from '../domain/weekly-timeslots.js';
 import type { PatternTimeslotView, ShiftPatternView } from '../shift-pattern/shift-pattern.queries.js';
 
@@ -32,22 +32,6 @@ export class PatternCategoryDto {
   @ApiProperty({ type: 'string' }) name!: string;
 }
 
-/** The spec's Team object (as rota records embed it): `id` a string, unset fields empty strings or false. */
-@ApiSchema({ name: 'ShiftPatternTeam', description: 'The spec’s Team object: a team whose rotas use the pattern' })
-export class PatternTeamDto implements TeamObject {
-  @ApiProperty({ type: 'string', pattern: '^[0-9]+$', description: 'The team id, as a string (the spec declares it so)' }) id!: string;
-  @ApiProperty({ ...ID, nullable: true, description: 'null for a root team' }) parent_id!: number | null;
-  @ApiProperty({ type: 'string' }) name!: string;
-  @ApiProperty({ type: 'string' }) description!: string;
-  @ApiProperty({ type: 'string' }) geo_location!: string;
-  @ApiProperty({ type: 'string' }) catchment_area_id!: string;
-  @ApiProperty({ type: 'string' }) icon!: string;
-  @ApiProperty({ type: 'boolean' }) show_on_public_site!: boolean;
-  @ApiProperty({ type: 'boolean' }) ceiling_enabled!: boolean;
-  @ApiProperty({ type: 'boolean' }) hidden!: boolean;
-  @ApiProperty({ type: 'boolean' }) disabled!: boolean;
-}
-
 @ApiSchema({ name: 'ShiftPatternRota', description: 'A rota made from (or replaced with) the pattern' })
 export class PatternRotaDto {
   @ApiProperty(ID) id!: number;
@@ -74,10 +58,10 @@ export class ShiftPatternDto implements ShiftPatternView {
   @ApiPropertyOptional({ type: PatternCategoryDto, nullable: true, description: 'With include=category; null when the pattern has none' })
   category?: PatternCategoryDto | null;
   @ApiPropertyOptional({
-    type: [PatternTeamDto],
+    type: [TeamDto],
     description: 'With include=teams: the teams whose non-archived rotas use the pattern, among the teams the caller sees; by name, then id',
   })
-  teams?: PatternTeamDto[];
+  teams?: TeamDto[];
   @ApiPropertyOptional({
     type: [PatternRotaDto],
     description: 'With include=rotas: the non-archived rotas made from or replaced with the pattern, of teams the caller sees; by name, then id',
