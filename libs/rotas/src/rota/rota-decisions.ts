@@ -77,16 +77,8 @@ export function evolveTeamsAndRotas(state: TeamsAndRotas | null, event: CreateEv
 
 // ---- Create ---------------------------------------------------------------------------------------
 
-/** `POST /api/rotas`: the body, with the ids drawn for it. Absent or null flags take the spec's defaults. */
-export interface CreateRotas {
-  readonly organisationId: number;
-  /** One new rota id per entry of `teams`, in order. */
-  readonly ids: readonly number[];
-  readonly teams: readonly Named[];
-  readonly name: string;
-  readonly startDate: string;
-  readonly endDate: string | null;
-  readonly patternId: number;
+/** The settings create and update both take; absent or null means the default (create) or "as it is" (update). */
+interface RotaSettingsBody {
   readonly colour?: string | null;
   readonly selfManage?: boolean | null;
   readonly allowSameDayAdd?: boolean | null;
@@ -95,6 +87,18 @@ export interface CreateRotas {
   readonly restrictedByRole?: boolean | null;
   readonly requireFullTimeslot?: boolean | null;
   readonly roleProfiles?: readonly Named[] | null;
+}
+
+/** `POST /api/rotas`: the body, with the ids drawn for it. Absent or null flags take the spec's defaults. */
+export interface CreateRotas extends RotaSettingsBody {
+  readonly organisationId: number;
+  /** One new rota id per entry of `teams`, in order. */
+  readonly ids: readonly number[];
+  readonly teams: readonly Named[];
+  readonly name: string;
+  readonly startDate: string;
+  readonly endDate: string | null;
+  readonly patternId: number;
   readonly contacts?: readonly Named[] | null;
 }
 
@@ -220,17 +224,9 @@ function supersede(rota: RotaState, endDate: string, by: number, newStart: strin
 // ---- Update -----------------------------------------------------------------------------------------
 
 /** `PUT /api/rotas/{id}`: absent or null leaves a field as it is. */
-export interface UpdateRota {
+export interface UpdateRota extends RotaSettingsBody {
   readonly organisationId: number;
   readonly name?: string | null;
-  readonly colour?: string | null;
-  readonly selfManage?: boolean | null;
-  readonly allowSameDayAdd?: boolean | null;
-  readonly allowSameDayCancel?: boolean | null;
-  readonly allowSameDayEdit?: boolean | null;
-  readonly restrictedByRole?: boolean | null;
-  readonly requireFullTimeslot?: boolean | null;
-  readonly roleProfiles?: readonly Named[] | null;
   /** The whole new contact set (user ids); null or absent leaves the set. */
   readonly contacts?: readonly Named[] | null;
 }
