@@ -9,6 +9,7 @@ import type {
   AppendResult,
   EventMetadata,
   Evolve,
+  Gates,
   Handled,
   HandledStream,
   HandleOptions,
@@ -83,11 +84,14 @@ export class EventStore {
     decide: (state: S | null) => readonly NewEvent[] | Promise<readonly NewEvent[]>,
     options: HandleOptions = {},
   ): Promise<Handled<S>> {
-    const { state, version } = options.expect ? { state: null, version: 0 } : this.fold(evolve, await this.prepared.query<EventRow>(READ_STREAM, [streamId]));
-    const events = await decide(state);
-    if (events.length === 0) return { streamId, nextExpectedVersion: version, events: [], state };
-    const [result] = await this.write([{ streamId, expectedVersion: options.expect ?? version, events }], options.metadata ?? {});
-    return { ...result!, state };
+    return this.retrying(options.retries, async () => {
+      const gates = await this.readGates(options.gates);
+      const { state, version } = options.expect ? { state: null, version: 0 } : this.fold(evolve, await this.prepared.query<EventRow>(READ_STREAM, [streamId]));
+      const events = await decide(state);
+      if (events.length === 0) return { streamId, nextExpectedVersion: version, events: [], state };
+      const [result] = await this.write([{ streamId, expectedVersion: options.expect ?? version, events }], options.metadata ?? {}, gates);
+      return { ...result!, state };
+    });
   }
 
   /**
@@ -100,8 +104,17 @@ export class EventStore {
   async handleMany<const T extends readonly HandledStream[]>(
     streams: T,
     decide: (states: StatesOf<T>) => readonly StreamEvents[] | Promise<readonly StreamEvents[]>,
-    options: Pick<HandleOptions, 'metadata'> = {},
+    options: Pick<HandleOptions, 'metadata' | 'gates' | 'retries'> = {},
   ): Promise<AppendResult[]> {
+    return this.retrying(options.retries, () => this.handleManyOnce(streams, decide, options));
+  }
+
+  private async handleManyOnce<const T extends readonly HandledStream[]>(
+    streams: T,
+    decide: (states: StatesOf<T>) => readonly StreamEvents[] | Promise<readonly StreamEvents[]>,
+    options: Pick<HandleOptions, 'metadata' | 'gates'>,
+  ): Promise<AppendResult[]> {
+    const gates = await this.readGates(options.gates);
     const byId = new Map<string, { state: unknown; version: number; expect: HandledStream['expect'] }>();
     for (const s of streams) {
       if (byId.has(s.streamId)) throw new Error(`EventStore.handleMany: stream ${s.streamId} is listed twice`);
@@ -127,7 +140,7 @@ export class EventStore {
       named.add(d.streamId);
       if (d.events.length > 0) appends.push({ streamId: d.streamId, expectedVersion: stream.expect ?? stream.version, events: d.events });
     }
-    const written = appends.length > 0 ? await this.write(appends, options.metadata ?? {}) : [];
+    const written = appends.length > 0 ? await this.write(appends, options.metadata ?? {}, gates) : [];
     return streams.map((s) => written.find((w) => w.streamId === s.streamId) ?? { streamId: s.streamId, nextExpectedVersion: byId.get(s.streamId)!.version, events: [] });
   }
 
@@ -136,6 +149,51 @@ export class EventStore {
     let state: S | null = null;
     for (const row of rows) state = evolve(state, toStoredEvent(row, this.upcasters) as unknown as E);
     return { state, version: rows.length > 0 ? rows[rows.length - 1]!.stream_version : 0 };
+  }
+
+  /** `work`, run again after a lost race up to `retries` more times (HandleOptions.retries). */
+  private async retrying<T>(retries: number | undefined, work: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError) || attempt >= (retries ?? 0)) throw error;
+        // A little jitter, so the losers of one race do not meet again on the next round.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 3 * (attempt + 1)));
+      }
+    }
+  }
+
+  /** The gates' versions (an unknown gate is at 0), read before anything else of a decision. */
+  private async readGates(gates: Gates | undefined): Promise<GateRead | null> {
+    const advance = [...new Set(gates?.advance ?? [])].sort();
+    const hold = [...new Set(gates?.hold ?? [])].filter((g) => !advance.includes(g)).sort();
+    if (advance.length === 0 && hold.length === 0) return null;
+    const rows = await this.prepared.query<{ id: string; version: string }>(READ_GATES, [[...advance, ...hold]]);
+    const versions = new Map(rows.map((r) => [r.id, Number(r.version)]));
+    return { advance, hold, versions };
+  }
+
+  /**
+   * Passes the gates read before the decision, inside the write's transaction (docs/adr/0008):
+   * moves each `advance` gate on from the version read (a row lock: a concurrent mover waits, then
+   * finds the version moved and loses), then holds each `hold` gate shared and checks its version.
+   */
+  private async passGates(tx: EntityManager, gates: GateRead): Promise<void> {
+    const at = (id: string) => gates.versions.get(id) ?? 0;
+    if (gates.advance.length > 0) {
+      const moved: { id: string }[] = await tx.query(ADVANCE_GATES, [gates.advance, gates.advance.map(at)]).catch(deadlockAsConflict(gates.advance[0]!));
+      if (moved.length < gates.advance.length) {
+        const stale = gates.advance.find((id) => !moved.some((m) => m.id === id))!;
+        throw new ConcurrencyError(stale, String(at(stale)));
+      }
+    }
+    if (gates.hold.length > 0) {
+      await tx.query(CREATE_GATES, [gates.hold]);
+      const held: { id: string; version: string }[] = await tx.query(HOLD_GATES, [gates.hold]).catch(deadlockAsConflict(gates.hold[0]!));
+      const stale = held.find((h) => Number(h.version) !== at(h.id));
+      if (stale) throw new ConcurrencyError(stale.id, String(at(stale.id)));
+    }
   }
 
   /** Runs `work` in one transaction: everything it appends and projects commits or rolls back together. */
@@ -156,7 +214,7 @@ export class EventStore {
    * locked in id order, so two commands touching the same pair of streams cannot deadlock.
    * The store's own fallback for writes that cannot be one statement (`write`).
    */
-  private async append(tx: EntityManager, appends: readonly StreamAppend[], metadata: EventMetadata = {}): Promise<AppendResult[]> {
+  private async append(tx: EntityManager, appends: readonly StreamAppend[], metadata: EventMetadata = {}, gates: GateRead | null = null): Promise<AppendResult[]> {
     if (!tx.queryRunner?.isTransactionActive) throw new Error('EventStore.append needs a transaction');
     // Appends at 'any' read the stream's latest version and append after it, so they queue per
     // stream; their locks come with the projections lock, in one order, so they cannot deadlock.
@@ -165,6 +223,7 @@ export class EventStore {
       `SELECT pg_advisory_xact_lock_shared(${LOCKS.projections})${anyStreams.map((_, i) => `, pg_advisory_xact_lock(${LOCKS.stream(`$${i + 1}`)})`).join('')}`,
       anyStreams,
     );
+    if (gates) await this.passGates(tx, gates);
     const stored = await this.storedIds(tx, appends);
     const recordedAt = new Date();
     // Round k holds each stream's k-th append: one insert a round, and nearly always one round.
@@ -193,8 +252,10 @@ export class EventStore {
    * know in advance ('any'), idempotency keys (they need a read), projections that cannot share the
    * statement (InlineProjections.plan), and while a replay holds the projections lock for its swap.
    */
-  private async write(appends: readonly StreamAppend[], metadata: EventMetadata): Promise<AppendResult[]> {
-    const viaTransaction = () => this.transaction((tx) => this.append(tx, appends, metadata));
+  private async write(appends: readonly StreamAppend[], metadata: EventMetadata, gates: GateRead | null = null): Promise<AppendResult[]> {
+    const viaTransaction = () => this.transaction((tx) => this.append(tx, appends, metadata, gates));
+    // Gates need their own statements before the events: a transaction (docs/adr/0008).
+    if (gates) return viaTransaction();
     for (const a of appends) {
       if (a.events.length === 0 || a.expectedVersion === 'any' || a.events.some((e) => e.eventId)) return viaTransaction();
     }
@@ -255,6 +316,22 @@ export class EventStore {
     const rows: EventRow[] = await (tx ?? this.dataSource).query(
       `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND stream_version > $2 ORDER BY stream_version`,
       [streamId, afterVersion],
+    );
+    return rows.map((r) => toStoredEvent(r, this.upcasters));
+  }
+
+  /**
+   * The events one transaction appended, in log order (only `types` when given, at most `limit`):
+   * everything one write did, that is one request's command or one worker job's. A transaction's
+   * events become visible together, so a reactor's job that reads its event's transaction sees all
+   * of it (the rota notifications send one e-mail per request this way). The (transaction_id,
+   * position) index serves it.
+   */
+  async readTransaction(transactionId: string, options: { types?: readonly string[]; limit?: number } = {}): Promise<StoredEvent[]> {
+    const { types, limit } = options;
+    const rows: EventRow[] = await this.dataSource.query(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE transaction_id = $1::xid8 ${types ? 'AND type = ANY($3::text[])' : ''} ORDER BY position LIMIT $2`,
+      [transactionId, limit ?? null, ...(types ? [types] : [])],
     );
     return rows.map((r) => toStoredEvent(r, this.upcasters));
   }
@@ -351,6 +428,31 @@ export class EventStore {
 
 /** Streams in one order everywhere (code points, not locale), so concurrent writers lock them alike. */
 const byStreamId = (a: StreamAppend, b: StreamAppend) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0);
+
+/** What `readGates` read: the gates, sorted (one lock order for every writer), and their versions. */
+interface GateRead {
+  readonly advance: readonly string[];
+  readonly hold: readonly string[];
+  readonly versions: ReadonlyMap<string, number>;
+}
+
+const READ_GATES = `SELECT id, version FROM stream_gates WHERE id = ANY($1::text[])`;
+/** Moves each gate from the version read to the next; a row whose version moved meanwhile is not returned. */
+const ADVANCE_GATES = `INSERT INTO stream_gates AS g (id, version)
+  SELECT t.id, t.v + 1 FROM unnest($1::text[], $2::bigint[]) AS t(id, v) ORDER BY t.id
+  ON CONFLICT (id) DO UPDATE SET version = g.version + 1 WHERE g.version = excluded.version - 1
+  RETURNING g.id`;
+/** A held gate needs a row to hold, so that a writer moving it later waits for the holder. */
+const CREATE_GATES = `INSERT INTO stream_gates (id, version) SELECT id, 0 FROM unnest($1::text[]) AS t(id) ORDER BY id ON CONFLICT (id) DO NOTHING`;
+const HOLD_GATES = `SELECT id, version FROM stream_gates WHERE id = ANY($1::text[]) ORDER BY id FOR SHARE`;
+
+/** Two writers locking gates in crossed orders (an advance and a hold): Postgres aborts one, which lost a race. */
+const deadlockAsConflict =
+  (gate: string) =>
+  (error: unknown): never => {
+    const code = ((error as { driverError?: { code?: string } }).driverError ?? (error as { code?: string }))?.code;
+    throw code === '40P01' ? new ConcurrencyError(gate, 'gate') : error;
+  };
 
 /** A stream's events in order (named: the first query of every `handle`). */
 const READ_STREAM = `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_version`;

@@ -15,3 +15,5 @@ export { Checkpoints, type CheckpointStatus } from './checkpoints.js';
 export { EventStoreModule } from './event-store.module.js';
 export { ReactorRunnerModule } from './reactor-runner.module.js';
 export { LOCKS } from './locks.js';
+export { defineHistory, type History, type HistoryChanges, type HistoryEntry, type HistoryFormats, type UserResolver, userRef } from './history/history.js';
+export { HistoryReader } from './history/history-reader.js';
