@@ -4,7 +4,7 @@ import { ExpensesHttpModule, ExpensesModule, ExpensesWorkerModule } from '#app/e
 import { FilesHttpModule, FilesModule } from '#app/files';
 import { IdentityHttpModule, IdentityModule, IdentityWorkerModule } from '#app/identity';
 import { OrganisationHttpModule, OrganisationModule } from '#app/organisation';
-import { RotasHttpModule, RotasModule } from '#app/rotas';
+import { RotasHttpModule, RotasModule, RotasWorkerModule } from '#app/rotas';
 import { type AppConfig, ConfigModule, DatabaseModule, QueueModule, SecurityModule } from '#app/platform';
 import { migrations } from '../../migrations/index.js';
 
@@ -27,7 +27,7 @@ export const contexts = {
   /** Controllers (and the global JWT guard). */
   http: [IdentityHttpModule, FilesHttpModule, OrganisationHttpModule, ExpensesHttpModule, RotasHttpModule],
   /** BullMQ processors and reactors. */
-  worker: [IdentityWorkerModule, ExpensesWorkerModule],
+  worker: [IdentityWorkerModule, ExpensesWorkerModule, RotasWorkerModule],
 };
 
 export function describeMode(config: AppConfig): string {

@@ -11,6 +11,7 @@ export { type UserBase, UserBases } from './hierarchy/user-base.js';
 export { type RoleProfileView, type RoleView, Roles } from './hierarchy/roles.js';
 export { PERMISSIONS, type Permission } from './permissions.js';
 export { CurrentUserDto, RoleDto, RoleProfileDto, UserBaseDto, UserStatusDto } from './http/user.responses.js';
+export { HistoryEntryDto } from './http/history-entry.responses.js';
 export { ProvisionCommand, ProvisioningRefused, type ProvisionResult } from './provisioning/provision.command.js';
 export { IdentityAdminModule } from './user/identity-admin.module.js';
 export { AddUsersCommand, type AddUsersResult } from './user/add-users.command.js';

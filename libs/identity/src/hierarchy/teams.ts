@@ -110,6 +110,20 @@ export class Teams {
     return new Set(rows.map((r) => Number(r.role_profile_id)));
   }
 
+  /**
+   * What the booking rules need of each user (rotas.md "Shifts" 3–5), in two queries: whether they
+   * are on hold, the role profiles of the roles they hold, and the teams they see. Users of other
+   * organisations (or unknown) are absent.
+   */
+  async bookersOf(tenant: Tenant, userIds: readonly number[]): Promise<Map<number, { onHold: boolean; roleProfileIds: Set<number>; seen: Set<number> }>> {
+    if (userIds.length === 0) return new Map();
+    const q = tenantSql(tenant)`SELECT u.id, u.status, coalesce(array_agg(DISTINCT r.role_profile_id) FILTER (WHERE r.role_profile_id IS NOT NULL), '{}') AS profiles
+         FROM users u LEFT JOIN roles r ON r.user_id = u.id
+        WHERE ${tenantScope('u')} AND u.id = ANY(${userIds}::bigint[]) GROUP BY u.id, u.status`;
+    const [rows, seen] = await Promise.all([this.dataSource.query(q.text, q.values) as Promise<{ id: string; status: string; profiles: string[] }[]>, this.seenByEach(tenant, userIds)]);
+    return new Map(rows.map((r) => [Number(r.id), { onHold: r.status === 'on_hold', roleProfileIds: new Set(r.profiles.map(Number)), seen: seen.get(Number(r.id)) ?? new Set() }]));
+  }
+
   /** The permissions each of `userIds` holds (users of other organisations are absent): rotas' contact validation. */
   async permissionsOf(tenant: Tenant, userIds: readonly number[]): Promise<Map<number, Set<string>>> {
     if (userIds.length === 0) return new Map();

@@ -62,4 +62,15 @@ export class UserBases {
     const rows: { id: string; display_name: string }[] = await this.dataSource.query(q.text, q.values);
     return new Map(rows.map((r) => [Number(r.id), r.display_name]));
   }
+
+  /**
+   * E-mail addresses of `ids` in the tenant's organisation (others are simply absent), keyed by id:
+   * for other contexts' notifications, which may not read `users` themselves.
+   */
+  async emailsOf(tenant: Pick<Caller, 'organisationId'>, ids: readonly number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const q = tenantSql(tenant)`SELECT u.id, u.email FROM users u WHERE ${tenantScope('u')} AND u.id = ANY(${ids}::bigint[])`;
+    const rows: { id: string; email: string }[] = await this.dataSource.query(q.text, q.values);
+    return new Map(rows.map((r) => [Number(r.id), r.email]));
+  }
 }

@@ -33,7 +33,7 @@ export class OrganisationController {
   @ApiOperation({
     summary: 'Get detailed organisation',
     description:
-      'Permission: any logged-in user; the answer holds the basic fields plus those the caller’s permissions reach (manage-organisation, manage-integrations, edit-expense-settings). ' +
+      'Permission: any logged-in user; the answer holds the basic fields plus those the caller’s permissions reach (manage-organisation, manage-integrations, edit-expense-settings, manage-rotas). ' +
       'Secrets never appear; their *_set flags do, for whoever may set them.',
   })
   @ApiData(OrganisationDetailedDto)
@@ -50,7 +50,7 @@ export class OrganisationController {
   @ApiOperation({
     summary: 'Update organisation',
     description:
-      'Permission: each field names its own (manage-organisation, manage-integrations, edit-expense-settings); fields the caller may not change are a 403 naming them. ' +
+      'Permission: each field names its own (manage-organisation, manage-integrations, edit-expense-settings, manage-rotas); fields the caller may not change are a 403 naming them. ' +
       'Unknown and read-only fields (slug, timezone, web_url, api_url, forum_url, *_set) are a 422. An image field names a file of the organisation (404 otherwise) the caller may read (403) ' +
       'that is an image (422). Answers the detailed view. An update that changes nothing records nothing.',
   })

@@ -3,7 +3,7 @@ import { ForbiddenError, NotFoundError, testDecider, ValidationError } from '#ap
 import { checkUpdate, decideUpdate, evolve, imagesNamed, type NamedFile, type SettingValue, type UpdateContext } from './check-update.js';
 import type { SettingsEvent } from './settings.events.js';
 
-const all = new Set(['manage-organisation', 'manage-integrations', 'edit-expense-settings']);
+const all = new Set(['manage-organisation', 'manage-integrations', 'edit-expense-settings', 'manage-rotas']);
 const seal = (changes: Record<string, SettingValue>) => Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, (k === 'idp_client_secret' || k === 'helpdesk_token') && typeof v === 'string' ? `sealed(${v})` : v]));
 const ctx: UpdateContext = { files: new Map<number, NamedFile>([[4, { mime: 'image/png', readable: true }]]), seal };
 const update = (body: unknown, permissions: ReadonlySet<string> = all) => ({ organisationId: 1, permissions, body });
@@ -37,6 +37,13 @@ describe('updating organisation settings', () => {
       .thenThrows(ForbiddenError, 'You may not change: idp_domain, expenses_max_age.');
   });
 
+  it('given shift reminders, when a manage-rotas holder sets "0" or the most hours, then they are recorded; anyone else is refused', () => {
+    settings.given([]).when(update({ shift_reminder_hours: '0' }, new Set(['manage-rotas'])), ctx).then([changed({ shift_reminder_hours: '0' })]);
+    settings.given([]).when(update({ shift_reminder_hours: '336' }, new Set(['manage-rotas'])), ctx).then([changed({ shift_reminder_hours: '336' })]);
+    settings.given([]).when(update({ shift_reminder_hours: '48' }, new Set(['manage-rotas'])), ctx).then([]); // 48 is the default
+    settings.given([]).when(update({ shift_reminder_hours: '1' }, new Set(['manage-organisation'])), ctx).thenThrows(ForbiddenError, 'You may not change: shift_reminder_hours.');
+  });
+
   it.each<[string, unknown, string]>([
     ['minor_age', 18, 'a number instead of a string'],
     ['minor_age', '121', 'out of range'],
@@ -48,6 +55,9 @@ describe('updating organisation settings', () => {
     ['sso_enabled', 'true', 'a boolean as a string'],
     ['lms_a_url', 'javascript:alert(1)', 'not http(s)'],
     ['expenses_max_age', '0', 'below its minimum'],
+    ['shift_reminder_hours', 48, 'a number instead of a string'],
+    ['shift_reminder_hours', '337', 'over two weeks'],
+    ['shift_reminder_hours', '', 'empty (it is never unset)'],
     ['header_logo', 'logo.png', 'not a file id'],
     ['name', 'x'.repeat(256), 'too long'],
     ['header_logo', { id: null }, 'a reference without an id (null clears, not this)'],

@@ -34,6 +34,7 @@ const text = (max = 255): Kind => ({ type: 'text', max });
 const org = (kind: Kind, def: string = ''): Field => ({ kind, access: 'manage-organisation', default: def });
 const integration = (kind: Kind, def: string | boolean | null = ''): Field => ({ kind, access: 'manage-integrations', default: def });
 const expenses = (kind: Kind, def: string = ''): Field => ({ kind, access: 'edit-expense-settings', default: def });
+const rotas = (kind: Kind, def: string = ''): Field => ({ kind, access: 'manage-rotas', default: def });
 const SWITCH: Kind = { type: 'switch' };
 const EMAIL: Kind = { type: 'email' };
 const COLOUR: Kind = { type: 'colour' };
@@ -97,6 +98,9 @@ export const FIELDS: Record<string, Field> = {
   expenses_submission_declaration: expenses(text(LONG)),
   expenses_submission_declaration_supervisor: expenses(text(LONG)),
   expenses_submission_email: expenses(EMAIL),
+  // Rotas (an addition, rotas.md "Calendar feeds, reminders, history"): hours before a shift its
+  // volunteer is reminded, up to two weeks; "0" switches reminders off.
+  shift_reminder_hours: rotas({ type: 'digits', min: 0, max: 336 }, '48'),
   // Texts
   login_text: org(text(LONG)),
   outdated_browser_text: org(text(LONG)),

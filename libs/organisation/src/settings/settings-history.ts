@@ -1,28 +1,36 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { defineHistory, HistoryReader } from '#app/event-store';
 import { type Caller, UserBases } from '#app/identity';
-import { offsetOf, type PageRequest, tenantScope, tenantSql } from '#app/platform';
+import type { PageRequest } from '#app/platform';
+import { SECRETS } from './fields.js';
+import { type SettingsEvent, settingsStream } from './settings.events.js';
 
-/** Who changed which settings when, newest first; secrets appear only as changed or cleared. */
+/** A change's fields as the history shows them: a secret (sealed in the log) only as changed or cleared. */
+export const SETTINGS_HISTORY = defineHistory<SettingsEvent>({
+  'organisation.SettingsChanged': ({ data: { changes } }) =>
+    Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, k in SECRETS ? (v === null ? '(cleared)' : '(changed)') : v])),
+});
+
+/**
+ * Who changed which settings when, newest first: the organisation's settings stream read by the
+ * record-history reader every context uses, in this route's own answer shape (changed_at,
+ * changed_by, fields), which predates the shared `{ at, actor, action, changes }`.
+ */
 @Injectable()
 export class SettingsHistory {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly reader: HistoryReader,
     private readonly users: UserBases,
   ) {}
 
   async page(caller: Caller, page: PageRequest) {
-    const count = tenantSql(caller)`SELECT count(*)::int AS total FROM organisation_settings_history WHERE ${tenantScope()}`;
-    const [{ total }] = await this.dataSource.query(count.text, count.values);
-    const q = tenantSql(caller)`SELECT position, actor_id, changed_at, fields FROM organisation_settings_history WHERE ${tenantScope()}
-      ORDER BY position DESC LIMIT ${page.perPage} OFFSET ${offsetOf(page)}`;
-    const rows: { position: string; actor_id: string | null; changed_at: Date; fields: Record<string, unknown> }[] = await this.dataSource.query(q.text, q.values);
-    const actors = await this.users.of(caller, rows.flatMap((r) => (r.actor_id ? [Number(r.actor_id)] : [])), 'manage-organisation');
-    const items = rows.map((r) => ({
-      changed_at: r.changed_at.toISOString(),
-      changed_by: r.actor_id ? (actors.get(Number(r.actor_id)) ?? null) : null,
-      fields: r.fields,
-    }));
-    return { items, total };
+    const { items, total } = await this.reader.page(
+      settingsStream(caller.organisationId),
+      SETTINGS_HISTORY,
+      page,
+      (ids) => this.users.of(caller, ids, 'manage-organisation'),
+      'newest first',
+    );
+    return { items: items.map((e) => ({ changed_at: e.at, changed_by: e.actor, fields: e.changes })), total };
   }
 }

@@ -38,9 +38,14 @@ export class SettingsViews {
     return new Map(rows.map((r) => [r.name, r.value]));
   }
 
-  /** Named settings of an organisation, defaults filled in (for other contexts' rules). */
-  async values(organisationId: number, names: readonly string[]): Promise<Record<string, unknown>> {
-    const stored = await this.cached.get(String(organisationId), () => this.stored(organisationId));
+  /**
+   * Named settings of an organisation, defaults filled in (for other contexts' rules). `fresh`
+   * reads past the cache: a worker acting once on a change it has just been told of must not see
+   * the value before it (another process's cache hears of the change a moment later).
+   */
+  async values(organisationId: number, names: readonly string[], { fresh = false }: { fresh?: boolean } = {}): Promise<Record<string, unknown>> {
+    const load = () => this.stored(organisationId);
+    const stored = fresh ? await load() : await this.cached.get(String(organisationId), load);
     return Object.fromEntries(names.map((name) => [name, this.value(stored, name)]));
   }
 

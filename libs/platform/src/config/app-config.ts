@@ -32,6 +32,8 @@ export interface AppConfig {
   readonly log: { readonly level: string; readonly pretty: boolean; readonly destination?: { write(line: string): unknown } };
   /** Origins allowed to call the API from a browser (CORS_ORIGINS); empty: CORS off. */
   readonly cors: { readonly origins: readonly string[] };
+  /** Shift reminders: the length of an hour of `shift_reminder_hours` (REMINDER_HOUR_MS; shorter only in tests). */
+  readonly reminders: { readonly hourMs: number };
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -84,6 +84,9 @@ export const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_ADDRESS: z.preprocess(blankAsUnset, z.coerce.number().int().min(1).max(100_000).default(30)),
   // How often reactors poll the event log when idle, in milliseconds.
   REACTOR_POLL_MS: z.preprocess(blankAsUnset, z.coerce.number().int().min(10).max(60_000).default(250)),
+  // Not in operations.md's table, for tests: how long an "hour" of shift_reminder_hours lasts, in
+  // milliseconds (1000 makes the setting count seconds, so a reminder comes due within a test).
+  REMINDER_HOUR_MS: z.preprocess(blankAsUnset, z.coerce.number().int().min(1_000).max(3_600_000).default(3_600_000)),
 });
 
 export type Env = z.infer<typeof envSchema>;

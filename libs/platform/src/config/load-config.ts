@@ -52,6 +52,7 @@ export function loadConfig(
     files: { uploadMaxBytes: env.UPLOAD_MAX_BYTES, dir: join(dataDir, 'files') },
     log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY ?? (stdoutIsTerminal && env.NODE_ENV !== 'production') },
     cors: { origins: env.CORS_ORIGINS ?? [] },
+    reminders: { hourMs: env.REMINDER_HOUR_MS },
   };
 }
 

@@ -43,7 +43,9 @@ export async function startEmbeddedPostgres(dataDir: string | undefined, socketD
     progress(`embedded database created in ${Date.now() - started} ms`);
   }
   const db = await PGlite.create(dataDir);
-  const server = new PGLiteSocketServer({ db, path: socket, maxConnections: 32 });
+  // Every BullMQ queue and worker keeps connections of its own beside the application's pool (the
+  // rota context alone has five queues): 32 was reached, and a refused connection fails a request.
+  const server = new PGLiteSocketServer({ db, path: socket, maxConnections: 128 });
   groupPipelines(server);
   await server.start();
   return {
