@@ -1,3 +1,4 @@
+import type { SeriesWeekday } from './domain/series-dates.js';
 import type { Timeline } from './domain/timeslot-timeline.js';
 import type { RotaTimeslot } from './domain/weekly-timeslots.js';
 
@@ -97,10 +98,104 @@ export type RotaEvent =
  */
 export type TeamEvent = { type: 'rotas.TeamRotaAdded'; data: { teamId: number; organisationId: number; rotaId: number; startDate: string } };
 
-export type RotasEvent = ShiftPatternEvent | RotaEvent | TeamEvent;
+/** A shift's times as events carry them: instants (ISO 8601, UTC) and the wall clock they show in the rota zone. */
+export interface ShiftTimesData {
+  /** The local date the shift starts on. */
+  date: string;
+  start: string;
+  end: string;
+  /** `YYYY-MM-DD HH:MM` in the rota zone. */
+  startWall: string;
+  endWall: string;
+}
+
+/** Why a booked shift was cancelled: by a person, with its series, or by a rota change (shift-fit's MisfitReason). */
+export type ShiftCancelReason =
+  | 'cancelled'
+  | 'series_cancelled'
+  | 'series_ended'
+  | 'rota_archived'
+  | 'rota_not_started'
+  | 'rota_ended'
+  | 'rota_closed'
+  | 'outside_timeslot';
+
+/**
+ * Stream `rotas.Shift-<id>`: one booking. Who did it is the events' metadata (`actor`): the
+ * notifications tell a volunteer's own changes from a manager's (rotas.md "Notifications").
+ */
+export type ShiftEvent =
+  | { type: 'rotas.ShiftBooked'; data: ShiftTimesData & { id: number; organisationId: number; rotaId: number; teamId: number; userId: number; seriesId: number | null } }
+  /** New times (an edit). `sequence` counts the changes, for the iCalendar SEQUENCE. */
+  | { type: 'rotas.ShiftMoved'; data: ShiftTimesData & { id: number; organisationId: number; rotaId: number; userId: number; sequence: number; was: ShiftTimesData } }
+  /** `edit_mode: single` on an occurrence, or a split: it leaves its series (`seriesId` null) or joins a new one. */
+  | { type: 'rotas.ShiftSeriesChanged'; data: { id: number; organisationId: number; seriesId: number | null } }
+  | { type: 'rotas.ShiftCancelled'; data: { id: number; organisationId: number; rotaId: number; userId: number; date: string; reason: ShiftCancelReason; sequence: number } };
+
+export type { SeriesWeekday };
+
+/** Why an occurrence was not booked (rotas.md "Repeating shifts"). */
+export interface SkippedOccurrence {
+  date: string;
+  reason: string;
+}
+
+/**
+ * Stream `rotas.RepeatingShift-<id>`: a series. The request books its first shift and starts it;
+ * the worker books the other occurrences up to `until` (RepeatingShiftGenerated, in chunks, each
+ * moving `generatedUntil` on), and the daily extension moves `until` on (RepeatingShiftExtended).
+ * While `generatedUntil < until` the series has generation pending (the views' `data_ready`).
+ */
+export type RepeatingShiftEvent =
+  | {
+      type: 'rotas.RepeatingShiftStarted';
+      data: {
+        id: number; organisationId: number; userId: number; rotaId: number; teamId: number;
+        frequency: number; weekdays: SeriesWeekday[]; startDate: string; endDate: string | null;
+        /** Times of day of every occurrence, `HH:MM`, the end `dayOffset` days after the start date. */
+        startTime: string; endTime: string; dayOffset: number;
+        firstShiftId: number; ignoreOnHold: boolean; confirmRoleRestriction: boolean;
+        /** Occurrences are to be booked up to here; the first shift's date is generated. */
+        until: string;
+      };
+    }
+  | { type: 'rotas.RepeatingShiftExtended'; data: { id: number; organisationId: number; until: string } }
+  | { type: 'rotas.RepeatingShiftGenerated'; data: { id: number; organisationId: number; generatedUntil: string; booked: { date: string; shiftId: number }[]; skipped: SkippedOccurrence[] } }
+  /** `edit_mode: recurring` with new times of day: occurrences from `from` on take them. */
+  | { type: 'rotas.RepeatingShiftRetimed'; data: { id: number; organisationId: number; from: string; startTime: string; endTime: string; dayOffset: number } }
+  /** Cancelled, split, ended by `recurrence_pattern: null`, or its rota archived: no occurrence after `endDate`. */
+  /** `until` comes down to the end, so generation is no longer pending past it. */
+  | { type: 'rotas.RepeatingShiftEnded'; data: { id: number; organisationId: number; endDate: string; until: string; reason: 'cancelled' | 'split' | 'ended' | 'rota_archived' } };
+
+/**
+ * Stream `rotas.CalendarFeed-<userId>`: a user's secret calendar feed URL (rotas.md "Calendar
+ * feeds"). The events carry the token's SHA-256 only: the log is history, and a secret never
+ * appears in it; the URL is told to the caller once, in the answer to the request that made it.
+ * Issuing again replaces the token (the old URL stops working).
+ */
+export type CalendarFeedEvent =
+  | { type: 'rotas.CalendarFeedIssued'; data: { userId: number; organisationId: number; tokenHash: string } }
+  | { type: 'rotas.CalendarFeedRevoked'; data: { userId: number; organisationId: number } };
+
+export type RotasEvent = ShiftPatternEvent | RotaEvent | TeamEvent | ShiftEvent | RepeatingShiftEvent | CalendarFeedEvent;
 
 export const streamOf = {
   pattern: (id: number) => `rotas.ShiftPattern-${id}`,
   rota: (id: number) => `rotas.Rota-${id}`,
   team: (id: number) => `rotas.Team-${id}`,
+  shift: (id: number) => `rotas.Shift-${id}`,
+  series: (id: number) => `rotas.RepeatingShift-${id}`,
+  calendarFeed: (userId: number) => `rotas.CalendarFeed-${userId}`,
+};
+
+/**
+ * The gates of bookings (docs/adr/0008-booking-gates.md). Every booking or move advances the gate
+ * of its rota-day (rule 7: at most `max` at every moment) and of each local date its user is on
+ * duty (rule 6: no two shifts at once; two overlapping shifts share a date), and holds its rota's
+ * calendar gate, which every rota change that can leave shifts behind advances.
+ */
+export const gateOf = {
+  rotaDay: (rotaId: number, date: string) => `rotas.RotaDay-${rotaId}-${date}`,
+  userDay: (userId: number, date: string) => `rotas.UserDay-${userId}-${date}`,
+  rotaCalendar: (rotaId: number) => `rotas.RotaCalendar-${rotaId}`,
 };

@@ -64,15 +64,35 @@ export function timeslotsBetween(rota: RotaCalendar, fromDate: string, toDate: s
   const last = rota.end_date === null ? dayNumber(toDate) : Math.min(dayNumber(toDate), dayNumber(rota.end_date));
   const occurrences: TimeslotOccurrence[] = [];
   for (let day = first; day <= last; day++) {
-    const date = dateOfDay(day);
+    const date = dateOf(day);
     if (rota.closed_dates.has(date)) continue;
     for (const placed of slotsStarting(versionOn(rota.timeline, date), weekdayOfDay(day))) {
-      const occurrence = occurrenceOf(placed, day, zone);
+      const occurrence = occurrenceOf(placed, day, date, zone);
       if (occurrence) occurrences.push(occurrence);
     }
   }
   return occurrences;
 }
+
+/**
+ * `compute`, remembered per argument; bounded (cleared when `limit` are kept). For the few hundred
+ * dates a view meets for every rota and occurrence.
+ */
+export function remembered<K, V>(compute: (key: K) => V, limit = 10_000): (key: K) => V {
+  const kept = new Map<K, V>();
+  return (key) => {
+    let value = kept.get(key);
+    if (value === undefined) {
+      value = compute(key);
+      if (kept.size >= limit) kept.clear();
+      kept.set(key, value);
+    }
+    return value;
+  };
+}
+
+/** The calendar date of a day number, kept (dateOfDay builds a Date and an ISO string each time). */
+const dateOf = remembered(dateOfDay);
 
 /** A timeslot with what every occurrence of it needs: its start minute and how many dates later it ends. */
 interface Placed {
@@ -110,9 +130,8 @@ function slotsStarting(version: TimeslotVersion | null, weekday: Weekday): reado
  * for starts and ends alike (rotas.md "Views" says so of cut points, and an end is one): a timeslot
  * keeps the part of it that exists. One lying wholly in the gap has none and is left out.
  */
-function occurrenceOf({ slot, endDays }: Placed, day: number, zone: string): TimeslotOccurrence | null {
-  const date = dateOfDay(day);
-  const endDate = dateOfDay(day + endDays);
+function occurrenceOf({ slot, endDays }: Placed, day: number, date: string, zone: string): TimeslotOccurrence | null {
+  const endDate = endDays === 0 ? date : dateOf(day + endDays);
   const start = resolve(date, slot.start_time, zone);
   const end = resolve(endDate, slot.end_time, zone);
   if (end.at <= start.at) return null;

@@ -28,7 +28,7 @@ import { RotaDto, RotaSummaryDto, RotaTeamEntryDto } from './rota.responses.js';
 const listSpec = { sorts: ROTA_SORTS, defaultSort: 'team_name' as const, defaultDirection: 'desc' as const, includes: ROTA_INCLUDES };
 
 /** `teams=3,7`: comma-separated ids (a 422 naming the parameter otherwise). */
-function idList(query: Record<string, unknown>, name: string): number[] | undefined {
+export function idList(query: Record<string, unknown>, name: string): number[] | undefined {
   const raw = query[name];
   if (raw === undefined) return undefined;
   const parts = String(raw).split(',').map((s) => s.trim());

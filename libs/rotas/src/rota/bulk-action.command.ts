@@ -4,7 +4,7 @@ import { type Caller, metadataOf, OrganisationFactsReader, UserBases } from '#ap
 import { isPositiveId } from '#app/platform';
 import { MAX_BULK_ROTAS } from '../domain/rota-rules.js';
 import { RotaIds } from '../next-id.js';
-import { type RotaEvent, streamOf } from '../rotas.events.js';
+import { gateOf, type RotaEvent, streamOf } from '../rotas.events.js';
 import { RotasPolicy } from '../rotas.policy.js';
 import { type BulkActionName, decideBulk, MAX_CONTACT_USERS, ROTA_V2, rotaIdOf } from './bulk.js';
 import { ContactQueries } from './contacts.queries.js';
@@ -38,6 +38,9 @@ export function byRotaStream(events: readonly RotaEvent[]): StreamEvents[] {
  * rota's stream (handleMany), appended together at the versions read, or nothing (a refusal, or a
  * concurrent change of any of them: 409).
  */
+/** The bulk actions that can leave booked shifts outside the rota. */
+const CALENDAR_ACTIONS: ReadonlySet<BulkActionName> = new Set(['end_date', 'close', 'archive_rotas']);
+
 @CommandHandler(BulkActionCommand)
 export class BulkActionHandler implements ICommandHandler<BulkActionCommand> {
   constructor(
@@ -80,7 +83,8 @@ export class BulkActionHandler implements ICommandHandler<BulkActionCommand> {
         });
         return byRotaStream(events);
       },
-      { metadata: metadataOf(caller) },
+      // The actions that can leave shifts behind move the rotas' calendar gates (ADR 0008).
+      { metadata: metadataOf(caller), ...(CALENDAR_ACTIONS.has(action) && { gates: { advance: distinct.map(gateOf.rotaCalendar) } }) },
     );
   }
 }

@@ -3,7 +3,7 @@ import { EventStore, type HandledStream, type StreamEvents } from '#app/event-st
 import { type Caller, Hierarchy, metadataOf, Teams, UserBases } from '#app/identity';
 import { idSource } from '../domain/timeslot-timeline.js';
 import { RotaIds } from '../next-id.js';
-import { streamOf } from '../rotas.events.js';
+import { gateOf, streamOf } from '../rotas.events.js';
 import { ROTA_PERMISSIONS, RotasPolicy } from '../rotas.policy.js';
 import { ShiftPatternQueries } from '../shift-pattern/shift-pattern.queries.js';
 import { evolve, type RotaState } from './rota.js';
@@ -99,7 +99,8 @@ export class CreateRotasHandler implements ICommandHandler<CreateRotasCommand> {
         for (const event of events) (byStream.get(streamOfEvent(event)) ?? byStream.set(streamOfEvent(event), []).get(streamOfEvent(event))!).push(event);
         return [...byStream].map(([streamId, streamEvents]) => ({ streamId, events: streamEvents }));
       },
-      { metadata: metadataOf(caller) },
+      // A running team rota this create ends: its calendar gate moves (ADR 0008).
+      { metadata: metadataOf(caller), gates: { advance: existing.map(gateOf.rotaCalendar) } },
     );
     return ids;
   }

@@ -3,7 +3,7 @@ import { EventStore } from '#app/event-store';
 import { type Caller, metadataOf, OrganisationFactsReader } from '#app/identity';
 import { MAX_BULK_ROTAS } from '../domain/rota-rules.js';
 import { RotaIds } from '../next-id.js';
-import { streamOf } from '../rotas.events.js';
+import { gateOf, streamOf } from '../rotas.events.js';
 import { RotasPolicy } from '../rotas.policy.js';
 import { ShiftPatternQueries } from '../shift-pattern/shift-pattern.queries.js';
 import { byRotaStream } from './bulk-action.command.js';
@@ -63,7 +63,7 @@ export class ReplaceRotasHandler implements ICommandHandler<ReplaceRotasCommand>
         );
         return byRotaStream(events);
       },
-      { metadata: metadataOf(caller) },
+      { metadata: metadataOf(caller), gates: { advance: distinct.map(gateOf.rotaCalendar) } },
     );
   }
 }

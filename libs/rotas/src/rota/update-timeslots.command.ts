@@ -4,7 +4,7 @@ import { type Caller, metadataOf, OrganisationFactsReader } from '#app/identity'
 import { idSource } from '../domain/timeslot-timeline.js';
 import { MAX_TIMESLOTS } from '../domain/weekly-timeslots.js';
 import { RotaIds } from '../next-id.js';
-import { streamOf } from '../rotas.events.js';
+import { gateOf, streamOf } from '../rotas.events.js';
 import { RotasPolicy } from '../rotas.policy.js';
 import { evolve } from './rota.js';
 import { decideUpdateTimeslots, type UpdateTimeslots } from './rota-decisions.js';
@@ -52,7 +52,8 @@ export class UpdateTimeslotsHandler implements ICommandHandler<UpdateTimeslotsCo
         this.policy.assertManages(reach, state?.organisationId === caller.organisationId ? state : null);
         return decideUpdateTimeslots(state, { ...input, organisationId: caller.organisationId }, { today: facts.today, newIds: idSource(ids) });
       },
-      { metadata: metadataOf(caller) },
+      // Shifts booked meanwhile hold this gate: they wait for this change, or decide again after it (ADR 0008).
+      { metadata: metadataOf(caller), gates: { advance: [gateOf.rotaCalendar(rotaId)] } },
     );
   }
 }

@@ -73,7 +73,8 @@ const byName = <T extends { name: string; id: number | string }>(a: T, b: T) => 
   return x < y ? -1 : x > y ? 1 : Number(a.id) - Number(b.id);
 };
 
-const timeslotView = (t: RotaTimeslot): PatternTimeslotView => ({
+/** A timeslot as the records show it (times `HH:MM:SS`): patterns here, written timeslots in a rota's history. */
+export const timeslotView = (t: RotaTimeslot): PatternTimeslotView => ({
   id: t.id, weekday_start: t.weekday_start, start_time: `${t.start_time}:00`, weekday_end: t.weekday_end, end_time: `${t.end_time}:00`, min: t.min, ideal: t.ideal, max: t.max,
 });
 

@@ -1,0 +1,71 @@
+import { Body, Controller, Delete, HttpCode, Param, Put } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { type Caller, CurrentCaller } from '#app/identity';
+import { ApiData, ApiErrors, ApiIdParam, pathId } from '#app/platform';
+import { CancelShiftCommand } from '../shift/cancel-shift.command.js';
+import { ChangeShiftCommand } from '../shift/change-shift.command.js';
+import { ShiftQueries } from '../shift/shift.queries.js';
+import { UpdateShiftBody } from './shift.dto.js';
+import { ShiftDto } from './shift.responses.js';
+import { BOOKING_RULES } from './shifts.controller.js';
+
+const BEFORE =
+  'A shift of another organisation, unknown or cancelled is a 404; one on a rota the caller does not see a 403; another user’s shift without being a manager ' +
+  '(manage-rotas or add-user-shifts over the rota’s team) a 403; one’s own on a rota without self_manage, unless a manager, a 403.';
+
+/** Changes of one booked shift: update (single, or recurring over its series) and cancel. Booking, list and get: shifts.controller.ts. */
+@ApiTags('shifts')
+@ApiBearerAuth()
+@Controller('api/rota/shifts')
+export class ShiftChangesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly shifts: ShiftQueries,
+  ) {}
+
+  @Put(':id')
+  @ApiOperation({
+    summary: 'Update shift',
+    description:
+      `Permission: as booking. ${BEFORE} The new times are checked as a booking (the rules below, the shift itself left out; rule 8 on its current ` +
+      'date and on its new one). The update body has no override flags, so a manager’s edit is not refused for a user on hold or without an allowed ' +
+      `role (rules 4 and 5); a volunteer’s is. ${BOOKING_RULES} ` +
+      'edit_mode single: this shift only; it leaves its series (recurrence_pattern null afterwards); a non-null recurrence_pattern is a 422 naming it. ' +
+      'edit_mode recurring, on a shift of a series: its date cannot change (422 naming start_datetime); this and every later occurrence of the series ' +
+      'that has not started take the new times of day, each on its own date (occurrences edited on their own earlier have left the series and are left ' +
+      'alone), and the series’ future occurrences are generated at them. A later occurrence that no longer fits its rota day at the new times (no ' +
+      'timeslot holds it, or the time does not exist that day) is cancelled (reason outside_timeslot, or the rota’s reason); one that would overlap ' +
+      'another shift of the user refuses the request (422 naming start_datetime and the date). With a recurrence_pattern different from the series’, ' +
+      'the series splits: the old one ends the day before this shift (its later occurrences cancelled) and a new one starts with this shift, the ' +
+      'worker booking its occurrences. recurrence_pattern null ends the series at this shift (later occurrences cancelled). edit_mode recurring with ' +
+      'a recurrence_pattern on a shift of no series makes it the first occurrence of a new series; without one it is a single edit. Nothing changed: ' +
+      'nothing is recorded.',
+  })
+  @ApiIdParam('id', 'Shift id')
+  @ApiData(ShiftDto, { description: 'The shift as it now is' })
+  @ApiErrors(400, 401, 403, 404, 406, 409, 413, 422, { 409: 'Concurrent changes kept winning the race; retry.' })
+  async update(@CurrentCaller() caller: Caller, @Param('id') raw: string, @Body() body: UpdateShiftBody): Promise<{ data: ShiftDto }> {
+    const id = pathId(raw, 'Shift');
+    await this.commands.execute(
+      new ChangeShiftCommand(caller, id, { start_datetime: body.start_datetime, end_datetime: body.end_datetime, recurrence: body.recurrence_pattern, mode: body.edit_mode }),
+    );
+    return { data: (await this.shifts.views(caller, [id]))[0]! };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Cancel shift',
+    description:
+      `Permission: as booking. ${BEFORE} Only this shift is cancelled, also in a series (its series never books that date again; DELETE ` +
+      '/api/rota/repeating-shifts/{id} cancels the series). Rule 8 binds a volunteer cancelling their own shift: not started, on today’s date only ' +
+      'with the rota’s allow_same_day_cancel, an overnight shift never on its start date (422 naming start_datetime). Managers are not bound by it.',
+  })
+  @ApiIdParam('id', 'Shift id')
+  @ApiNoContentResponse({ description: 'Cancelled; no body' })
+  @ApiErrors(400, 401, 403, 404, 406, 409, 422, { 409: 'The shift was changed by a concurrent request; retry.' })
+  async cancel(@CurrentCaller() caller: Caller, @Param('id') raw: string): Promise<void> {
+    await this.commands.execute(new CancelShiftCommand(caller, pathId(raw, 'Shift')));
+  }
+}

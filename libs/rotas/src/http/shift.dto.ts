@@ -1,0 +1,152 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsObject, IsOptional, IsString, ValidateIf, ValidateNested } from 'class-validator';
+import { IdRef, IsOptionalNotNull, IsReference } from '#app/platform';
+
+// Types and presence here; the times (formats, the spring gap, end after start), the recurrence
+// rules and the booking rules are the command's and the domain's (shift-times.ts, series-dates.ts,
+// booking-rules.ts), keyed like the body (`shifts.3.start_datetime`).
+
+const DATETIME = {
+  type: 'string',
+  example: '2027-03-01 09:00',
+  description: '`YYYY-MM-DD HH:MM`, a wall-clock time in the organisation’s zone, or ISO 8601 with an offset or `Z` (converted into the zone). Whole minutes; a time the clocks skip is a 422.',
+} as const;
+
+export const WEEKDAY_FLAGS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+
+/** The OpenAPI schema of `recurrence_pattern` (its rules: domain/series-dates.ts validateRecurrence). */
+export const RECURRENCE_SCHEMA = {
+  type: 'object',
+  nullable: true,
+  description:
+    'A repeating shift: every `recurrence_frequency` weeks (counted from the Monday of the first shift’s week) on the weekdays set to 1 (none set: the first shift’s weekday), until `end_date` (inclusive) or open-ended. The posted shift is the first occurrence and must fall on a selected weekday; the worker books the others up to six calendar months ahead, skipping (and recording) those that cannot be booked.',
+  properties: {
+    recurrence_period: { type: 'string', enum: ['week'] },
+    recurrence_frequency: { type: 'integer', minimum: 1, maximum: 52 },
+    ...Object.fromEntries(WEEKDAY_FLAGS.map((d) => [d, { type: 'integer', enum: [0, 1] }])),
+    end_date: { type: 'string', format: 'date', nullable: true },
+  },
+  required: ['recurrence_period', 'recurrence_frequency'],
+  additionalProperties: false,
+} as const;
+
+/** One shift to book: the single create body, and each item of `shifts`. */
+@ApiSchema({ name: 'CreateShiftItem' })
+export class CreateShiftItem {
+  @ApiProperty(DATETIME)
+  @IsDefined()
+  @IsString()
+  start_datetime!: string;
+
+  @ApiProperty(DATETIME)
+  @IsDefined()
+  @IsString()
+  end_datetime!: string;
+
+  @ApiProperty({ type: IdRef, description: 'The user the shift is for' })
+  @IsDefined()
+  @IsReference()
+  user!: IdRef;
+
+  @ApiProperty({ type: IdRef, description: 'The rota' })
+  @IsDefined()
+  @IsReference()
+  rota!: IdRef;
+
+  @ApiPropertyOptional({ ...RECURRENCE_SCHEMA, required: [...RECURRENCE_SCHEMA.required] })
+  @IsOptional()
+  @IsObject()
+  recurrence_pattern?: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({ type: 'boolean', default: false, description: 'A manager books a user on hold (rule 4); ignored for anyone else.' })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  ignore_on_hold?: boolean;
+
+  @ApiPropertyOptional({ type: 'boolean', default: false, description: 'A manager books a user without an allowed role on a role-restricted rota (rule 5); ignored for anyone else.' })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  confirm_role_restriction?: boolean;
+}
+
+/**
+ * `POST /api/rota/shifts`: one shift (the item's fields at the top level) or `{ shifts: [...] }`
+ * (1–100, all or nothing). The item's fields are checked only when `shifts` is absent.
+ */
+export class CreateShiftsBody {
+  @ValidateIf((o: CreateShiftsBody) => o.shifts === undefined)
+  @IsDefined()
+  @IsString()
+  start_datetime?: string;
+
+  @ValidateIf((o: CreateShiftsBody) => o.shifts === undefined)
+  @IsDefined()
+  @IsString()
+  end_datetime?: string;
+
+  @ValidateIf((o: CreateShiftsBody) => o.shifts === undefined)
+  @IsDefined()
+  @IsReference()
+  user?: IdRef;
+
+  @ValidateIf((o: CreateShiftsBody) => o.shifts === undefined)
+  @IsDefined()
+  @IsReference()
+  rota?: IdRef;
+
+  @IsOptional()
+  @IsObject()
+  recurrence_pattern?: Record<string, unknown> | null;
+
+  @IsOptionalNotNull()
+  @IsBoolean()
+  ignore_on_hold?: boolean;
+
+  @IsOptionalNotNull()
+  @IsBoolean()
+  confirm_role_restriction?: boolean;
+
+  @IsOptionalNotNull()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => CreateShiftItem)
+  shifts?: CreateShiftItem[];
+}
+
+/** The OpenAPI body of the create route: one shift, or a bulk of them. */
+export const CREATE_SHIFTS_BODY_SCHEMA = {
+  oneOf: [
+    { $ref: getSchemaPath(CreateShiftItem) },
+    {
+      type: 'object',
+      required: ['shifts'],
+      additionalProperties: false,
+      properties: { shifts: { type: 'array', minItems: 1, maxItems: 100, items: { $ref: getSchemaPath(CreateShiftItem) } } },
+    },
+  ],
+};
+
+export class UpdateShiftBody {
+  @ApiProperty(DATETIME)
+  @IsDefined()
+  @IsString()
+  start_datetime!: string;
+
+  @ApiProperty(DATETIME)
+  @IsDefined()
+  @IsString()
+  end_datetime!: string;
+
+  @ApiPropertyOptional({ ...RECURRENCE_SCHEMA, required: [...RECURRENCE_SCHEMA.required], description: `${RECURRENCE_SCHEMA.description} With edit_mode recurring: a different pattern splits the series at this shift; null ends it at this shift. Not allowed (non-null) with edit_mode single.` })
+  @IsOptional()
+  @IsObject()
+  recurrence_pattern?: Record<string, unknown> | null;
+
+  @ApiProperty({ enum: ['single', 'recurring'], description: '`single`: this shift only (it leaves its series); `recurring`: this and every later occurrence take the new times of day.' })
+  @IsDefined()
+  @IsIn(['single', 'recurring'])
+  edit_mode!: 'single' | 'recurring';
+}

@@ -1,0 +1,12 @@
+import type { Provider, Type } from '@nestjs/common';
+import { RepeatingShiftsController } from '../http/repeating-shifts.controller.js';
+import { CancelSeriesHandler } from './cancel-series.command.js';
+import { RepeatingShiftQueries } from './repeating-shift.queries.js';
+import { RepeatingShiftsProjection } from './repeating-shifts.projection.js';
+import { SeriesQueries } from './series.queries.js';
+
+/** Repeating shifts: their projection, queries (SeriesQueries: the views' data_ready) and the commands the API issues (rotas.module.ts lists these). */
+export const REPEATING_SHIFT_PROVIDERS: Provider[] = [RepeatingShiftsProjection, RepeatingShiftQueries, SeriesQueries, CancelSeriesHandler];
+
+/** Their controllers (rotas-http.module.ts). */
+export const REPEATING_SHIFT_CONTROLLERS: Type<unknown>[] = [RepeatingShiftsController];

@@ -1,0 +1,122 @@
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { EventStore } from '#app/event-store';
+import { type Caller, metadataOf, OrganisationFactsReader } from '#app/identity';
+import { type FieldErrors, NotFoundError, ValidationError } from '#app/platform';
+import { type RecurrenceInput, seriesHorizon, validateRecurrence, weekdaysOf } from '../domain/series-dates.js';
+import { toFieldErrors } from '../domain/refusals.js';
+import { RotaIds } from '../next-id.js';
+import { gateOf, streamOf } from '../rotas.events.js';
+import { RotasPolicy } from '../rotas.policy.js';
+import { BookingFactsReader } from './booking-facts.js';
+import { type BookingItem, decideBookShifts } from './shift-decisions.js';
+import { datesTouched, parseShiftTimes } from './shift-times.js';
+
+/** One shift of the body, as the controller passes it on. */
+export interface ShiftRequest {
+  readonly start_datetime: string;
+  readonly end_datetime: string;
+  readonly userId: number;
+  readonly rotaId: number;
+  readonly recurrence: RecurrenceInput | null;
+  readonly ignoreOnHold: boolean;
+  readonly confirmRoleRestriction: boolean;
+}
+
+/** Answers the new shifts' ids, in the body's order. */
+export class BookShiftsCommand extends Command<number[]> {
+  constructor(
+    readonly caller: Caller,
+    readonly requests: readonly ShiftRequest[],
+    readonly bulk: boolean,
+  ) {
+    super();
+  }
+}
+
+/** Bookings lose a race to a concurrent one at most this often before answering 409. */
+export const BOOKING_RETRIES = 4;
+
+/**
+ * `POST /api/rota/shifts` (decideBookShifts). Before the write: the organisation's zone and today,
+ * every item's times and recurrence (all problems of every item in one 422), the caller's reach and
+ * the ids. Then one append of every shift (and series) stream, through the gates of each rota-day
+ * and user-day the shifts touch, holding each rota's calendar gate (docs/adr/0008): the rota, the
+ * users and the shifts that could clash are read inside the decision, after the gates, so a
+ * concurrent booking that commits first makes this one lose and decide again (`retries`), and the
+ * loser of the last place gets the 422 of rule 6 or 7.
+ */
+@CommandHandler(BookShiftsCommand)
+export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly policy: RotasPolicy,
+    private readonly facts: BookingFactsReader,
+    private readonly organisations: OrganisationFactsReader,
+    private readonly ids: RotaIds,
+  ) {}
+
+  async execute({ caller, requests, bulk }: BookShiftsCommand): Promise<number[]> {
+    const { timezone: zone, today } = await this.organisations.of(caller);
+    const errors: FieldErrors = {};
+    const parsed = requests.map((r, i) => {
+      const prefix = bulk ? `shifts.${i}.` : '';
+      try {
+        const times = parseShiftTimes(r, zone, prefix);
+        if (r.recurrence) Object.assign(errors, toFieldErrors(validateRecurrence(r.recurrence, times.date, `${prefix}recurrence_pattern.`)));
+        return { request: r, prefix, times };
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        Object.assign(errors, error.errors);
+        return null;
+      }
+    });
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    const [reach, shiftIds, seriesIds] = await Promise.all([
+      this.policy.reach(caller),
+      this.ids.many('shift', requests.length),
+      this.ids.many('series', requests.filter((r) => r.recurrence).length),
+    ]);
+    const items: BookingItem[] = parsed.map((p, i) => {
+      const { request: r, prefix, times } = p!;
+      const recurrence = r.recurrence;
+      const endDate = (recurrence?.end_date as string | null | undefined) ?? null;
+      return {
+        shiftId: shiftIds[i]!,
+        userId: r.userId,
+        rotaId: r.rotaId,
+        times,
+        ignoreOnHold: r.ignoreOnHold,
+        confirmRoleRestriction: r.confirmRoleRestriction,
+        series: recurrence
+          ? { id: seriesIds.shift()!, frequency: Number(recurrence.recurrence_frequency), weekdays: weekdaysOf(recurrence, times.date), endDate, until: seriesHorizon(times.date, today, endDate) }
+          : null,
+        prefix,
+      };
+    });
+    const rotaIds = [...new Set(items.map((i) => i.rotaId))];
+    const userIds = [...new Set(items.map((i) => i.userId))];
+    const gates = {
+      advance: items.flatMap((i) => [gateOf.rotaDay(i.rotaId, i.times.date), ...datesTouched(i.times, zone).map((d) => gateOf.userDay(i.userId, d))]),
+      hold: rotaIds.map(gateOf.rotaCalendar),
+    };
+    const streams = items.flatMap((i) => [{ streamId: streamOf.shift(i.shiftId), expect: 'no_stream' as const }, ...(i.series ? [{ streamId: streamOf.series(i.series.id), expect: 'no_stream' as const }] : [])]);
+    const from = new Date(Math.min(...items.map((i) => Date.parse(i.times.start))));
+    const to = new Date(Math.max(...items.map((i) => Date.parse(i.times.end))));
+    await this.store.handleMany(
+      streams,
+      async () => {
+        const [rotas, bookers, userShifts, rotaDays] = await Promise.all([
+          this.facts.rotas(caller, rotaIds, zone),
+          this.facts.bookers(caller, userIds),
+          this.facts.shiftsOfUsers(caller, userIds, from, to),
+          this.facts.onRotaDays(caller, items.map((i) => ({ rotaId: i.rotaId, date: i.times.date }))),
+        ]);
+        // Another organisation's rota, or none: 404 (api.md), before any rule.
+        if (rotaIds.some((id) => !rotas.has(id))) throw new NotFoundError('Rota');
+        return decideBookShifts(items, { organisationId: caller.organisationId, rotas, bookers, reach, userShifts, rotaDays, now: Date.now() });
+      },
+      { metadata: metadataOf(caller), gates, retries: BOOKING_RETRIES },
+    );
+    return shiftIds;
+  }
+}

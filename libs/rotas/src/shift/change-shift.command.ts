@@ -1,0 +1,165 @@
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { EventStore, type HandledStream } from '#app/event-store';
+import { type Caller, metadataOf, OrganisationFactsReader } from '#app/identity';
+import { ConflictError, NotFoundError, type Tenant } from '#app/platform';
+import { type BookingAction, checkBookingAccess } from '../domain/booking-rules.js';
+import { RotaIds } from '../next-id.js';
+import { gateOf, streamOf } from '../rotas.events.js';
+import { type CallerReach, RotasPolicy } from '../rotas.policy.js';
+import { evolve as evolveSeries, type SeriesState } from '../repeating-shift/repeating-shift.js';
+import { RepeatingShiftQueries } from '../repeating-shift/repeating-shift.queries.js';
+import { BOOKING_RETRIES } from './book-shifts.command.js';
+import { BookingFactsReader, type RotaForBooking } from './booking-facts.js';
+import { evolve as evolveShift, type ShiftState } from './shift.js';
+import { type ChangePlan, decideChangeShift, type EditMode, laterOccurrences, occurrenceAt, ownerOf, PlanMoved, planChange, timesOfDayOf } from './shift-changes.js';
+import { bookingCaller } from './shift-decisions.js';
+import { datesTouched, parseShiftTimes } from './shift-times.js';
+import { type ShiftRow, ShiftQueries } from './shift.queries.js';
+
+/** The update body, as the controller passes it on. */
+export interface ShiftChange {
+  readonly start_datetime: string;
+  readonly end_datetime: string;
+  /** As sent: undefined (absent), null or an object. */
+  readonly recurrence: unknown;
+  readonly mode: EditMode;
+}
+
+export class ChangeShiftCommand extends Command<void> {
+  constructor(
+    readonly caller: Caller,
+    readonly shiftId: number,
+    readonly change: ShiftChange,
+  ) {
+    super();
+  }
+}
+
+/**
+ * `work` again after PlanMoved: the streams and gates a change lists are fixed before its decision,
+ * so when the streams show another plan (the series was split, generation booked occurrences the
+ * list misses), the handler reads and plans again, up to BOOKING_RETRIES more times (then 409).
+ */
+export async function replanning<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof PlanMoved)) throw error;
+      if (attempt >= BOOKING_RETRIES) throw new ConflictError('The shift’s series kept changing while this request was decided; try again.');
+    }
+  }
+}
+
+/**
+ * The occurrences listed before a decision still cover those booked now: throws PlanMoved when an
+ * occurrence appeared since (the worker generated it), so the change plans again with it.
+ */
+export async function assertListed(shifts: ShiftQueries, tenant: Tenant, seriesId: number, fromDate: string, listed: readonly { id: number }[], pick: (rows: ShiftRow[]) => ShiftRow[]): Promise<void> {
+  const known = new Set(listed.map((s) => s.id));
+  if (pick(await shifts.ofSeries(tenant, seriesId, fromDate)).some((s) => !known.has(s.id))) throw new PlanMoved();
+}
+
+/** The 404 / 403s before anything else: the shift (seen), its rota and the caller's right to act on the user's shifts there. */
+export async function shiftToChange(
+  shifts: ShiftQueries,
+  facts: BookingFactsReader,
+  caller: Caller,
+  reach: CallerReach,
+  action: BookingAction,
+  shiftId: number,
+  zone: string,
+): Promise<{ row: ShiftRow; rota: RotaForBooking }> {
+  const row = await shifts.seen(caller, reach, shiftId);
+  const rota = (await facts.rotas(caller, [row.rotaId], zone)).get(row.rotaId);
+  if (!rota) throw new NotFoundError('Shift');
+  checkBookingAccess({ action, rota, user: ownerOf(row.userId), caller: bookingCaller({ reach }, rota.teamId) });
+  return { row, rota };
+}
+
+/**
+ * `PUT /api/rota/shifts/{id}` (decideChangeShift). Before the write: the shift (404 / 403), the
+ * access rules (403), the times and the plan (422), the later occurrences a recurring edit acts
+ * on, and a new series id when one starts. Then one append over the shift's stream, its series',
+ * the new series' and each later occurrence's, through the gates of every rota-day and user-day the
+ * new times touch, holding the rota's calendar gate (docs/adr/0008): the rota, the user and the
+ * shifts that could clash are read inside the decision, after the gates, and a lost race decides
+ * again (`retries`). Cancelling occurrences moves no gate (cancellations only free places).
+ */
+@CommandHandler(ChangeShiftCommand)
+export class ChangeShiftHandler implements ICommandHandler<ChangeShiftCommand> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly policy: RotasPolicy,
+    private readonly facts: BookingFactsReader,
+    private readonly shifts: ShiftQueries,
+    private readonly series: RepeatingShiftQueries,
+    private readonly organisations: OrganisationFactsReader,
+    private readonly ids: RotaIds,
+  ) {}
+
+  async execute({ caller, shiftId, change }: ChangeShiftCommand): Promise<void> {
+    const [{ timezone: zone, today }, reach] = await Promise.all([this.organisations.of(caller), this.policy.reach(caller)]);
+    let newSeriesId: number | null = null;
+    await replanning(async () => {
+      const { row } = await shiftToChange(this.shifts, this.facts, caller, reach, 'edit', shiftId, zone);
+      const times = parseShiftTimes(change, zone);
+      const request = { times, mode: change.mode, recurrence: change.recurrence };
+      const series = row.seriesId === null ? null : await this.series.row(caller, row.seriesId);
+      const plan = planChange(row, series, request);
+      if ((plan.kind === 'split' || plan.kind === 'start') && newSeriesId === null) newSeriesId = await this.ids.next('series');
+      const seriesId = 'seriesId' in plan ? plan.seriesId : null;
+      const now = Date.now();
+      const pick = (rows: ShiftRow[]) => (seriesId === null ? [] : laterOccurrences(rows, row, seriesId, now));
+      const later = seriesId === null ? [] : pick(await this.shifts.ofSeries(caller, seriesId, row.date));
+      // Only a retime books new times on the later occurrences' days; their gates are taken from the rows (a row moved since makes the append lose).
+      const tod = timesOfDayOf(times);
+      const moves = plan.kind === 'retime' ? later.flatMap((o) => occurrenceAt(o.date, tod, zone) ?? []) : [];
+      const spans = [times, ...moves];
+      const gates = {
+        advance: spans.flatMap((t) => [gateOf.rotaDay(row.rotaId, t.date), ...datesTouched(t, zone).map((d) => gateOf.userDay(row.userId, d))]),
+        hold: [gateOf.rotaCalendar(row.rotaId)],
+      };
+      const streams: HandledStream[] = [
+        { streamId: streamOf.shift(row.id), evolve: evolveShift },
+        ...(seriesId === null ? [] : [{ streamId: streamOf.series(seriesId), evolve: evolveSeries }]),
+        ...(plan.kind === 'split' || plan.kind === 'start' ? [{ streamId: streamOf.series(newSeriesId!), expect: 'no_stream' as const }] : []),
+        ...later.map((o) => ({ streamId: streamOf.shift(o.id), evolve: evolveShift })),
+      ];
+      const from = new Date(Math.min(...spans.map((t) => Date.parse(t.start))));
+      const to = new Date(Math.max(...spans.map((t) => Date.parse(t.end))));
+      await this.store.handleMany(
+        streams,
+        async (states) => {
+          const [rotas, bookers, userShifts, rotaDays] = await Promise.all([
+            this.facts.rotas(caller, [row.rotaId], zone),
+            this.facts.bookers(caller, [row.userId]),
+            this.facts.shiftsOfUsers(caller, [row.userId], from, to),
+            this.facts.onRotaDays(caller, [{ rotaId: row.rotaId, date: times.date }]),
+            seriesId === null ? undefined : assertListed(this.shifts, caller, seriesId, row.date, later, pick),
+          ]);
+          const rota = rotas.get(row.rotaId);
+          if (!rota) throw new NotFoundError('Shift');
+          const [shift, ...rest] = states as (ShiftState | SeriesState | null)[];
+          const hasNew = plan.kind === 'split' || plan.kind === 'start';
+          return decideChangeShift(
+            {
+              shift: shift as ShiftState | null,
+              series: seriesId === null ? null : (rest[0] as SeriesState | null),
+              later: rest.slice((seriesId === null ? 0 : 1) + (hasNew ? 1 : 0)) as (ShiftState | null)[],
+            },
+            request,
+            plan as ChangePlan,
+            {
+              zone, today, now, rota, reach, newSeriesId,
+              booker: bookers.get(row.userId),
+              userShifts,
+              rotaDayShifts: rotaDays.get(`${row.rotaId} ${times.date}`) ?? [],
+            },
+          );
+        },
+        { metadata: metadataOf(caller), gates, retries: BOOKING_RETRIES },
+      );
+    });
+  }
+}

@@ -1,0 +1,15 @@
+import type { Provider, Type } from '@nestjs/common';
+import { ShiftChangesController } from '../http/shift-changes.controller.js';
+import { ShiftsController } from '../http/shifts.controller.js';
+import { BookShiftsHandler } from './book-shifts.command.js';
+import { BookingFactsReader } from './booking-facts.js';
+import { CancelShiftHandler } from './cancel-shift.command.js';
+import { ChangeShiftHandler } from './change-shift.command.js';
+import { ShiftQueries } from './shift.queries.js';
+import { ShiftsProjection } from './shifts.projection.js';
+
+/** Shifts: booking, its facts, queries and projection (rotas.module.ts lists these). */
+export const SHIFT_PROVIDERS: Provider[] = [ShiftsProjection, ShiftQueries, BookingFactsReader, BookShiftsHandler, ChangeShiftHandler, CancelShiftHandler];
+
+/** Its controllers (rotas-http.module.ts). */
+export const SHIFT_CONTROLLERS: Type<unknown>[] = [ShiftsController, ShiftChangesController];

@@ -1,0 +1,154 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { type Caller, type TeamObject, Teams, type UserBase, UserBases } from '#app/identity';
+import { ForbiddenError, NotFoundError, offsetOf, type PageRequest, type Sql, sql, type Tenant, tenantScope, tenantSql } from '#app/platform';
+import { SERIES_WEEKDAYS, type SeriesWeekday } from '../domain/series-dates.js';
+import type { CallerReach } from '../rotas.policy.js';
+
+/** The spec's Shift record's `recurrence_pattern`. */
+export type RecurrencePatternView = { id: number; recurrence_period: 'week'; recurrence_frequency: number; end_date: string | null } & Record<SeriesWeekday, 0 | 1>;
+
+/** The spec's Shift record plus `rota_id` (rotas.md "Shifts"). */
+export interface ShiftView {
+  id: number;
+  user: UserBase;
+  date: string;
+  start_time: string;
+  start_datetime: string;
+  end_time: string;
+  end_datetime: string;
+  team: TeamObject;
+  recurrence_pattern: RecurrencePatternView | null;
+  rota_id: number;
+}
+
+/** A booked shift's row, as the commands that change it read it. */
+export interface ShiftRow {
+  id: number;
+  rotaId: number;
+  teamId: number;
+  userId: number;
+  seriesId: number | null;
+  date: string;
+  start: string;
+  end: string;
+  startWall: string;
+  endWall: string;
+}
+
+export interface ShiftListFilters {
+  readonly teams?: readonly number[];
+  readonly rotas?: readonly number[];
+  readonly users?: readonly number[];
+  readonly startDate: string;
+  readonly endDate: string;
+}
+
+type Row = {
+  id: string; rota_id: string; team_id: string; user_id: string; series_id: string | null; date: string;
+  starts_at: Date; ends_at: Date; start_wall: string; end_wall: string;
+};
+type SeriesRow = { id: string; frequency: number; weekdays: SeriesWeekday[]; end_date: string | null };
+
+const COLUMNS = sql.raw(`s.id, s.rota_id, s.team_id, s.user_id, s.series_id, s.date::text AS date, s.starts_at, s.ends_at, s.start_wall, s.end_wall`);
+
+const rowOf = (r: Row): ShiftRow => ({
+  id: Number(r.id), rotaId: Number(r.rota_id), teamId: Number(r.team_id), userId: Number(r.user_id), seriesId: r.series_id === null ? null : Number(r.series_id),
+  date: r.date, start: r.starts_at.toISOString(), end: r.ends_at.toISOString(), startWall: r.start_wall, endWall: r.end_wall,
+});
+
+/** The spec's recurrence_pattern of a series row (weekdays as 0/1). */
+export const recurrencePatternOf = (s: SeriesRow): RecurrencePatternView =>
+  ({ id: Number(s.id), recurrence_period: 'week', recurrence_frequency: s.frequency, end_date: s.end_date, ...Object.fromEntries(SERIES_WEEKDAYS.map((d) => [d, s.weekdays.includes(d) ? 1 : 0])) }) as RecurrencePatternView;
+
+/**
+ * Reads of shifts for the API, tenant-scoped. A cancelled shift is a 404 on every route (rotas.md);
+ * one on a rota the caller does not see, a 403. Users, teams and series are read once per answer.
+ */
+@Injectable()
+export class ShiftQueries {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly users: UserBases,
+    private readonly teams: Teams,
+  ) {}
+
+  /** A booked shift the caller sees (404 / 403 as above). */
+  async seen(caller: Caller, reach: CallerReach, id: number): Promise<ShiftRow> {
+    const row = await this.booked(caller, id);
+    if (!row) throw new NotFoundError('Shift');
+    if (!reach.seen.has(row.teamId)) throw new ForbiddenError('You cannot see this shift’s rota.');
+    return row;
+  }
+
+  /** A booked shift of the organisation, or null. */
+  async booked(tenant: Tenant, id: number): Promise<ShiftRow | null> {
+    const [row] = await this.rows(tenant, sql`s.id = ${id} AND s.status = 'booked'`);
+    return row ? rowOf(row) : null;
+  }
+
+  /** Booked shifts of a series from a date on (a recurring edit, a cancelled series). */
+  async ofSeries(tenant: Tenant, seriesId: number, fromDate: string): Promise<ShiftRow[]> {
+    return (await this.rows(tenant, sql`s.series_id = ${seriesId} AND s.status = 'booked' AND s.date >= ${fromDate}::date ORDER BY s.starts_at, s.id`)).map(rowOf);
+  }
+
+  async views(caller: Caller, ids: readonly number[]): Promise<ShiftView[]> {
+    const rows = await this.rows(caller, sql`s.id = ANY(${ids}::bigint[])`);
+    const byId = new Map(rows.map((r) => [Number(r.id), r]));
+    return this.toViews(caller, ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])));
+  }
+
+  /** `GET /api/rota/shifts`: booked shifts on rotas of teams the caller sees, by start then id. */
+  async list(caller: Caller, reach: CallerReach, filters: ShiftListFilters, page: PageRequest): Promise<{ items: ShiftView[]; total: number }> {
+    let teams = [...reach.seen];
+    if (filters.teams) teams = teams.filter((t) => filters.teams!.includes(t));
+    const where = sql`s.status = 'booked' AND s.team_id = ANY(${teams}::bigint[]) AND s.date BETWEEN ${filters.startDate}::date AND ${filters.endDate}::date
+      ${filters.rotas ? sql`AND s.rota_id = ANY(${filters.rotas}::bigint[])` : sql``}
+      ${filters.users ? sql`AND s.user_id = ANY(${filters.users}::bigint[])` : sql``}`;
+    const q = tenantSql(caller)`SELECT ${COLUMNS}, count(*) OVER () AS total FROM rota_shifts s WHERE ${tenantScope('s')} AND ${where}
+      ORDER BY s.starts_at, s.id LIMIT ${page.perPage} OFFSET ${offsetOf(page)}`;
+    const rows: (Row & { total: string })[] = await this.dataSource.query(q.text, q.values);
+    const total = rows.length > 0 ? Number(rows[0]!.total) : rows.length === 0 && page.page > 1 ? await this.count(caller, where) : 0;
+    return { items: await this.toViews(caller, rows), total };
+  }
+
+  private async count(tenant: Tenant, where: Sql): Promise<number> {
+    const q = tenantSql(tenant)`SELECT count(*) AS n FROM rota_shifts s WHERE ${tenantScope('s')} AND ${where}`;
+    const [row]: { n: string }[] = await this.dataSource.query(q.text, q.values);
+    return Number(row!.n);
+  }
+
+  private async rows(tenant: Tenant, where: Sql): Promise<Row[]> {
+    const q = tenantSql(tenant)`SELECT ${COLUMNS} FROM rota_shifts s WHERE ${tenantScope('s')} AND ${where}`;
+    return this.dataSource.query(q.text, q.values);
+  }
+
+  private async toViews(caller: Caller, rows: readonly Row[]): Promise<ShiftView[]> {
+    if (rows.length === 0) return [];
+    const seriesIds = [...new Set(rows.flatMap((r) => (r.series_id === null ? [] : [Number(r.series_id)])))];
+    const [users, teams, series] = await Promise.all([
+      this.users.of(caller, [...new Set(rows.map((r) => Number(r.user_id)))], 'add-user-shifts'),
+      this.teams.objects(caller, [...new Set(rows.map((r) => Number(r.team_id)))]),
+      this.series(caller, seriesIds),
+    ]);
+    return rows.map((r) => ({
+      id: Number(r.id),
+      user: users.get(Number(r.user_id))!,
+      date: r.date,
+      start_time: r.start_wall.slice(11),
+      start_datetime: r.start_wall,
+      end_time: r.end_wall.slice(11),
+      end_datetime: r.end_wall,
+      team: teams.get(Number(r.team_id))!,
+      recurrence_pattern: r.series_id === null ? null : (series.get(Number(r.series_id)) ?? null),
+      rota_id: Number(r.rota_id),
+    }));
+  }
+
+  private async series(tenant: Tenant, ids: readonly number[]): Promise<Map<number, RecurrencePatternView>> {
+    if (ids.length === 0) return new Map();
+    const q = tenantSql(tenant)`SELECT id, frequency, weekdays, end_date::text AS end_date FROM rota_repeating_shifts WHERE ${tenantScope()} AND id = ANY(${ids}::bigint[])`;
+    const rows: SeriesRow[] = await this.dataSource.query(q.text, q.values);
+    return new Map(rows.map((s) => [Number(s.id), recurrencePatternOf(s)]));
+  }
+}

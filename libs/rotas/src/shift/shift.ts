@@ -1,0 +1,32 @@
+import type { ShiftCancelReason, ShiftEvent, ShiftTimesData } from '../rotas.events.js';
+
+/** A shift as its decisions see it (stream `rotas.Shift-<id>`). */
+export interface ShiftState extends ShiftTimesData {
+  readonly id: number;
+  readonly organisationId: number;
+  readonly rotaId: number;
+  readonly teamId: number;
+  readonly userId: number;
+  readonly seriesId: number | null;
+  readonly cancelled: ShiftCancelReason | null;
+  /** Changes so far (the iCalendar SEQUENCE). */
+  readonly sequence: number;
+}
+
+export function evolve(state: ShiftState | null, event: ShiftEvent): ShiftState | null {
+  switch (event.type) {
+    case 'rotas.ShiftBooked':
+      return { ...event.data, cancelled: null, sequence: 0 };
+    case 'rotas.ShiftMoved': {
+      const { date, start, end, startWall, endWall, sequence } = event.data;
+      return state && { ...state, date, start, end, startWall, endWall, sequence };
+    }
+    case 'rotas.ShiftSeriesChanged':
+      return state && { ...state, seriesId: event.data.seriesId };
+    case 'rotas.ShiftCancelled':
+      return state && { ...state, cancelled: event.data.reason, sequence: event.data.sequence };
+  }
+}
+
+/** The times part of a state, as events carry it. */
+export const timesOf = (s: ShiftTimesData): ShiftTimesData => ({ date: s.date, start: s.start, end: s.end, startWall: s.startWall, endWall: s.endWall });
