@@ -1,16 +1,21 @@
 import { Module } from '@nestjs/common';
 import { IdentityModule } from '#app/identity';
 import { OrganisationModule } from '#app/organisation';
+import { CALENDAR_FEED_PROVIDERS } from './calendar-feed/calendar-feed.providers.js';
+import { HISTORY_PROVIDERS } from './history/history.providers.js';
 import { RotaIds } from './next-id.js';
 import { BULK_PROVIDERS } from './rota/bulk.providers.js';
 import { ROTA_PROVIDERS } from './rota/rota.providers.js';
 import { RotasPolicy } from './rotas.policy.js';
+import { REPEATING_SHIFT_PROVIDERS } from './repeating-shift/repeating-shift.providers.js';
+import { SHIFT_PROVIDERS } from './shift/shift.providers.js';
 import { SHIFT_PATTERN_PROVIDERS } from './shift-pattern/shift-pattern.providers.js';
+import { VIEW_PROVIDERS } from './views/views.providers.js';
 
 @Module({
   imports: [IdentityModule, OrganisationModule],
-  providers: [RotasPolicy, RotaIds, ...SHIFT_PATTERN_PROVIDERS, ...ROTA_PROVIDERS, ...BULK_PROVIDERS],
+  providers: [RotasPolicy, RotaIds, ...SHIFT_PATTERN_PROVIDERS, ...ROTA_PROVIDERS, ...BULK_PROVIDERS, ...SHIFT_PROVIDERS, ...REPEATING_SHIFT_PROVIDERS, ...CALENDAR_FEED_PROVIDERS, ...VIEW_PROVIDERS, ...HISTORY_PROVIDERS],
   // The areas' providers are exported too: their controllers live in RotasHttpModule, which imports this module.
-  exports: [RotasPolicy, RotaIds, IdentityModule, ...SHIFT_PATTERN_PROVIDERS, ...ROTA_PROVIDERS, ...BULK_PROVIDERS],
+  exports: [RotasPolicy, RotaIds, IdentityModule, ...SHIFT_PATTERN_PROVIDERS, ...ROTA_PROVIDERS, ...BULK_PROVIDERS, ...SHIFT_PROVIDERS, ...REPEATING_SHIFT_PROVIDERS, ...CALENDAR_FEED_PROVIDERS, ...VIEW_PROVIDERS, ...HISTORY_PROVIDERS],
 })
 export class RotasModule {}
