@@ -43,6 +43,8 @@ const OPERATIONS = [
   'put /api/users/{userId}/expenses/{id}/attachments/{fileId}', 'delete /api/users/{userId}/expenses/{id}/attachments/{fileId}',
   'get /api/claims', 'get /api/claims/export.csv', 'post /api/claims', 'get /api/users/{userId}/claims',
   'get /api/users/{userId}/claims/{id}', 'put /api/users/{userId}/claims/{id}',
+  // rotas.md "History" (issue 16): an addition.
+  'get /api/users/{userId}/claims/{id}/history',
 ];
 const IN_SCOPE = /^\/api\/(expenses|claims|users\/\{userId\}\/(expenses|claims))(\/|$)/;
 
@@ -55,6 +57,7 @@ const LISTS: Record<string, string> = {
   'get /api/users/{userId}/expenses/{id}/attachments': 'Attachment',
   'get /api/claims': 'Claim',
   'get /api/users/{userId}/claims': 'Claim',
+  'get /api/users/{userId}/claims/{id}/history': 'HistoryEntry',
 };
 
 /** The spec's include lists. */

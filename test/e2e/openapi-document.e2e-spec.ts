@@ -47,9 +47,10 @@ type Document = {
 };
 
 /** Routes that take no JWT (api.md: the three authentication routes and the signed download; also the root, the health check and the magic-link page). */
-const PUBLIC = ['get /', 'get /health', 'post /auth/api/pre-auth-token', 'post /auth/api/token', 'post /auth/api/token/refresh', 'get /auth/magic-link', 'get /api/files/{id}/content'];
+const PUBLIC = ['get /', 'get /health', 'post /auth/api/pre-auth-token', 'post /auth/api/token', 'post /auth/api/token/refresh', 'get /auth/magic-link', 'get /api/files/{id}/content', 'get /calendar/{token}.ics'];
 /** Answers that are not JSON. */
 const NOT_JSON: Record<string, string[]> = {
+  'get /calendar/{token}.ics': ['text/calendar'],
   'get /api/claims/export.csv': ['text/csv'],
   'get /auth/magic-link': ['text/html'],
   'get /api/files/{id}/content': ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'],
@@ -149,7 +150,9 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
       if (/^\S+ \/(api|auth\/api)\//.test(key)) expect([key, errors.length > 0]).toEqual([key, true]);
       // A JWT route can be refused its JWT; a path id can be too long for the router; a body can be too large or invalid.
       if (!PUBLIC.includes(key)) expect([key, errors]).toEqual([key, expect.arrayContaining(['401'])]);
-      if (op.parameters?.some((p) => p.in === 'path')) expect([key, errors]).toEqual([key, expect.arrayContaining(['404', '414'])]);
+      // A path id names nothing when unknown (404); a path date or token only has to fit the router (414).
+      if (op.parameters?.some((p) => p.in === 'path')) expect([key, errors]).toEqual([key, expect.arrayContaining(['414'])]);
+      if (op.parameters?.some((p) => p.in === 'path' && p.schema?.type === 'integer')) expect([key, errors]).toEqual([key, expect.arrayContaining(['404'])]);
       if (op.requestBody?.content?.['application/json']) expect([key, errors]).toEqual([key, expect.arrayContaining(['400', '413', '422'])]);
       for (const status of errors) {
         expect([key, status, op.responses[status]!.content?.['application/json']?.schema?.$ref]).toEqual([key, status, '#/components/schemas/ErrorBody']);
@@ -166,7 +169,11 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
     ]);
     expect(bare).toEqual([]);
     for (const [key, op] of ops) {
-      for (const p of op.parameters?.filter((q) => q.in === 'path') ?? []) expect([key, p.name, p.schema?.type]).toEqual([key, p.name, 'integer']);
+      // Path parameters are ids, except the calendar feed's token (a secret string) and the day view's date.
+      const typeOf = (name: string) => (name === 'token' ? { type: 'string' } : name === 'date' ? { type: 'string', format: 'date' } : { type: 'integer' });
+      for (const p of op.parameters?.filter((q) => q.in === 'path') ?? []) {
+        expect([key, p.name, { type: p.schema?.type, ...(p.schema?.format === 'date' && { format: 'date' }) }]).toEqual([key, p.name, typeOf(p.name)]);
+      }
     }
   });
 
