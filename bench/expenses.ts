@@ -130,7 +130,7 @@ class FloorModule {}
 const withFloor = (api: DynamicModule): DynamicModule => ({ module: class BenchApiModule {}, imports: [api, FloorModule] });
 
 /** The bare route: Fastify and one pooled INSERT of the same row, no auth, no validation, no events. */
-async function bareRoute(url: string): Promise<{ url: string; close: () => Promise<void> }> {
+export async function bareRoute(url: string): Promise<{ url: string; close: () => Promise<void> }> {
   const pool = new pg.Pool({ connectionString: url, max: 20 });
   await pool.query(`CREATE TABLE IF NOT EXISTS bare_expenses (LIKE expenses INCLUDING ALL)`);
   await pool.query(`CREATE SEQUENCE IF NOT EXISTS bare_ids`);
