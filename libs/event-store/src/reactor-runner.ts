@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
@@ -29,7 +29,7 @@ const JOB_DEFAULTS = {
  * batch is offered again; BullMQ drops the ids it already has.
  */
 @Injectable()
-export class ReactorRunner implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ReactorRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ReactorRunner.name);
   private stopping = false;
   private loops: Promise<void>[] = [];
@@ -47,7 +47,9 @@ export class ReactorRunner implements OnApplicationBootstrap, OnApplicationShutd
     this.loops = this.registry.all().map((reactor) => this.follow(reactor));
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  // Before the queues close (they close in the shutdown phase): a batch being delivered still
+  // reaches an open queue, and its checkpoint moves (platform's WorkersCloseFirst, same reason).
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     for (const wake of this.wake) wake();
     await Promise.all(this.loops);

@@ -165,7 +165,7 @@ describe('reactors', () => {
     expect(got).toEqual(appended!.events.map((e) => e.eventId));
     const status = await app.get(Checkpoints).status();
     expect(status.find((s) => s.name === reactor.name)).toMatchObject({ kind: 'reactor', behind: 0, state: 'idle' });
-    await runner.onApplicationShutdown();
+    await runner.beforeApplicationShutdown();
     await loop;
   });
 });

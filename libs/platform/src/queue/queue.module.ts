@@ -1,8 +1,10 @@
 import { BullModule } from '@nestjs/bullmq';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { createPostgresBackend, setDefaultBackendFactory } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DATABASE_ENDPOINT, type DatabaseEndpoint } from '../database/database-endpoint.js';
+import { WorkersCloseFirst } from './workers-close-first.js';
 
 /** Where BullMQ keeps its queues when no Redis is configured: beside the application's tables. */
 export const PG_QUEUE_SCHEMA = { embedded: 'public', server: 'bullmq' } as const;
@@ -18,7 +20,9 @@ export class QueueModule {
     return {
       module: QueueModule,
       global: true,
+      providers: [WorkersCloseFirst],
       imports: [
+        DiscoveryModule,
         BullModule.forRootAsync({
           inject: [APP_CONFIG, DATABASE_ENDPOINT],
           useFactory: (config: AppConfig, db: DatabaseEndpoint) => {
