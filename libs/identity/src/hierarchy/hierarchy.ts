@@ -56,6 +56,26 @@ export class Hierarchy {
     return rows.map((r) => Number(r.id));
   }
 
+  /**
+   * For each of `teamIds`, the users holding `permission` whose reach includes that team: those
+   * with a role in it or in a team above it (rotas: the add-user-shifts managers of a rota's team).
+   * Reads the tenant's organisation only.
+   */
+  async holdersOverTeams(tenant: Pick<Caller, 'organisationId'>, teamIds: readonly number[], permission: Permission): Promise<Map<number, number[]>> {
+    if (teamIds.length === 0) return new Map();
+    const q = tenantSql(tenant)`WITH RECURSIVE above AS (
+         SELECT t.id AS team_id, t.id, t.parent_id FROM teams t WHERE ${tenantScope('t')} AND t.id = ANY(${teamIds}::bigint[])
+         UNION
+         SELECT above.team_id, p.id, p.parent_id FROM teams p JOIN above ON above.parent_id = p.id
+       )
+       SELECT above.team_id, array_agg(DISTINCT u.id ORDER BY u.id) AS users
+         FROM above JOIN roles r ON r.team_id = above.id JOIN users u ON u.id = r.user_id
+        WHERE ${tenantScope('u')} AND u.permissions ? ${permission}
+        GROUP BY above.team_id`;
+    const rows: { team_id: string; users: string[] }[] = await this.dataSource.query(q.text, q.values);
+    return new Map(rows.map((r) => [Number(r.team_id), r.users.map(Number)]));
+  }
+
   async canManage(caller: Caller, userId: number, permission: Permission | 'any'): Promise<boolean> {
     return (await this.managedUsers(caller, permission)).includes(userId);
   }

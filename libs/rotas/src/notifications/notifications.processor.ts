@@ -84,25 +84,16 @@ export class NotificationsProcessor extends CausedJobProcessor<NotificationJobDa
     };
   }
 
-  /**
-   * The contacts of each rota with a self-cancellation, and the managers with add-user-shifts over
-   * its team. Identity has no "holders of a permission over a team" yet: the holders over the
-   * volunteer's teams (Hierarchy.holdersOver) who see the rota's team are those managers whenever
-   * the volunteer has a role in that team or below it.
-   */
+  /** The contacts of each rota with a self-cancellation, and the managers with add-user-shifts over its team (a role in it or above it). */
   private async watchers(tenant: Tenant, plan: NotificationPlan, teamOf: ReadonlyMap<number, number>): Promise<Map<number, number[]>> {
     const rotaIds = [...new Set(plan.selfCancelled.flatMap((n) => n.shifts.map((s) => s.rotaId)))];
     if (rotaIds.length === 0) return new Map();
-    const volunteers = [...new Set(plan.selfCancelled.map((n) => n.userId))];
-    // holdersOver reads the organisation only; it asks for a Caller because the expenses policy passes one.
-    const system = { organisationId: tenant.organisationId } as Parameters<Hierarchy['holdersOver']>[0];
-    const holders = [...new Set((await Promise.all(volunteers.map((v) => this.hierarchy.holdersOver(system, v, 'add-user-shifts')))).flat())];
-    const [contacts, seen] = await Promise.all([this.shifts.contactUsers(tenant, rotaIds), this.teams.seenByEach(tenant, holders)]);
+    const teamIds = [...new Set(rotaIds.flatMap((id) => teamOf.get(id) ?? []))];
+    const [contacts, managers] = await Promise.all([this.shifts.contactUsers(tenant, rotaIds), this.hierarchy.holdersOverTeams(tenant, teamIds, 'add-user-shifts')]);
     return new Map(
       rotaIds.map((rotaId) => {
         const team = teamOf.get(rotaId);
-        const managers = holders.filter((h) => team !== undefined && seen.get(h)?.has(team));
-        return [rotaId, [...new Set([...(contacts.get(rotaId) ?? []), ...managers])]];
+        return [rotaId, [...new Set([...(contacts.get(rotaId) ?? []), ...(team === undefined ? [] : (managers.get(team) ?? []))])]];
       }),
     );
   }
