@@ -23,13 +23,14 @@ describe('organisation settings (spec: Organisation; api.md permissions)', () =>
       { key: 'integrator', email: 'integrator@riverside.example', permissions: ['manage-integrations'] },
       { key: 'finance', email: 'finance@riverside.example', permissions: ['edit-expense-settings'] },
       { key: 'plain', email: 'plain@riverside.example' },
+      { key: 'both', email: 'both@riverside.example', permissions: ['manage-organisation', 'manage-integrations'] },
     ]);
     riverside = await provision(app, {
       ...file,
       organisation: { ...file.organisation, settings: { expenses_submission_email: 'claims@riverside.example', helpdesk_token: 'provisioned-helpdesk-token' } },
     });
     await provision(app, organisationFile('hillside', [{ key: 'other', email: 'other@hillside.example', permissions: ['manage-organisation'] }]));
-    for (const who of ['admin', 'integrator', 'finance', 'plain']) tokens[who] = await logIn(app, `${who}@riverside.example`);
+    for (const who of ['admin', 'integrator', 'finance', 'plain', 'both']) tokens[who] = await logIn(app, `${who}@riverside.example`);
     tokens.other = await logIn(app, 'other@hillside.example');
   });
   afterAll(async () => {
@@ -127,9 +128,14 @@ describe('organisation settings (spec: Organisation; api.md permissions)', () =>
   it('records every change as an event, readable back as history', async () => {
     const { body } = await http().get('/api/organisation/history').set(as('admin')).expect(200);
     expect(body.meta.pagination.total).toBe('3');
-    expect(body.data[0]).toEqual({ changed_at: expect.any(String), changed_by: expect.objectContaining({ id: riverside.users.integrator }), fields: { idp_client_secret: '(cleared)' } });
-    expect(body.data[1].fields).toEqual({ idp_client_secret: '(changed)', idp_enabled: '1' });
+    // As the detailed view: fields of another permission (manage-integrations) are left out for this caller.
+    expect(body.data[0]).toEqual({ changed_at: expect.any(String), changed_by: expect.objectContaining({ id: riverside.users.integrator }), fields: {} });
+    expect(body.data[1].fields).toEqual({});
     expect(body.data[2].fields).toMatchObject({ name: 'Riverside Volunteers', email_link_colour: '#aa00cc' });
+    // Who reaches both sees them, secrets only as changed or cleared.
+    const both = (await http().get('/api/organisation/history').set(as('both')).expect(200)).body;
+    expect(both.data[0].fields).toEqual({ idp_client_secret: '(cleared)' });
+    expect(both.data[1].fields).toEqual({ idp_client_secret: '(changed)', idp_enabled: '1' });
     await http().get('/api/organisation/history').set(as('plain')).expect(403);
   });
 

@@ -65,7 +65,7 @@ export class OrganisationController {
   @RequirePermission('manage-organisation')
   @ApiOperation({
     summary: 'Settings history',
-    description: 'Not in the interface spec. Permission: manage-organisation. Every change, newest first, with who made it. Secrets show only as "(changed)" or "(cleared)".',
+    description: 'Not in the interface spec. Permission: manage-organisation. Every change, newest first, with who made it. As in the detailed view, fields the caller’s permissions do not reach are left out of each change (the entry stays); secrets show only as "(changed)" or "(cleared)".',
   })
   @ApiListQuery()
   @ApiPaginated(OrganisationChangeDto)

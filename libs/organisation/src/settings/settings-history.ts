@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { defineHistory, HistoryReader } from '#app/event-store';
 import { type Caller, UserBases } from '#app/identity';
 import type { PageRequest } from '#app/platform';
-import { SECRETS } from './fields.js';
+import { FIELDS, SECRETS } from './fields.js';
 import { type SettingsEvent, settingsStream } from './settings.events.js';
 
 /** A change's fields as the history shows them: a secret (sealed in the log) only as changed or cleared. */
@@ -31,6 +31,10 @@ export class SettingsHistory {
       (ids) => this.users.of(caller, ids, 'manage-organisation'),
       'newest first',
     );
-    return { items: items.map((e) => ({ changed_at: e.at, changed_by: e.actor, fields: e.changes })), total };
+    // As the detailed view answers this caller: a field their permissions do not reach is left
+    // out of each change (an entry stays, with the fields they may read, so pages do not shift).
+    const readable = (name: string) => FIELDS[name]?.basic === true || caller.permissions.has(FIELDS[name]?.access ?? '');
+    const visible = (changes: Record<string, unknown>) => Object.fromEntries(Object.entries(changes).filter(([name]) => readable(name)));
+    return { items: items.map((e) => ({ changed_at: e.at, changed_by: e.actor, fields: visible(e.changes) })), total };
   }
 }
