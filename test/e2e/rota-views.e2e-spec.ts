@@ -214,8 +214,12 @@ describe('rota views: period and day', () => {
     expect(await refused({ list: 'full' })).toEqual(['list']);
     expect(await refused({ user_flags: 'yes' })).toEqual(['user_flags']);
     expect(await refused({ rotas: 'one' })).toEqual(['rotas']);
-    // One end given: its month gives the other.
-    expect((await period('vol', { start_date: '2027-02-10' }).expect(200)).body).toEqual(expect.objectContaining({ start_date: '2027-02-10', end_date: '2027-02-28' }));
+    // One end given: the other is the spec's default (the current month's first or last day), unless that makes a range the view refuses; then the given date's month.
+    const later = DateTime.fromISO(first).plus({ days: 40 }).toISODate()!;
+    expect((await period('vol', { end_date: later }).expect(200)).body).toEqual(expect.objectContaining({ start_date: first, end_date: later }));
+    expect((await period('vol', { start_date: first.replace(/-01$/, '-05') }).expect(200)).body).toEqual(expect.objectContaining({ start_date: first.replace(/-01$/, '-05'), end_date: last }));
+    expect((await period('vol', { start_date: '2099-02-10' }).expect(200)).body).toEqual(expect.objectContaining({ start_date: '2099-02-10', end_date: '2099-02-28' }));
+    expect((await period('vol', { end_date: '2099-02-10' }).expect(200)).body).toEqual(expect.objectContaining({ start_date: '2099-02-01', end_date: '2099-02-10' }));
     expect(Object.keys((await dayView('vol', 'tomorrow').expect(422)).body.errors)).toEqual(['date']);
     expect(Object.keys((await dayView('vol', '2027-02-30').expect(422)).body.errors)).toEqual(['date']);
   });

@@ -18,17 +18,20 @@ const firstOfMonth = (date: string) => `${date.slice(0, 8)}01`;
 const lastOfMonth = (date: string) => addDays(addCalendarMonths(firstOfMonth(date), 1), -1);
 
 /**
- * `start_date` / `end_date` of the period view. Absent both: the current month in the
- * organisation's zone. One given: the month of that date fills the other (the spec's "current
- * month", read as the month the caller is looking at). End before start, or more than 91 days
- * after it: a 422 naming end_date.
+ * `start_date` / `end_date` of the period view. Absent, each takes the spec's default: the first
+ * and the last day of the current month in the organisation's zone. When one is given and that
+ * default would make a range the view refuses (an end before the start, or more than 91 days), the
+ * given date's own month fills the other instead: a request that names one valid date is answered.
+ * Both given: an end before the start, or more than 91 days after it, is a 422 naming end_date.
  */
 function periodRange(query: Record<string, unknown>, today: string): { from: string; to: string } {
   const malformed = ['start_date', 'end_date'].filter((name) => query[name] !== undefined && !isCalendarDate(query[name]));
   if (malformed.length) throw new ValidationError(Object.fromEntries(malformed.map((name) => [name, [calendarDateMessage(name)]])));
   const [start, end] = [query.start_date as string | undefined, query.end_date as string | undefined];
-  const from = start ?? firstOfMonth(end ?? today);
-  const to = end ?? lastOfMonth(start ?? today);
+  const valid = (from: string, to: string) => to >= from && dayNumber(to) - dayNumber(from) <= MAX_PERIOD_DAYS;
+  let [from, to] = [start ?? firstOfMonth(today), end ?? lastOfMonth(today)];
+  if (start === undefined && end !== undefined && !valid(from, to)) from = firstOfMonth(end);
+  if (end === undefined && start !== undefined && !valid(from, to)) to = lastOfMonth(start);
   if (to < from) throw new ValidationError({ end_date: ['The end_date must not be before the start_date.'] });
   if (dayNumber(to) - dayNumber(from) > MAX_PERIOD_DAYS) throw new ValidationError({ end_date: [`The end_date must be at most ${MAX_PERIOD_DAYS} days after the start_date.`] });
   return { from, to };
@@ -67,11 +70,11 @@ export class RotaViewsController {
       'basic: hours and shift_patterns empty. detailed: each Date entry also carries rotas (the Day-view rota records of the rotas active that date) ' +
       `and lists every rota’s hours and timeslots with a rota_id; past ${MAX_DETAILED_SHIFTS} shifts the shift arrays are empty and truncated is true. ` +
       'own_shift only with user_flags=true. data_ready is false while a returned rota has a repeating shift the worker is still booking. ' +
-      'start_date / end_date default to the current month in the organisation’s zone (one given alone: its month gives the other); end_date before ' +
+      'start_date / end_date default to the first and last day of the current month in the organisation’s zone; when only one is given and that default would make a refused range, the given date’s month gives the other. end_date before ' +
       `start_date or more than ${MAX_PERIOD_DAYS} days after it is a 422 naming end_date.`,
   })
-  @ApiQuery({ name: 'start_date', required: false, schema: { type: 'string', format: 'date' }, description: 'First date (default: the first of the current month, or of end_date’s month)' })
-  @ApiQuery({ name: 'end_date', required: false, schema: { type: 'string', format: 'date' }, description: `Last date, inclusive (default: the last of the current month, or of start_date’s month); at most ${MAX_PERIOD_DAYS} days after start_date` })
+  @ApiQuery({ name: 'start_date', required: false, schema: { type: 'string', format: 'date' }, description: 'First date (default: the first of the current month; of end_date’s month when the current month’s would be refused)' })
+  @ApiQuery({ name: 'end_date', required: false, schema: { type: 'string', format: 'date' }, description: `Last date, inclusive (default: the last of the current month; of start_date’s month when the current month’s would be refused); at most ${MAX_PERIOD_DAYS} days after start_date` })
   @ApiQuery({ name: 'list', required: false, schema: { type: 'string', enum: [...LISTS], default: 'basic' }, description: 'basic: a status per date; detailed: also each rota’s hours, timeslots and shifts' })
   @ApiBooleanQuery('user_flags', 'Fill own_shift (default false)')
   @ApiIdListQuery('teams', 'Comma-separated team ids: only rotas of these teams')
