@@ -151,7 +151,11 @@ describe('shifts: booking (rotas.md "Shifts")', () => {
     expect(await fields(() => book('held', shift('shop', org.users.held!, `${d} 09:00`, `${d} 10:00`)))).toEqual(['user']);
     expect(await fields(() => book('held', shift('shop', org.users.held!, `${d} 09:00`, `${d} 10:00`, { ignore_on_hold: true })))).toEqual(['user']);
     expect(await fields(() => book('shifter', shift('shop', org.users.held!, `${d} 09:00`, `${d} 10:00`)))).toEqual(['user']);
-    await book('shifter', shift('shop', org.users.held!, `${d} 09:00`, `${d} 10:00`, { ignore_on_hold: true })).expect(201);
+    const heldShift = (await book('shifter', shift('shop', org.users.held!, `${d} 09:00`, `${d} 10:00`, { ignore_on_hold: true })).expect(201)).body.data;
+    // An edit of times is a booking: moving the held user's shift needs ignore_on_hold again.
+    const moveHeld = (extra: object = {}) => http().put(`/api/rota/shifts/${heldShift.id}`).set(as('shifter')).send({ start_datetime: `${d} 10:00`, end_datetime: `${d} 11:00`, edit_mode: 'single', ...extra });
+    expect(await fields(() => moveHeld())).toEqual(['user']);
+    expect((await moveHeld({ ignore_on_hold: true }).expect(200)).body.data.start_datetime).toBe(`${d} 10:00`);
     // Restricted to drivers: vol (shop) is refused; a manager confirms the restriction.
     const drivers = await seedRota('boss', org.teams.drivers!, 'Drivers', everyDay, { restricted_by_role: true, role_profiles: [org.role_profiles.driver] });
     const onDrivers = (extra: object = {}) => ({ ...shift('shop', org.users.vol!, `${d} 12:00`, `${d} 13:00`, extra), rota: { id: drivers } });
@@ -215,6 +219,8 @@ describe('shifts: booking (rotas.md "Shifts")', () => {
     expect(await fields(() => book('boss', { shifts: bad }))).toEqual(['shifts.2.start_datetime']);
     expect(await fields(() => book('boss', { shifts: [ok[0], shift('van', org.users.vol!, `${d} 09:30`, `${d} 10:30`)] }))).toEqual(['shifts.1.start_datetime']);
     expect(await fields(() => book('boss', { shifts: [] }))).toEqual(['shifts']);
+    // The 403 of any item comes before the 422 of an earlier one (rotas.md: before any rule).
+    await refused(() => book('vol', { shifts: [shift('shop', org.users.vol!, `${d} 07:00`, `${d} 08:30`), shift('shop', org.users.vol2!, `${d} 12:00`, `${d} 13:00`)] }), 403);
     expect(await fields(() => book('boss', { shifts: ok, rota: { id: rotas.shop } }))).toEqual(['rota']);
     const res = await book('boss', { shifts: ok }).expect(201);
     expect(res.body.data.map((s: { rota_id: number; user: { id: number }; start_time: string }) => [s.rota_id, s.user.id, s.start_time])).toEqual([

@@ -157,6 +157,12 @@ export type RepeatingShiftEvent =
         firstShiftId: number; ignoreOnHold: boolean; confirmRoleRestriction: boolean;
         /** Occurrences are to be booked up to here; the first shift's date is generated. */
         until: string;
+        /**
+         * A series split from another: the dates the old one had already considered after this
+         * shift and left without an occurrence of its own by then (cancelled or edited alone,
+         * skipped). Never booked, as the old series would not have booked them. Absent: none.
+         */
+        exceptions?: string[];
       };
     }
   | { type: 'rotas.RepeatingShiftExtended'; data: { id: number; organisationId: number; until: string } }

@@ -38,7 +38,8 @@ export class ShiftChangesController {
       'timeslot holds it, or the time does not exist that day) is cancelled (reason outside_timeslot, or the rota’s reason); one that would overlap ' +
       'another shift of the user refuses the request (422 naming start_datetime and the date). With a recurrence_pattern different from the series’, ' +
       'the series splits: the old one ends the day before this shift (its later occurrences cancelled) and a new one starts with this shift, the ' +
-      'worker booking its occurrences. recurrence_pattern null ends the series at this shift (later occurrences cancelled). edit_mode recurring with ' +
+      'worker booking its occurrences, except on the dates the old series had left without an occurrence (cancelled or edited alone: skipped as ' +
+      'series_exception). recurrence_pattern null ends the series at this shift (later occurrences cancelled). edit_mode recurring with ' +
       'a recurrence_pattern on a shift of no series makes it the first occurrence of a new series; without one it is a single edit. Nothing changed: ' +
       'nothing is recorded.',
   })
@@ -48,7 +49,7 @@ export class ShiftChangesController {
   async update(@CurrentCaller() caller: Caller, @Param('id') raw: string, @Body() body: UpdateShiftBody): Promise<{ data: ShiftDto }> {
     const id = pathId(raw, 'Shift');
     await this.commands.execute(
-      new ChangeShiftCommand(caller, id, { start_datetime: body.start_datetime, end_datetime: body.end_datetime, recurrence: body.recurrence_pattern, mode: body.edit_mode }),
+      new ChangeShiftCommand(caller, id, { start_datetime: body.start_datetime, end_datetime: body.end_datetime, recurrence: body.recurrence_pattern, mode: body.edit_mode, ignoreOnHold: body.ignore_on_hold ?? false, confirmRoleRestriction: body.confirm_role_restriction ?? false }),
     );
     return { data: (await this.shifts.views(caller, [id]))[0]! };
   }

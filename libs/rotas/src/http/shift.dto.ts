@@ -149,4 +149,16 @@ export class UpdateShiftBody {
   @IsDefined()
   @IsIn(['single', 'recurring'])
   edit_mode!: 'single' | 'recurring';
+
+  // An edit of times is a booking (rotas.md "Shifts"): rules 4 and 5 bind it as they bind a create,
+  // so the create body's two overrides are taken here too (an addition to the spec's update body).
+  @ApiPropertyOptional({ type: 'boolean', default: false, description: 'A manager moves the shift of a user on hold (rule 4); ignored for anyone else.' })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  ignore_on_hold?: boolean;
+
+  @ApiPropertyOptional({ type: 'boolean', default: false, description: 'A manager moves the shift of a user without an allowed role on a role-restricted rota (rule 5); ignored for anyone else.' })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  confirm_role_restriction?: boolean;
 }

@@ -117,6 +117,15 @@ describe('decideGeneration: books the chunk, skipping with reasons', () => {
     ]);
   });
 
+  it('given a series split from another with exceptions, then those dates are skipped as series_exception and the others are booked', () => {
+    const given = [started({ exceptions: ['2027-01-18', '2027-02-01'] })];
+    const plan = planOf(given);
+    generation.given(given).when(plan, factsFor(plan)).then([
+      winter(1000, '2027-01-11'), winter(1002, '2027-01-25'),
+      generated('2027-02-01', [['2027-01-11', 1000], ['2027-01-25', 1002]], [['2027-01-18', 'series_exception'], ['2027-02-01', 'series_exception']]),
+    ]);
+  });
+
   it('given an archived rota, then every occurrence is skipped as rota_archived; an ended rota skips the dates after its end as rota_ended', () => {
     const plan = planOf([started()]);
     const all = (reason: string): [string, string][] => dates(plan)!.map((d) => [d, reason]);
@@ -226,8 +235,13 @@ describe('decideExtension: the daily job moves open-ended series on to six month
     extension.given([open]).when({ today: '2026-12-01' }).then([]);
   });
 
-  it('given a series with an end date, or ended, or none, then nothing', () => {
-    extension.given([started({ endDate: '2027-12-31', until: '2027-07-04' })]).when({ today: '2027-03-01' }).then([]);
+  it('given a series whose end date lies beyond its horizon, then it is extended six months past today, never past its end date', () => {
+    extension.given([started({ endDate: '2027-12-31', until: '2027-07-04' })]).when({ today: '2027-03-01' }).then([{ type: 'rotas.RepeatingShiftExtended', data: { id: 9, organisationId: 1, until: '2027-09-01' } }]);
+    extension.given([started({ endDate: '2027-08-15', until: '2027-07-04' })]).when({ today: '2027-03-01' }).then([{ type: 'rotas.RepeatingShiftExtended', data: { id: 9, organisationId: 1, until: '2027-08-15' } }]);
+  });
+
+  it('given a series booked to its end date, or ended, or none, then nothing', () => {
+    extension.given([started({ endDate: '2027-06-30', until: '2027-06-30' })]).when({ today: '2027-03-01' }).then([]);
     extension.given([open, { type: 'rotas.RepeatingShiftEnded', data: { id: 9, organisationId: 1, endDate: '2027-02-01', until: '2027-02-01', reason: 'cancelled' } }]).when({ today: '2027-03-01' }).then([]);
     extension.given([]).when({ today: '2027-03-01' }).then([]);
   });

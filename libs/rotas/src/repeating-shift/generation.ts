@@ -28,7 +28,9 @@ export const CHUNK_OCCURRENCES = 50;
  *   holds no role in the rota's team or above any more;
  * - `user_on_hold` (rule 4, unless the series was posted with ignore_on_hold by a manager);
  * - `role_not_allowed` (rule 5, unless posted with confirm_role_restriction by a manager);
- * - `overlap` (rule 6): the user already has a shift at that time, on any rota.
+ * - `overlap` (rule 6): the user already has a shift at that time, on any rota;
+ * - `series_exception`: a series split from another, on a date the old one had left without an
+ *   occurrence (cancelled or edited alone): an exception is never booked again.
  * Rules 7 and 8 never skip: the worker books as a manager would.
  */
 export type SkipReason =
@@ -40,6 +42,7 @@ export type SkipReason =
   | 'user_on_hold'
   | 'role_not_allowed'
   | 'overlap'
+  | 'series_exception'
   /** A refusal by a rule with no code of its own here (none today): recorded rather than failing the job forever. */
   | 'booking_refused';
 
@@ -128,7 +131,7 @@ export function decideGeneration(state: SeriesState | null, plan: ChunkPlan, fac
   const skipped: SkippedOccurrence[] = [];
   const events: GenerationEvent[] = [];
   for (const { date, times } of plan.occurrences) {
-    const reason = times === null ? 'time_does_not_exist' : skipReason(state, times, facts, userShifts);
+    const reason = state.exceptions.includes(date) ? 'series_exception' : times === null ? 'time_does_not_exist' : skipReason(state, times, facts, userShifts);
     if (reason) {
       skipped.push({ date, reason });
       continue;
@@ -188,13 +191,16 @@ export function evolveGeneration(state: SeriesState | null, event: RepeatingShif
 
 /**
  * The daily extension (rotas.md "A scheduled worker job keeps every open-ended series booked six
- * months ahead"): an open-ended series that has not ended is moved on to its horizon as of `today`
- * (the organisation's date). `[]` when it already reaches it, so a second run the same day (or two
- * at once) changes nothing; the reactor turns the RepeatingShiftExtended into a generation job.
+ * months ahead"): a series that has not ended is moved on to its horizon as of `today` (the
+ * organisation's date), capped at its end date. A series whose end date lies more than six months
+ * ahead is kept booked six months ahead the same way until it reaches that date (the spec: the
+ * first six months are created at once), so a nine-month series is booked to its end. `[]` when
+ * it already reaches it, so a second run the same day (or two at once) changes nothing; the
+ * reactor turns the RepeatingShiftExtended into a generation job.
  */
 export function decideExtension(state: SeriesState | null, context: { today: string }): Extract<RepeatingShiftEvent, { type: 'rotas.RepeatingShiftExtended' }>[] {
-  if (!state || state.ended !== null || state.endDate !== null) return [];
-  const horizon = seriesHorizon(state.startDate, context.today, null);
+  if (!state || state.ended !== null) return [];
+  const horizon = seriesHorizon(state.startDate, context.today, state.endDate);
   if (horizon <= state.until) return [];
   return [{ type: 'rotas.RepeatingShiftExtended', data: { id: state.id, organisationId: state.organisationId, until: horizon } }];
 }

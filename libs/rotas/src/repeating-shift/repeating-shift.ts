@@ -22,12 +22,14 @@ export interface SeriesState {
   readonly until: string;
   readonly generatedUntil: string;
   readonly ended: string | null;
+  /** Dates never booked (RepeatingShiftStarted.exceptions: a split keeps the old series' exceptions). */
+  readonly exceptions: readonly string[];
 }
 
 export function evolve(state: SeriesState | null, event: RepeatingShiftEvent): SeriesState | null {
   switch (event.type) {
     case 'rotas.RepeatingShiftStarted':
-      return { ...event.data, retimed: [], generatedUntil: event.data.startDate, ended: null };
+      return { ...event.data, retimed: [], generatedUntil: event.data.startDate, ended: null, exceptions: event.data.exceptions ?? [] };
     case 'rotas.RepeatingShiftExtended':
       return state && { ...state, until: event.data.until };
     case 'rotas.RepeatingShiftGenerated':

@@ -11,26 +11,27 @@ export class SeriesQueries {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * The organisations that have an open-ended series (end_date null: neither given an end nor
-   * ended). The extension's one read across organisations, on the partial index
-   * rota_repeating_shifts_open; every other read is for one organisation.
+   * The organisations that have a series not yet booked to its end: open-ended (end_date null:
+   * neither given an end nor ended), or ending after its `until` (an end more than six months
+   * ahead; an ended series has `until` brought down to its end). The extension's one read across
+   * organisations; every other read is for one organisation.
    */
   async organisationsWithOpenSeries(): Promise<number[]> {
     const rows: { organisation_id: string }[] = await this.dataSource.query(
-      `SELECT DISTINCT organisation_id FROM rota_repeating_shifts WHERE end_date IS NULL ORDER BY organisation_id`,
+      `SELECT DISTINCT organisation_id FROM rota_repeating_shifts WHERE end_date IS NULL OR until < end_date ORDER BY organisation_id`,
     );
     return rows.map((r) => Number(r.organisation_id));
   }
 
   /**
-   * The open-ended series of the organisation booked up to a date before `horizon` (the horizon as
-   * of the organisation's today: six months on), by id. A series' own horizon is never earlier than
+   * The series of the organisation not booked to their end (as above) whose `until` is before
+   * `horizon` (the horizon as of the organisation's today: six months on), by id. A series' own horizon is never earlier than
    * that once it started (its `until` starts at or after six months from its first date), so this is
    * exactly the set the extension moves on; decideExtension checks each again on its stream.
    */
   async toExtend(tenant: Tenant, horizon: string): Promise<number[]> {
     const q = tenantSql(tenant)`SELECT id FROM rota_repeating_shifts s
-      WHERE ${tenantScope('s')} AND s.end_date IS NULL AND s.until < ${horizon}::date ORDER BY s.id`;
+      WHERE ${tenantScope('s')} AND (s.end_date IS NULL OR s.until < s.end_date) AND s.until < ${horizon}::date ORDER BY s.id`;
     const rows: { id: string }[] = await this.dataSource.query(q.text, q.values);
     return rows.map((r) => Number(r.id));
   }

@@ -23,6 +23,8 @@ export interface ShiftChange {
   /** As sent: undefined (absent), null or an object. */
   readonly recurrence: unknown;
   readonly mode: EditMode;
+  readonly ignoreOnHold: boolean;
+  readonly confirmRoleRestriction: boolean;
 }
 
 export class ChangeShiftCommand extends Command<void> {
@@ -104,7 +106,7 @@ export class ChangeShiftHandler implements ICommandHandler<ChangeShiftCommand> {
     await replanning(async () => {
       const { row } = await shiftToChange(this.shifts, this.facts, caller, reach, 'edit', shiftId, zone);
       const times = parseShiftTimes(change, zone);
-      const request = { times, mode: change.mode, recurrence: change.recurrence };
+      const request = { times, mode: change.mode, recurrence: change.recurrence, ignoreOnHold: change.ignoreOnHold, confirmRoleRestriction: change.confirmRoleRestriction };
       const series = row.seriesId === null ? null : await this.series.row(caller, row.seriesId);
       const plan = planChange(row, series, request);
       if ((plan.kind === 'split' || plan.kind === 'start') && newSeriesId === null) newSeriesId = await this.ids.next('series');

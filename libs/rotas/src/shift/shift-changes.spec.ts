@@ -172,10 +172,20 @@ describe('decideChangeShift: single', () => {
     expect(fieldsOf(() => change({ shift: past }, request('2027-01-11 10:00', '2027-01-11 11:00'), context({ rota: { ...ROTA, allowSameDayEdit: true } })))).toEqual(['start_datetime']);
   });
 
-  it('given a user on hold, then a volunteer meets rule 4 and a manager moves the booking all the same (the update body has no override flags)', () => {
+  it('given a user on hold, then rule 4 binds the edit as a booking: a volunteer and a manager without ignore_on_hold get 422 on user; a manager with it moves the shift, a volunteer\'s flag is ignored', () => {
     const onHold = context({ booker: { onHold: true, roleProfileIds: new Set(), seen: new Set([4]) } });
-    expect(fieldsOf(() => change({ shift: FIRST }, request('2027-01-11 10:00', '2027-01-11 11:00'), onHold))).toEqual(['user']);
-    expect(change({ shift: FIRST }, request('2027-01-11 10:00', '2027-01-11 11:00'), { ...onHold, reach: MANAGER })).toHaveLength(1);
+    const move = request('2027-01-11 10:00', '2027-01-11 11:00');
+    expect(fieldsOf(() => change({ shift: FIRST }, move, onHold))).toEqual(['user']);
+    expect(fieldsOf(() => change({ shift: FIRST }, move, { ...onHold, reach: MANAGER }))).toEqual(['user']);
+    expect(fieldsOf(() => change({ shift: FIRST }, { ...move, ignoreOnHold: true }, onHold))).toEqual(['user']);
+    expect(change({ shift: FIRST }, { ...move, ignoreOnHold: true }, { ...onHold, reach: MANAGER })).toHaveLength(1);
+  });
+
+  it('given a role-restricted rota and a user without an allowed role, then rule 5 binds the edit: a manager moves it only with confirm_role_restriction', () => {
+    const restricted = context({ rota: { ...ROTA, restrictedByRole: true, roleProfileIds: [9] }, reach: MANAGER });
+    const move = request('2027-01-11 10:00', '2027-01-11 11:00');
+    expect(fieldsOf(() => change({ shift: FIRST }, move, restricted))).toEqual(['user']);
+    expect(change({ shift: FIRST }, { ...move, confirmRoleRestriction: true }, restricted)).toHaveLength(1);
   });
 
   it('given streams that show another plan than the one the handler listed them for, then PlanMoved', () => {
@@ -261,10 +271,23 @@ describe('decideChangeShift: recurring', () => {
           data: {
             id: 21, organisationId: 1, userId: 7, rotaId: 3, teamId: 4, frequency: 2, weekdays: ['mon'], startDate: '2027-01-18', endDate: '2027-06-30',
             startTime: '10:00', endTime: '13:00', dayOffset: 0, firstShiftId: 101, ignoreOnHold: false, confirmRoleRestriction: false, until: '2027-06-30',
+            exceptions: [],
           },
         }],
       },
     ]);
+  });
+
+  it('given a split of a series generated past this shift, then the dates it had left without an occurrence (cancelled or edited alone) are the new series\' exceptions', () => {
+    const generated: RepeatingShiftEvent = {
+      type: 'rotas.RepeatingShiftGenerated',
+      data: { id: 20, organisationId: 1, generatedUntil: '2027-02-08', booked: [{ date: '2027-01-18', shiftId: 101 }, { date: '2027-01-25', shiftId: 102 }, { date: '2027-02-01', shiftId: 103 }, { date: '2027-02-08', shiftId: 104 }], skipped: [] },
+    };
+    // 2027-02-01 was cancelled alone and 2027-02-08 moved alone (it left the series): only THIRD is still an occurrence after SECOND.
+    const plan: ChangePlan = { kind: 'split', seriesId: 20, pattern: { frequency: 1, weekdays: ['mon'], endDate: '2027-06-30' } };
+    const req = request('2027-01-18 10:00', '2027-01-18 13:00', 'recurring', { ...WEEKLY, end_date: '2027-06-30' });
+    const events = decideChangeShift({ shift: SECOND, series: seriesOf(generated), later: [THIRD] }, req, plan, context({ newSeriesId: 21 }));
+    expect(events.find((s) => s.streamId === streamOf.series(21))!.events[0]!.data).toMatchObject({ startDate: '2027-01-18', exceptions: ['2027-02-01', '2027-02-08'] });
   });
 
   it('given a pattern on a shift of no series, then it becomes the first occurrence of a new one, booked six months ahead', () => {

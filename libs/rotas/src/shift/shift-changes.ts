@@ -3,7 +3,7 @@ import { type FieldErrors, NotFoundError, ValidationError } from '#app/platform'
 import { type BookedSpan, type BookingRota, type BookingUser, checkBooking, checkCancel, overlaps } from '../domain/booking-rules.js';
 import { addDays, dayNumber } from '../domain/calendar-dates.js';
 import { toFieldErrors } from '../domain/refusals.js';
-import { occurrenceTimes, type RecurrenceInput, type SeriesWeekday, seriesHorizon, validateRecurrence, weekdaysOf } from '../domain/series-dates.js';
+import { occurrenceTimes, type RecurrenceInput, seriesDatesBetween, type SeriesWeekday, seriesHorizon, validateRecurrence, weekdaysOf } from '../domain/series-dates.js';
 import { whyShiftDoesNotFit } from '../domain/shift-fit.js';
 import type { CallerReach } from '../rotas.policy.js';
 import { type RepeatingShiftEvent, type ShiftCancelReason, type ShiftEvent, type ShiftTimesData, streamOf } from '../rotas.events.js';
@@ -27,6 +27,9 @@ export interface ChangeRequest {
   readonly mode: EditMode;
   /** As sent: undefined when absent, null, or an object (validated here). */
   readonly recurrence: unknown;
+  /** The overrides of rules 4 and 5, which bind a manager only when they are not given (as on create). */
+  readonly ignoreOnHold?: boolean;
+  readonly confirmRoleRestriction?: boolean;
 }
 
 /** What makes a series' dates: two equal patterns with one first shift give the same dates. */
@@ -186,10 +189,9 @@ export interface ChangeStates {
 
 /**
  * `PUT /api/rota/shifts/{id}`. A cancelled (or unknown) shift is a 404. The edited shift is checked
- * as a booking (checkBooking, action `edit`: rule 8 on its current date and its new one). The
- * update body has no override flags (the spec's), so a manager's edit carries ignore_on_hold and
- * confirm_role_restriction: a manager can always move a booking already made; a volunteer still
- * meets rules 4 and 5. Then, by plan (`expected`, what the handler listed the streams for: another
+ * as a booking (checkBooking, action `edit`: rule 8 on its current date and its new one), rules 4
+ * and 5 included: a manager moving the shift of a user on hold, or without an allowed role, gives
+ * ignore_on_hold / confirm_role_restriction as on create (the update body takes them too). Then, by plan (`expected`, what the handler listed the streams for: another
  * plan from the streams' states throws PlanMoved):
  * - the shift: ShiftMoved (`sequence` + 1, `was`) when its times change; ShiftSeriesChanged when it
  *   leaves its series (`single`) or starts a new one (`split`, `start`);
@@ -227,8 +229,8 @@ export function decideChangeShift(states: ChangeStates, request: ChangeRequest, 
     current: spanOf(shift),
     userShifts: taken,
     rotaDayShifts: context.rotaDayShifts.filter((s) => s.id !== shift.id),
-    ignoreOnHold: true,
-    confirmRoleRestriction: true,
+    ignoreOnHold: request.ignoreOnHold ?? false,
+    confirmRoleRestriction: request.confirmRoleRestriction ?? false,
     now: context.now,
   });
   taken.push({ id: shift.id, userId: shift.userId, rotaId: shift.rotaId, ...span });
@@ -254,14 +256,29 @@ export function decideChangeShift(states: ChangeStates, request: ChangeRequest, 
         id: newSeriesId, organisationId: shift.organisationId, userId: shift.userId, rotaId: shift.rotaId, teamId: shift.teamId,
         frequency: pattern.frequency, weekdays: [...pattern.weekdays], startDate: times.date, endDate: pattern.endDate,
         ...timesOfDayOf(times), firstShiftId: shift.id,
-        // A split keeps what the series was booked with; a new series overrides nothing (the update body has no such flags).
-        ignoreOnHold: series?.ignoreOnHold ?? false, confirmRoleRestriction: series?.confirmRoleRestriction ?? false,
+        // A split keeps what the series was booked with, and what this request overrides.
+        ignoreOnHold: (series?.ignoreOnHold ?? false) || (request.ignoreOnHold ?? false),
+        confirmRoleRestriction: (series?.confirmRoleRestriction ?? false) || (request.confirmRoleRestriction ?? false),
         until: seriesHorizon(times.date, context.today, pattern.endDate),
+        ...(plan.kind === 'split' && { exceptions: exceptionsAfter(series!, shift.date, later) }),
       },
     };
     out.push({ streamId: streamOf.series(newSeriesId), events: [started] });
   }
   return out.filter((s) => s.events.length > 0);
+}
+
+/**
+ * The dates after `date` that the series had considered (up to its generatedUntil) and left
+ * without an occurrence among `later`, the ones the split cancels: cancelled or edited alone,
+ * or skipped. The series split from it keeps them as exceptions (rota-pitfalls.md: an exception
+ * of a series is never recreated), so it neither books a date the user cancelled again nor a
+ * second shift beside one they moved alone.
+ */
+function exceptionsAfter(series: SeriesState, date: string, later: readonly ShiftState[]): string[] {
+  const kept = new Set(later.map((s) => s.date));
+  const rule = { firstDate: series.startDate, frequency: series.frequency, weekdays: series.weekdays, endDate: series.endDate };
+  return seriesDatesBetween(rule, date, series.generatedUntil).filter((d) => !kept.has(d));
 }
 
 /** `retime`: the series' new times from the edited shift's date, and each later occurrence moved (or cancelled) as decideChangeShift says. */

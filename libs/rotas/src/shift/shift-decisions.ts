@@ -1,6 +1,6 @@
 import type { StreamEvents } from '#app/event-store';
 import { dayNumber } from '../domain/calendar-dates.js';
-import { type BookedSpan, type BookingCaller, checkBooking } from '../domain/booking-rules.js';
+import { type BookedSpan, type BookingCaller, checkBooking, checkBookingAccess } from '../domain/booking-rules.js';
 import { type CallerReach, isManager } from '../rotas.policy.js';
 import { type SeriesWeekday, type ShiftEvent, type ShiftTimesData, streamOf } from '../rotas.events.js';
 import type { Booker, RotaForBooking } from './booking-facts.js';
@@ -61,16 +61,25 @@ export function decideBookShifts(items: readonly BookingItem[], context: Booking
   const userShifts = [...context.userShifts];
   const rotaDays = new Map([...context.rotaDays].map(([k, v]) => [k, [...v]]));
   const out: StreamEvents[] = [];
+  const userOf = (item: BookingItem, teamId: number) => {
+    const booker = context.bookers.get(item.userId);
+    return { id: item.userId, inOrganisation: !!booker, seesRota: !!booker?.seen.has(teamId), onHold: !!booker?.onHold, roleProfileIds: [...(booker?.roleProfileIds ?? [])] };
+  };
+  // Every item's 403 before any item's rule (rotas.md: the 403 comes "before any rule is checked"),
+  // so a bulk answer does not depend on the order of its items.
   for (const item of items) {
     const rota = context.rotas.get(item.rotaId)!;
-    const booker = context.bookers.get(item.userId);
+    checkBookingAccess({ action: 'add', rota, user: userOf(item, rota.teamId), caller: bookingCaller(context, rota.teamId) });
+  }
+  for (const item of items) {
+    const rota = context.rotas.get(item.rotaId)!;
     const span = spanOf(item.times);
     const day = `${item.rotaId} ${span.date}`;
     checkBooking(
       {
         action: 'add',
         rota,
-        user: { id: item.userId, inOrganisation: !!booker, seesRota: !!booker?.seen.has(rota.teamId), onHold: !!booker?.onHold, roleProfileIds: [...(booker?.roleProfileIds ?? [])] },
+        user: userOf(item, rota.teamId),
         caller: bookingCaller(context, rota.teamId),
         shift: span,
         userShifts: userShifts.filter((s) => s.userId === item.userId),
