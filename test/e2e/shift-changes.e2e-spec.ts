@@ -283,6 +283,25 @@ describe('shift changes (rotas.md "Shifts": update, cancel, repeating shifts)', 
       expect((await getShift('s3', (await shiftsOf('s3', 'series', plusDays(d, 21), plusDays(d, 21)))[0]!.id).expect(200)).body.data.recurrence_pattern.id).toBe(newSeries.id);
     });
 
+    it('a split keeps the old series\' exceptions: a date cancelled alone before the split is not booked again by the new series (skipped as series_exception)', async () => {
+      const d = plusDays(today, 50);
+      const last = plusDays(d, 28);
+      await weekly('series', 's7', `${d} 09:00`, `${d} 10:00`, last);
+      const [, second, , fourth] = await shiftsOf('s7', 'series', d, last);
+      await cancel('boss', fourth!.id).expect(204);
+      const res = await put('boss', second!.id, {
+        start_datetime: `${second!.date} 11:00`, end_datetime: `${second!.date} 12:00`, edit_mode: 'recurring',
+        // A later end than the series': another pattern, so a split (the same pattern would retime it).
+        recurrence_pattern: { recurrence_period: 'week', recurrence_frequency: 1, end_date: plusDays(last, 7) },
+      }).expect(200);
+      const newSeries = res.body.data.recurrence_pattern.id;
+      await generated(newSeries, plusDays(last, 7));
+      expect(times(await shiftsOf('s7', 'series', d, plusDays(last, 7)))).toEqual([
+        `${d} 09:00–10:00`, `${plusDays(d, 7)} 11:00–12:00`, `${plusDays(d, 14)} 11:00–12:00`, `${plusDays(d, 28)} 11:00–12:00`, `${plusDays(d, 35)} 11:00–12:00`,
+      ]);
+      expect((await getSeries('boss', newSeries).expect(200)).body.data.skipped).toEqual([{ date: plusDays(d, 21), reason: 'series_exception' }]);
+    });
+
     it('recurring with recurrence_pattern null ends the series at this shift: later occurrences cancelled, this one its last', async () => {
       const d = plusDays(today, 23);
       const last = plusDays(d, 14);
