@@ -29,8 +29,8 @@ export class ShiftChangesController {
     summary: 'Update shift',
     description:
       `Permission: as booking. ${BEFORE} The new times are checked as a booking (the rules below, the shift itself left out; rule 8 on its current ` +
-      'date and on its new one). The update body has no override flags, so a manager’s edit is not refused for a user on hold or without an allowed ' +
-      `role (rules 4 and 5); a volunteer’s is. ${BOOKING_RULES} ` +
+      'date and on its new one). Rules 4 and 5 bind an edit as they bind a create: a manager moving the shift of a user on hold, or of a user without ' +
+      `an allowed role on a restricted rota, sends ignore_on_hold / confirm_role_restriction (additions to the spec’s update body); a volunteer cannot override them. ${BOOKING_RULES} ` +
       'edit_mode single: this shift only; it leaves its series (recurrence_pattern null afterwards); a non-null recurrence_pattern is a 422 naming it. ' +
       'edit_mode recurring, on a shift of a series: its date cannot change (422 naming start_datetime); this and every later occurrence of the series ' +
       'that has not started take the new times of day, each on its own date (occurrences edited on their own earlier have left the series and are left ' +
