@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { defineHistory, HistoryReader } from '#app/event-store';
 import { type Caller, UserBases } from '#app/identity';
 import type { PageRequest } from '#app/platform';
-import { FIELDS, SECRETS } from './fields.js';
+import { SECRETS } from './fields.js';
 import { type SettingsEvent, settingsStream } from './settings.events.js';
+import { readableBy } from './settings-views.js';
 
 /** A change's fields as the history shows them: a secret (sealed in the log) only as changed or cleared. */
 export const SETTINGS_HISTORY = defineHistory<SettingsEvent>({
@@ -33,8 +34,7 @@ export class SettingsHistory {
     );
     // As the detailed view answers this caller: a field their permissions do not reach is left
     // out of each change (an entry stays, with the fields they may read, so pages do not shift).
-    const readable = (name: string) => FIELDS[name]?.basic === true || caller.permissions.has(FIELDS[name]?.access ?? '');
-    const visible = (changes: Record<string, unknown>) => Object.fromEntries(Object.entries(changes).filter(([name]) => readable(name)));
+    const visible = (changes: Record<string, unknown>) => Object.fromEntries(Object.entries(changes).filter(([name]) => readableBy(caller, name)));
     return { items: items.map((e) => ({ changed_at: e.at, changed_by: e.actor, fields: visible(e.changes) })), total };
   }
 }

@@ -60,8 +60,7 @@ export class SettingsViews {
     const view: Record<string, unknown> = {};
     for (const [name, field] of Object.entries(FIELDS)) {
       if (name in SECRETS) continue;
-      const readable = field.basic || (field.access === 'read-only' ? caller.permissions.has(this.ownerOfFlag(name)) : caller.permissions.has(field.access));
-      if (!readable) continue;
+      if (!readableBy(caller, name)) continue;
       view[name] = field.kind.type === 'image' ? await this.image(caller, stored.get(name)) : this.value(stored, name);
     }
     for (const [secret, flag] of Object.entries(SECRETS)) {
@@ -79,11 +78,6 @@ export class SettingsViews {
   }
 
   /** A read-only `*_set` flag is readable by whoever may write its secret. */
-  private ownerOfFlag(flag: string): string {
-    const secret = Object.entries(SECRETS).find(([, f]) => f === flag)?.[0];
-    return secret ? FIELDS[secret]!.access : 'manage-organisation';
-  }
-
   private async image(caller: Caller, id: unknown): Promise<ImageView | null> {
     if (typeof id !== 'number') return null;
     const file = await this.files.find(caller, id);
@@ -91,4 +85,18 @@ export class SettingsViews {
     const { signed_url: _url, ...image } = this.files.view(file);
     return image as ImageView;
   }
+}
+
+/**
+ * Whether the caller reads field `name` in the detailed view (and so in the settings history): a
+ * basic field, or one of a permission they hold; a read-only `*_set` flag goes with its secret's
+ * permission, another read-only field with manage-organisation.
+ */
+export function readableBy(caller: Pick<Caller, 'permissions'>, name: string): boolean {
+  const field = FIELDS[name];
+  if (!field) return false;
+  if (field.basic) return true;
+  if (field.access !== 'read-only') return caller.permissions.has(field.access);
+  const secret = Object.entries(SECRETS).find(([, flag]) => flag === name)?.[0];
+  return caller.permissions.has(secret ? FIELDS[secret]!.access : 'manage-organisation');
 }

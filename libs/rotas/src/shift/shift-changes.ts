@@ -7,6 +7,7 @@ import { occurrenceTimes, type RecurrenceInput, seriesDatesBetween, type SeriesW
 import { whyShiftDoesNotFit } from '../domain/shift-fit.js';
 import type { CallerReach } from '../rotas.policy.js';
 import { type RepeatingShiftEvent, type ShiftCancelReason, type ShiftEvent, type ShiftTimesData, streamOf } from '../rotas.events.js';
+import { seriesRule } from '../repeating-shift/generation.js';
 import { type SeriesState, timesOfDay } from '../repeating-shift/repeating-shift.js';
 import type { Booker } from './booking-facts.js';
 import { type ShiftState, timesOf } from './shift.js';
@@ -277,8 +278,7 @@ export function decideChangeShift(states: ChangeStates, request: ChangeRequest, 
  */
 function exceptionsAfter(series: SeriesState, date: string, later: readonly ShiftState[]): string[] {
   const kept = new Set(later.map((s) => s.date));
-  const rule = { firstDate: series.startDate, frequency: series.frequency, weekdays: series.weekdays, endDate: series.endDate };
-  return seriesDatesBetween(rule, date, series.generatedUntil).filter((d) => !kept.has(d));
+  return seriesDatesBetween(seriesRule(series), date, series.generatedUntil).filter((d) => !kept.has(d));
 }
 
 /** `retime`: the series' new times from the edited shift's date, and each later occurrence moved (or cancelled) as decideChangeShift says. */
