@@ -27,7 +27,14 @@ export default {
     // @fastify/static (CommonJS, used by the docs page) require()s content-disposition 3, which is
     // ESM-only. Node 20.19+ allows that; Jest before Node 24.9 does not, so there Jest compiles that
     // package to CommonJS itself.
-    ...(requiresEsmNatively ? {} : { '/node_modules/content-disposition/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, isolatedModules: true } }] }),
+    ...(requiresEsmNatively
+      ? {}
+      : {
+          '/node_modules/content-disposition/.+\\.js$': [
+            'ts-jest',
+            { tsconfig: { allowJs: true, isolatedModules: true } },
+          ],
+        }),
   },
   ...(requiresEsmNatively ? {} : { transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'] }),
   moduleNameMapper: {

@@ -87,7 +87,12 @@ function batchTxs(tag: string, appenders: number, total: number, size: number): 
     Array.from({ length: per }, (_, j) =>
       Array.from({ length: size }, (_, k) => {
         const i = (w * per + j) * size + k;
-        return { streamId: `${tag}-w${w}-b${j}`, version: k + 1, type: EVENT_TYPES[k % EVENT_TYPES.length]!, data: eventData(i) };
+        return {
+          streamId: `${tag}-w${w}-b${j}`,
+          version: k + 1,
+          type: EVENT_TYPES[k % EVENT_TYPES.length]!,
+          data: eventData(i),
+        };
       }),
     ),
   );
@@ -102,7 +107,7 @@ async function storeWrite(store: EventStore, tx: Tx): Promise<void> {
       [
         {
           streamId: tx[0]!.streamId,
-         
+
           expectedVersion: fresh ? 'no_stream' : 'any',
           events: tx.map((r) => ({ type: r.type, data: r.data })),
         },
@@ -164,7 +169,12 @@ export async function benchAppend(options: AppendOptions): Promise<AppendFigure[
   const clients: pg.Client[] = [];
   try {
     dataSource = await openDataSource(url, options.concurrency + 2);
-    const store = new EventStore(dataSource, new EventUpcasters(), noInlineProjections, new PreparedStatements(dataSource, { embedded: false }));
+    const store = new EventStore(
+      dataSource,
+      new EventUpcasters(),
+      noInlineProjections,
+      new PreparedStatements(dataSource, { embedded: false }),
+    );
     // The baseline table: the events table's columns, defaults, constraints and indexes, without the trigger.
     await dataSource.query(`CREATE TABLE ${RAW_TABLE} (LIKE events INCLUDING ALL)`);
     for (let i = 0; i < options.concurrency; i++) clients.push(await connect(url));
@@ -259,7 +269,12 @@ const pathEvent = (i: number) => ({ type: EVENT_TYPES[i % EVENT_TYPES.length]!, 
  * statement for statement: the locks, then one INSERT per stream. The "before" of the multi-stream
  * figures; it skips only the (empty) projections and the idempotency read (no event ids here).
  */
-async function legacyAppend(tx: EntityManager, upcasters: EventUpcasters, appends: readonly StreamAppend[], metadata: object): Promise<void> {
+async function legacyAppend(
+  tx: EntityManager,
+  upcasters: EventUpcasters,
+  appends: readonly StreamAppend[],
+  metadata: object,
+): Promise<void> {
   const anyStreams = [...new Set(appends.filter((a) => a.expectedVersion === 'any').map((a) => a.streamId))].sort();
   await tx.query(
     `SELECT pg_advisory_xact_lock_shared(hashtextextended('event-store:projections', 0))${anyStreams.map((_, i) => `, pg_advisory_xact_lock(hashtextextended('event-store:stream:' || $${i + 1}, 0))`).join('')}`,
@@ -322,7 +337,9 @@ export async function benchAppendPaths(options: PathOptions): Promise<PathFigure
       // with no projection registered for the bench's event types.
       const dataDir = mkdtempSync(join(tmpdir(), 'uvol-bench-paths-'));
       const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-      const app = await (await Test.createTestingModule({ imports: coreImports(config, { migrate: true }) }).compile()).init();
+      const app = await (
+        await Test.createTestingModule({ imports: coreImports(config, { migrate: true }) }).compile()
+      ).init();
       db = app.get(DataSource);
       store = app.get(EventStore);
       close = async () => {
@@ -339,7 +356,9 @@ export async function benchAppendPaths(options: PathOptions): Promise<PathFigure
     const meta = eventMetadata('bench');
     const seed = async (streamIds: readonly string[]) => {
       for (let i = 0; i < streamIds.length; i += 500) {
-        const batch = streamIds.slice(i, i + 500).map((streamId, k): StreamAppend => ({ streamId, expectedVersion: 'no_stream', events: [pathEvent(k)] }));
+        const batch = streamIds
+          .slice(i, i + 500)
+          .map((streamId, k): StreamAppend => ({ streamId, expectedVersion: 'no_stream', events: [pathEvent(k)] }));
         await internal.transaction((tx) => internal.append(tx, batch, meta));
       }
     };
@@ -350,7 +369,9 @@ export async function benchAppendPaths(options: PathOptions): Promise<PathFigure
       const streams = Math.max(1, Math.floor(per / 5));
       return Array.from({ length: appenders }, (_, w) =>
         Array.from({ length: per }, (_, j): Target[] =>
-          seeded ? [{ streamId: `${tag}-w${w}-s${j % streams}`, version: 1 + Math.floor(j / streams) }] : [{ streamId: `${tag}-w${w}-n${j}`, version: 0 }],
+          seeded
+            ? [{ streamId: `${tag}-w${w}-s${j % streams}`, version: 1 + Math.floor(j / streams) }]
+            : [{ streamId: `${tag}-w${w}-n${j}`, version: 0 }],
         ),
       );
     };
@@ -358,12 +379,20 @@ export async function benchAppendPaths(options: PathOptions): Promise<PathFigure
       const groups = Math.max(1, Math.floor(options.multis / 4));
       return [
         Array.from({ length: options.multis }, (_, j): Target[] =>
-          Array.from({ length: options.streams }, (_, k) => ({ streamId: `${tag}-g${j % groups}-s${String(k).padStart(3, '0')}`, version: 1 + Math.floor(j / groups) })),
+          Array.from({ length: options.streams }, (_, k) => ({
+            streamId: `${tag}-g${j % groups}-s${String(k).padStart(3, '0')}`,
+            version: 1 + Math.floor(j / groups),
+          })),
         ),
       ];
     };
-    const one = (t: readonly Target[], i: number): StreamAppend => ({ streamId: t[0]!.streamId, expectedVersion: t[0]!.version || 'no_stream', events: [pathEvent(i)] });
-    const many = (t: readonly Target[], i: number) => t.map((s, k): StreamAppend => ({ streamId: s.streamId, expectedVersion: s.version, events: [pathEvent(i + k)] }));
+    const one = (t: readonly Target[], i: number): StreamAppend => ({
+      streamId: t[0]!.streamId,
+      expectedVersion: t[0]!.version || 'no_stream',
+      events: [pathEvent(i)],
+    });
+    const many = (t: readonly Target[], i: number) =>
+      t.map((s, k): StreamAppend => ({ streamId: s.streamId, expectedVersion: s.version, events: [pathEvent(i + k)] }));
 
     const groups: { group: string; jobs: (tag: string) => Target[][][]; variants: [string, PathWrite][] }[] = [];
     for (const appenders of [1, options.concurrency]) {
@@ -372,20 +401,29 @@ export async function benchAppendPaths(options: PathOptions): Promise<PathFigure
         group: `single event, next version${suffix}`,
         jobs: (tag) => singles(tag, appenders, true),
         variants: [
-          ['transaction + load + append, statements of 7178082', (t, i) =>
-            internal.transaction(async (tx) => {
-              const version = (await store.readStream(t[0]!.streamId, 0, tx)).length;
-              await legacyAppend(tx, upcasters, [{ ...one(t, i), expectedVersion: version }], meta);
-            })],
-          ['transaction + load + append', (t, i) =>
-            internal.transaction(async (tx) => {
-              const version = (await store.readStream(t[0]!.streamId, 0, tx)).length;
-              await internal.append(tx, [{ ...one(t, i), expectedVersion: version }], meta);
-            })],
-          ['load + commit', async (t, i) => {
-            const version = (await store.readStream(t[0]!.streamId)).length;
-            await internal.commit({ ...one(t, i), expectedVersion: version }, meta);
-          }],
+          [
+            'transaction + load + append, statements of 7178082',
+            (t, i) =>
+              internal.transaction(async (tx) => {
+                const version = (await store.readStream(t[0]!.streamId, 0, tx)).length;
+                await legacyAppend(tx, upcasters, [{ ...one(t, i), expectedVersion: version }], meta);
+              }),
+          ],
+          [
+            'transaction + load + append',
+            (t, i) =>
+              internal.transaction(async (tx) => {
+                const version = (await store.readStream(t[0]!.streamId, 0, tx)).length;
+                await internal.append(tx, [{ ...one(t, i), expectedVersion: version }], meta);
+              }),
+          ],
+          [
+            'load + commit',
+            async (t, i) => {
+              const version = (await store.readStream(t[0]!.streamId)).length;
+              await internal.commit({ ...one(t, i), expectedVersion: version }, meta);
+            },
+          ],
           ['handle', (t, i) => store.handle(t[0]!.streamId, countEvents, () => [pathEvent(i)], { metadata: meta })],
         ],
       });
@@ -395,7 +433,11 @@ export async function benchAppendPaths(options: PathOptions): Promise<PathFigure
         variants: [
           ['transaction + append', (t, i) => internal.transaction((tx) => internal.append(tx, [one(t, i)], meta))],
           ['commit', (t, i) => internal.commit(one(t, i), meta)],
-          ["handle, expect 'no_stream'", (t, i) => store.handle(t[0]!.streamId, countEvents, () => [pathEvent(i)], { metadata: meta, expect: 'no_stream' })],
+          [
+            "handle, expect 'no_stream'",
+            (t, i) =>
+              store.handle(t[0]!.streamId, countEvents, () => [pathEvent(i)], { metadata: meta, expect: 'no_stream' }),
+          ],
         ],
       });
     }
@@ -403,14 +445,23 @@ export async function benchAppendPaths(options: PathOptions): Promise<PathFigure
       group: `${options.streams} streams × 1 event in one transaction`,
       jobs: multis,
       variants: [
-        ['transaction + per-stream appends of 7178082 (before)', (t, i) => internal.transaction((tx) => legacyAppend(tx, upcasters, many(t, i), meta))],
-        ['transaction + append, one insert (after)', (t, i) => internal.transaction((tx) => internal.append(tx, many(t, i), meta))],
-        ['handleMany (reads the streams too)', (t, i) =>
-          store.handleMany(
-            t.map((s) => ({ streamId: s.streamId, evolve: countEvents })),
-            () => t.map((s, k) => ({ streamId: s.streamId, events: [pathEvent(i + k)] })),
-            { metadata: meta },
-          )],
+        [
+          'transaction + per-stream appends of 7178082 (before)',
+          (t, i) => internal.transaction((tx) => legacyAppend(tx, upcasters, many(t, i), meta)),
+        ],
+        [
+          'transaction + append, one insert (after)',
+          (t, i) => internal.transaction((tx) => internal.append(tx, many(t, i), meta)),
+        ],
+        [
+          'handleMany (reads the streams too)',
+          (t, i) =>
+            store.handleMany(
+              t.map((s) => ({ streamId: s.streamId, evolve: countEvents })),
+              () => t.map((s, k) => ({ streamId: s.streamId, events: [pathEvent(i + k)] })),
+              { metadata: meta },
+            ),
+        ],
       ],
     });
 
@@ -418,8 +469,19 @@ export async function benchAppendPaths(options: PathOptions): Promise<PathFigure
     for (const [g, group] of groups.entries()) {
       for (const [v, [, write]] of group.variants.entries()) {
         const jobs = group.jobs(`warm-${g}-${v}`).map((txs) => txs.slice(0, 20));
-        await seed([...new Set(jobs.flat(2).filter((t) => t.version > 0).map((t) => t.streamId))]);
-        await Promise.all(jobs.map(async (txs) => { for (const [i, t] of txs.entries()) await write(t, i); }));
+        await seed([
+          ...new Set(
+            jobs
+              .flat(2)
+              .filter((t) => t.version > 0)
+              .map((t) => t.streamId),
+          ),
+        ]);
+        await Promise.all(
+          jobs.map(async (txs) => {
+            for (const [i, t] of txs.entries()) await write(t, i);
+          }),
+        );
       }
     }
 
@@ -434,17 +496,32 @@ export async function benchAppendPaths(options: PathOptions): Promise<PathFigure
           const v = (n + round) % group.variants.length;
           const [name, write] = group.variants[v]!;
           const jobs = group.jobs(`r${round}-${g}-${v}`);
-          await seed([...new Set(jobs.flat(2).filter((t) => t.version > 0).map((t) => t.streamId))]);
+          await seed([
+            ...new Set(
+              jobs
+                .flat(2)
+                .filter((t) => t.version > 0)
+                .map((t) => t.streamId),
+            ),
+          ]);
           transactions = jobs.reduce((n, txs) => n + txs.length, 0);
           events = jobs.reduce((n, txs) => n + txs.reduce((m, t) => m + t.length, 0), 0);
           await db.query('CHECKPOINT');
           const started = performance.now();
-          await Promise.all(jobs.map(async (txs) => { for (const [i, t] of txs.entries()) await write(t, i); }));
+          await Promise.all(
+            jobs.map(async (txs) => {
+              for (const [i, t] of txs.entries()) await write(t, i);
+            }),
+          );
           seconds[v]!.push(secondsSince(started));
-          log(`paths ${group.group} · ${name}, round ${round + 1}: ${(transactions / seconds[v]!.at(-1)!).toFixed(0)} tx/s`);
+          log(
+            `paths ${group.group} · ${name}, round ${round + 1}: ${(transactions / seconds[v]!.at(-1)!).toFixed(0)} tx/s`,
+          );
         }
       }
-      group.variants.forEach(([name], v) => figures.push({ group: group.group, name, transactions, events, seconds: seconds[v]! }));
+      group.variants.forEach(([name], v) =>
+        figures.push({ group: group.group, name, transactions, events, seconds: seconds[v]! }),
+      );
     }
     return figures;
   } finally {

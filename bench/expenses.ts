@@ -10,7 +10,18 @@ import { join } from 'node:path';
 import { Body, Controller, type DynamicModule, HttpCode, Module, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Type } from 'class-transformer';
-import { IsDefined, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  IsDefined,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import Fastify from 'fastify';
@@ -45,7 +56,8 @@ export interface ExpenseFigures {
   readonly list: { p50: number; p99: number; runs: number; expenses: number };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /** Seconds of the same load before the measured rounds: V8 is still compiling the API's hot paths for the first 20 s or so. */
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP ?? 20);
@@ -80,21 +92,42 @@ async function rounds(targets: { api: Target; floor: Target; bare: Target }, sec
     }
     const [api, bare, floor] = measured as [Measured, Measured, Measured];
     result.push({ api, bare, floor });
-    process.stderr.write(`round ${i + 1}: API ${api.perSecond.toFixed(0)} req/s, bare ${bare.perSecond.toFixed(0)}, floor ${floor.perSecond.toFixed(0)}\n`);
+    process.stderr.write(
+      `round ${i + 1}: API ${api.perSecond.toFixed(0)} req/s, bare ${bare.perSecond.toFixed(0)}, floor ${floor.perSecond.toFixed(0)}\n`,
+    );
   }
   return result;
 }
 
-async function autocannon(url: string, headers: Record<string, string>, body: string, seconds: number): Promise<{ perSecond: number; total: number }> {
+async function autocannon(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  seconds: number,
+): Promise<{ perSecond: number; total: number }> {
   const cli = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
-  const args = [cli, '-j', '-c', '32', '-d', String(seconds), '-m', 'POST', '-H', 'content-type=application/json', '-b', body];
+  const args = [
+    cli,
+    '-j',
+    '-c',
+    '32',
+    '-d',
+    String(seconds),
+    '-m',
+    'POST',
+    '-H',
+    'content-type=application/json',
+    '-b',
+    body,
+  ];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   const child = spawn(process.execPath, [...args, url], { stdio: ['ignore', 'pipe', 'ignore'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   await new Promise((resolve) => child.on('exit', resolve));
   const result = JSON.parse(out) as { non2xx: number; errors: number; requests: { average: number; total: number } };
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return { perSecond: result.requests.average, total: result.requests.total };
 }
 
@@ -127,7 +160,10 @@ class FloorController {
 @Module({ controllers: [FloorController] })
 class FloorModule {}
 
-const withFloor = (api: DynamicModule): DynamicModule => ({ module: class BenchApiModule {}, imports: [api, FloorModule] });
+const withFloor = (api: DynamicModule): DynamicModule => ({
+  module: class BenchApiModule {},
+  imports: [api, FloorModule],
+});
 
 /** The bare route: Fastify and one pooled INSERT of the same row, no auth, no validation, no events. */
 export async function bareRoute(url: string): Promise<{ url: string; close: () => Promise<void> }> {
@@ -157,7 +193,12 @@ export async function bareRoute(url: string): Promise<{ url: string; close: () =
 export async function benchExpenses(seconds = 10): Promise<ExpenseFigures> {
   const url = await createScratch(DB);
   const dataDir = mkdtempSync(join(tmpdir(), 'uvol-bench-expenses-'));
-  const config = loadConfig({ DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'silent', AUTH_RATE_LIMIT_PER_ADDRESS: '100000' });
+  const config = loadConfig({
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    AUTH_RATE_LIMIT_PER_ADDRESS: '100000',
+  });
   const app = await createHttpApp(withFloor(ApiModule.forRoot(config)), { logger: false });
   try {
     await app.listen(0, '127.0.0.1');
@@ -167,11 +208,24 @@ export async function benchExpenses(seconds = 10): Promise<ExpenseFigures> {
         organisation: { name: 'Bench', slug: 'bench', timezone: 'Europe/London' },
         role_profiles: [{ key: 'p', name: 'P' }],
         teams: [{ key: 't', name: 'T' }],
-        users: [{ key: 'u', email: 'u@bench.example', password: PASSWORD, display_name: 'U', permissions: ['create-expenses', 'edit-expense-settings'], roles: [{ team: 't', role_profile: 'p' }] }],
+        users: [
+          {
+            key: 'u',
+            email: 'u@bench.example',
+            password: PASSWORD,
+            display_name: 'U',
+            permissions: ['create-expenses', 'edit-expense-settings'],
+            roles: [{ team: 't', role_profile: 'p' }],
+          },
+        ],
       }),
     );
     const post = async (path: string, body: unknown, token?: string) => {
-      const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) }, body: JSON.stringify(body) });
+      const res = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+        body: JSON.stringify(body),
+      });
       return (await res.json()) as Record<string, unknown>;
     };
     const pre = await post('/auth/api/pre-auth-token', { email: 'u@bench.example', password: PASSWORD });
@@ -189,11 +243,17 @@ export async function benchExpenses(seconds = 10): Promise<ExpenseFigures> {
         {
           api: { url: `${base}/api/expenses`, headers: auth, body },
           floor: { url: `${base}/bench/floor`, headers: auth, body },
-          bare: { url: bare.url, headers: {}, body: JSON.stringify({ amount: 4.2, description: 'bus', date: '2026-11-20', type: { id: 1 } }) },
+          bare: {
+            url: bare.url,
+            headers: {},
+            body: JSON.stringify({ amount: 4.2, description: 'bus', date: '2026-11-20', type: { id: 1 } }),
+          },
         },
         seconds,
       );
-      const byRatio = [...measured].sort((a, b) => a.api.perSecond / a.bare.perSecond - b.api.perSecond / b.bare.perSecond);
+      const byRatio = [...measured].sort(
+        (a, b) => a.api.perSecond / a.bare.perSecond - b.api.perSecond / b.bare.perSecond,
+      );
       return { rounds: measured, median: byRatio[Math.floor(byRatio.length / 2)]!, list };
     } finally {
       await bare.close();

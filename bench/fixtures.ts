@@ -30,7 +30,7 @@ export function eventData(i: number): Record<string, unknown> {
     category: CATEGORIES[i % CATEGORIES.length],
     description: `Expense line ${i}: taxi from the airport to the client site`,
     incurredOn: `2026-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`,
-    vat: { rate: 21, amount: ((i * 7919) % 100_000) / 100 * 0.21 },
+    vat: { rate: 21, amount: (((i * 7919) % 100_000) / 100) * 0.21 },
     submittedBy: 1000 + (i % 50),
     tags: ['client-a', `project-${i % 17}`],
   };

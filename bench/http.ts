@@ -28,7 +28,13 @@ if (!only || only === 'writes') {
   const rows = await benchWritePaths(Number(process.env.BENCH_WRITES ?? 4000));
   process.stdout.write(
     `\nOne expense write, 16 concurrent writers, no HTTP (CPU per write: this process / the whole machine)\n` +
-      rows.map((r) => `  ${r.name.padEnd(72)} ${r.perSecond.toFixed(0).padStart(6)} /s   node ${r.nodeUs.toFixed(0).padStart(4)} µs   machine ${r.machineUs.toFixed(0).padStart(5)} µs`).join('\n') + '\n',
+      rows
+        .map(
+          (r) =>
+            `  ${r.name.padEnd(72)} ${r.perSecond.toFixed(0).padStart(6)} /s   node ${r.nodeUs.toFixed(0).padStart(4)} µs   machine ${r.machineUs.toFixed(0).padStart(5)} µs`,
+        )
+        .join('\n') +
+      '\n',
   );
 }
 if (!only || only === 'expenses') {

@@ -21,7 +21,8 @@ export interface LoginFigures {
   readonly roundTrip: { readonly p50: number; readonly p99: number; readonly runs: number; readonly perSecond: number };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function timeArgon2(runs: number): Promise<LoginFigures['argon2']> {
   const hash = await argon2.hash(PASSWORD, ARGON2_OPTIONS);
@@ -58,11 +59,18 @@ export async function benchLogin(runs = 200): Promise<LoginFigures> {
       }),
     );
     const post = async (path: string, body: unknown) => {
-      const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
       return (await res.json()) as { token: string };
     };
-    const logIn = async () => post('/auth/api/token', { token: (await post('/auth/api/pre-auth-token', { email: 'u@bench.example', password: PASSWORD })).token });
+    const logIn = async () =>
+      post('/auth/api/token', {
+        token: (await post('/auth/api/pre-auth-token', { email: 'u@bench.example', password: PASSWORD })).token,
+      });
     for (let i = 0; i < 10; i++) await logIn(); // warm-up
     const times: number[] = [];
     const started = performance.now();

@@ -139,7 +139,10 @@ async function replay(
     done = p.done;
   };
   const started = performance.now();
-  const result = await replayer.replay([projection.name], batchSize === undefined ? { onProgress } : { batchSize, onProgress });
+  const result = await replayer.replay(
+    [projection.name],
+    batchSize === undefined ? { onProgress } : { batchSize, onProgress },
+  );
   const seconds = secondsSince(started);
   if (result.events !== events) throw new Error(`replay saw ${result.events} events, expected ${events}`);
   if (batchSize !== undefined && page !== Math.min(batchSize, events)) {
@@ -205,11 +208,13 @@ async function profile(
     // row crosses the wire (jsonb is still turned into text, as it is for the client).
     const server = await readAll(
       (text, params) =>
-        client.query(
-          `SELECT max(position)::text AS position, sum(length(data::text) + length(metadata::text)) AS bytes
+        client
+          .query(
+            `SELECT max(position)::text AS position, sum(length(data::text) + length(metadata::text)) AS bytes
              FROM (${text}) AS page HAVING count(*) > 0`,
-          params,
-        ).then((r) => r.rows),
+            params,
+          )
+          .then((r) => r.rows),
       batchSize,
       EVENT_COLUMNS,
       () => undefined,
@@ -375,7 +380,14 @@ export async function benchReplay(options: ReplayBenchOptions): Promise<ReplayFi
       log(`replay: batchSize ${batchSize} ${(options.events / seconds).toFixed(0)} ev/s`);
     }
     const profiled = options.profile
-      ? await profile(url, dataSource, headline.batchSize, options.events, Math.min(options.events, options.profileWriteEvents), log)
+      ? await profile(
+          url,
+          dataSource,
+          headline.batchSize,
+          options.events,
+          Math.min(options.events, options.profileWriteEvents),
+          log,
+        )
       : [];
     return {
       events: options.events,

@@ -49,7 +49,11 @@ const PASSWORD = 'correct horse battery staple';
 const env = process.env;
 const ROTAS = 25;
 const SHIFTS = 10_000;
-const SLOTS = [['08:00', '12:00'], ['12:00', '16:00'], ['16:00', '20:00']] as const;
+const SLOTS = [
+  ['08:00', '12:00'],
+  ['12:00', '16:00'],
+  ['16:00', '20:00'],
+] as const;
 /** Users with series: per first-week weekday and timeslot, one series each (so never two at once). */
 const SERIES_USERS = 11;
 /** Users of the single shifts: at most one shift per timeslot each (about 97 shifts a date-timeslot). */
@@ -59,7 +63,8 @@ const WARM_UP = Number(env.BENCH_VIEWS_WARM_UP ?? 5);
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 
 export interface Latency {
   readonly p50: number;
@@ -89,7 +94,11 @@ export interface RotaViewFigures {
 }
 
 async function post(base: string, path: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
-  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) }, body: JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+    body: JSON.stringify(body),
+  });
   const answer = (await res.json()) as Record<string, unknown>;
   if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(answer).slice(0, 2000)}`);
   return answer;
@@ -99,15 +108,31 @@ async function post(base: string, path: string, body: unknown, token?: string): 
 async function autocannon(url: string, token: string, connections: number, seconds: number): Promise<Latency> {
   const cpu = process.cpuUsage();
   const cli = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
-  const child = spawn(process.execPath, [cli, '-j', '-c', String(connections), '-d', String(seconds), '-H', `authorization=Bearer ${token}`, url], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(
+    process.execPath,
+    [cli, '-j', '-c', String(connections), '-d', String(seconds), '-H', `authorization=Bearer ${token}`, url],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   await new Promise((resolve) => child.on('exit', resolve));
-  const r = JSON.parse(out) as { non2xx: number; errors: number; latency: { p50: number; p99: number }; requests: { total: number }; throughput: { total: number } };
+  const r = JSON.parse(out) as {
+    non2xx: number;
+    errors: number;
+    latency: { p50: number; p99: number };
+    requests: { total: number };
+    throughput: { total: number };
+  };
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
   const used = process.cpuUsage(cpu);
   const requests = Math.max(1, r.requests.total);
-  return { p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, bytes: Math.round(r.throughput.total / requests), cpuMs: (used.user + used.system) / 1000 / requests };
+  return {
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r.requests.total,
+    bytes: Math.round(r.throughput.total / requests),
+    cpuMs: (used.user + used.system) / 1000 / requests,
+  };
 }
 
 interface World {
@@ -123,43 +148,96 @@ interface World {
 
 async function setUp(app: NestFastifyApplication): Promise<World> {
   const base = await app.getUrl();
-  const teams = Array.from({ length: ROTAS }, (_, i) => ({ key: `t${i}`, name: `Team ${String(i).padStart(2, '0')}`, parent: 'all' }));
+  const teams = Array.from({ length: ROTAS }, (_, i) => ({
+    key: `t${i}`,
+    name: `Team ${String(i).padStart(2, '0')}`,
+    parent: 'all',
+  }));
   const volunteer = (key: string, i: number) => ({
-    key, email: `${key}@views.bench`, password: PASSWORD, display_name: `Volunteer ${key}`,
-    roles: [{ team: 'all', role_profile: i % 2 ? 'driver' : 'shop' }, { team: `t${i % ROTAS}`, role_profile: 'shop' }],
+    key,
+    email: `${key}@views.bench`,
+    password: PASSWORD,
+    display_name: `Volunteer ${key}`,
+    roles: [
+      { team: 'all', role_profile: i % 2 ? 'driver' : 'shop' },
+      { team: `t${i % ROTAS}`, role_profile: 'shop' },
+    ],
   });
   const seriesKeys = Array.from({ length: SERIES_USERS }, (_, i) => `r${i}`);
   const singleKeys = Array.from({ length: SINGLE_USERS }, (_, i) => `s${i}`);
   const org = await app.get(CommandBus).execute(
     new ProvisionCommand({
       organisation: { name: 'Bench', slug: 'bench', timezone: ZONE },
-      role_profiles: [{ key: 'shop', name: 'Shop volunteer' }, { key: 'driver', name: 'Driver' }],
+      role_profiles: [
+        { key: 'shop', name: 'Shop volunteer' },
+        { key: 'driver', name: 'Driver' },
+      ],
       teams: [{ key: 'all', name: 'All' }, ...teams],
       users: [
-        { key: 'boss', email: 'boss@views.bench', password: PASSWORD, display_name: 'Boss', permissions: ['manage-rotas', 'add-user-shifts'], roles: [{ team: 'all', role_profile: 'shop' }] },
+        {
+          key: 'boss',
+          email: 'boss@views.bench',
+          password: PASSWORD,
+          display_name: 'Boss',
+          permissions: ['manage-rotas', 'add-user-shifts'],
+          roles: [{ team: 'all', role_profile: 'shop' }],
+        },
         ...[...seriesKeys, ...singleKeys].map(volunteer),
       ],
     }),
   );
   const pre = await post(base, '/auth/api/pre-auth-token', { email: 'boss@views.bench', password: PASSWORD });
   const token = String((await post(base, '/auth/api/token', { token: pre.token })).token);
-  const pattern = WEEKDAYS.flatMap((d) => SLOTS.map(([start, end]) => ({ weekday_start: d, start_time: start, weekday_end: d, end_time: end, min: 3, ideal: 4, max: 6 })));
-  const patternId = ((await post(base, '/api/shift-patterns', { name: 'Three a day', pattern }, token)).data as { id: number }).id;
+  const pattern = WEEKDAYS.flatMap((d) =>
+    SLOTS.map(([start, end]) => ({
+      weekday_start: d,
+      start_time: start,
+      weekday_end: d,
+      end_time: end,
+      min: 3,
+      ideal: 4,
+      max: 6,
+    })),
+  );
+  const patternId = (
+    (await post(base, '/api/shift-patterns', { name: 'Three a day', pattern }, token)).data as { id: number }
+  ).id;
   const now = DateTime.now().setZone(ZONE);
   const first = now.plus({ months: 1 }).startOf('month');
   const rotaIds: number[] = [];
   for (let i = 0; i < ROTAS; i++) {
-    const rota = await post(base, '/api/rotas', { name: `Rota ${String(i).padStart(2, '0')}`, start_date: now.toISODate(), pattern_id: patternId, team: [{ id: org.teams[`t${i}`] }] }, token);
+    const rota = await post(
+      base,
+      '/api/rotas',
+      {
+        name: `Rota ${String(i).padStart(2, '0')}`,
+        start_date: now.toISODate(),
+        pattern_id: patternId,
+        team: [{ id: org.teams[`t${i}`] }],
+      },
+      token,
+    );
     rotaIds.push((rota.data as { id: number }[])[0]!.id);
   }
   return {
-    app, base, token, rotaIds,
-    seriesUsers: seriesKeys.map((k) => org.users[k]!), singleUsers: singleKeys.map((k) => org.users[k]!),
-    from: first.toISODate()!, to: first.endOf('month').toISODate()!,
+    app,
+    base,
+    token,
+    rotaIds,
+    seriesUsers: seriesKeys.map((k) => org.users[k]!),
+    singleUsers: singleKeys.map((k) => org.users[k]!),
+    from: first.toISODate()!,
+    to: first.endOf('month').toISODate()!,
   };
 }
 
-type ShiftBody = { rota: { id: number }; user: { id: number }; start_datetime: string; end_datetime: string; recurrence_pattern?: unknown };
+type ShiftBody = {
+  rota: { id: number };
+  user: { id: number };
+  start_datetime: string;
+  end_datetime: string;
+  recurrence_pattern?: unknown;
+};
 
 /**
  * The month's bookings: weekly series from each date of the first week (per date and timeslot, one
@@ -171,14 +249,20 @@ function bookings(w: World): { series: ShiftBody[]; occurrences: number; singles
   const dates = DateTime.fromISO(w.to).day;
   const dateOf = (d: number) => DateTime.fromISO(w.from).plus({ days: d }).toISODate()!;
   const body = (rota: number, user: number, d: number, t: number): ShiftBody => ({
-    rota: { id: w.rotaIds[rota]! }, user: { id: user }, start_datetime: `${dateOf(d)} ${SLOTS[t]![0]}`, end_datetime: `${dateOf(d)} ${SLOTS[t]![1]}`,
+    rota: { id: w.rotaIds[rota]! },
+    user: { id: user },
+    start_datetime: `${dateOf(d)} ${SLOTS[t]![0]}`,
+    end_datetime: `${dateOf(d)} ${SLOTS[t]![1]}`,
   });
   const series: ShiftBody[] = [];
   let occurrences = 0;
   for (let d = 0; d < 7; d++) {
     for (let t = 0; t < SLOTS.length; t++) {
       for (let k = 0; k < SERIES_USERS; k++) {
-        series.push({ ...body((d * 3 + t + 2 * k) % ROTAS, w.seriesUsers[k]!, d, t), recurrence_pattern: { recurrence_period: 'week', recurrence_frequency: 1, end_date: w.to } });
+        series.push({
+          ...body((d * 3 + t + 2 * k) % ROTAS, w.seriesUsers[k]!, d, t),
+          recurrence_pattern: { recurrence_period: 'week', recurrence_frequency: 1, end_date: w.to },
+        });
         occurrences += Math.ceil((dates - d) / 7);
       }
     }
@@ -195,7 +279,8 @@ function bookings(w: World): { series: ShiftBody[]; occurrences: number; singles
 async function book(w: World, log: (line: string) => void): Promise<{ shifts: number; repeating: number }> {
   const { series, occurrences, singles } = bookings(w);
   const ds = w.app.get(DataSource);
-  const bulks = (items: ShiftBody[]) => Array.from({ length: Math.ceil(items.length / 100) }, (_, b) => items.slice(b * 100, (b + 1) * 100));
+  const bulks = (items: ShiftBody[]) =>
+    Array.from({ length: Math.ceil(items.length / 100) }, (_, b) => items.slice(b * 100, (b + 1) * 100));
   // A bulk is one decision over its gates: a 409 (a gate moved under it, here the worker's) booked nothing, so it is sent again.
   const send = async (shifts: ShiftBody[]) => {
     for (let attempt = 1; ; attempt++) {
@@ -209,7 +294,9 @@ async function book(w: World, log: (line: string) => void): Promise<{ shifts: nu
   const started = performance.now();
   for (const shifts of bulks(series)) await send(shifts);
   for (const waiting = performance.now(); ; await sleep(200)) {
-    const [{ pending }] = await ds.query(`SELECT count(*)::int AS pending FROM rota_repeating_shifts WHERE generated_until < until`);
+    const [{ pending }] = await ds.query(
+      `SELECT count(*)::int AS pending FROM rota_repeating_shifts WHERE generated_until < until`,
+    );
     if (pending === 0) break;
     if (secondsSince(waiting) > 120) throw new Error(`series generation stalled: ${pending} pending`);
   }
@@ -220,11 +307,15 @@ async function book(w: World, log: (line: string) => void): Promise<{ shifts: nu
     `SELECT count(*)::int AS shifts, (count(*) FILTER (WHERE series_id IS NOT NULL))::int AS repeating FROM rota_shifts WHERE status = 'booked' AND date BETWEEN $1 AND $2`,
     [w.from, w.to],
   );
-  if (shifts !== SHIFTS || repeating !== occurrences) throw new Error(`the month holds ${shifts} shifts (${repeating} of series), not ${SHIFTS} (${occurrences})`);
+  if (shifts !== SHIFTS || repeating !== occurrences)
+    throw new Error(`the month holds ${shifts} shifts (${repeating} of series), not ${SHIFTS} (${occurrences})`);
   log(`${shifts} shifts in the month, ${repeating} of them from ${series.length} series`);
   await ds.query('ANALYZE');
   // The set-up's notification e-mails (one a booking) would keep the worker busy for minutes beside the server it measures.
-  const workers = [...w.app.get(ModulesContainer).values()].flatMap((m) => [...m.providers.values()]).map((p) => p.instance as unknown).filter((i): i is WorkerHost => i instanceof WorkerHost);
+  const workers = [...w.app.get(ModulesContainer).values()]
+    .flatMap((m) => [...m.providers.values()])
+    .map((p) => p.instance as unknown)
+    .filter((i): i is WorkerHost => i instanceof WorkerHost);
   await Promise.all(workers.map((h) => h.worker.pause()));
   log(`paused the worker's ${workers.length} queues (${workers.map((h) => h.worker.name).join(', ')})`);
   return { shifts, repeating };
@@ -259,7 +350,9 @@ SELECT s.id, s.rota_id, s.user_id, s.series_id, s.date::text AS date, s.starts_a
 async function rawStatement(url: string, w: World): Promise<RotaViewFigures['raw']> {
   const client = await connect(url);
   try {
-    const [{ organisation_id }] = (await client.query(`SELECT organisation_id FROM rotas WHERE id = $1`, [w.rotaIds[0]])).rows;
+    const [{ organisation_id }] = (
+      await client.query(`SELECT organisation_id FROM rotas WHERE id = $1`, [w.rotaIds[0]])
+    ).rows;
     const run = async () => {
       const started = performance.now();
       const { rows } = await client.query(RAW, [organisation_id, w.rotaIds, w.from, w.to]);
@@ -268,12 +361,19 @@ async function rawStatement(url: string, w: World): Promise<RotaViewFigures['raw
     const warm = await run();
     if (warm.rows.some((r) => r.timeslot_id === null)) throw new Error('raw statement: a shift without its timeslot');
     const times: number[] = [];
-    for (const end = performance.now() + WARM_UP * 1000; performance.now() < end; ) await run();
+    for (const end = performance.now() + WARM_UP * 1000; performance.now() < end;) await run();
     const cpu = process.cpuUsage();
-    for (const end = performance.now() + SECONDS * 1000; performance.now() < end; ) times.push((await run()).ms);
+    for (const end = performance.now() + SECONDS * 1000; performance.now() < end;) times.push((await run()).ms);
     const used = process.cpuUsage(cpu);
     times.sort((a, b) => a - b);
-    return { p50: percentile(times, 50), p99: percentile(times, 99), requests: times.length, bytes: 0, cpuMs: (used.user + used.system) / 1000 / times.length, rows: warm.rows.length };
+    return {
+      p50: percentile(times, 50),
+      p99: percentile(times, 99),
+      requests: times.length,
+      bytes: 0,
+      cpuMs: (used.user + used.system) / 1000 / times.length,
+      rows: warm.rows.length,
+    };
   } finally {
     await client.end();
   }
@@ -287,7 +387,13 @@ async function profiled<T>(work: () => Promise<T>): Promise<{ result: T; profile
   await session.post('Profiler.enable');
   await session.post('Profiler.start');
   const result = await work();
-  const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] } };
+  const { profile } = (await session.post('Profiler.stop')) as {
+    profile: {
+      nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+      samples: number[];
+      timeDeltas: number[];
+    };
+  };
   session.disconnect();
   const file = join(dirname(fileURLToPath(import.meta.url)), 'rota-views.cpuprofile');
   writeFileSync(file, JSON.stringify(profile));
@@ -300,15 +406,27 @@ async function profiled<T>(work: () => Promise<T>): Promise<{ result: T; profile
     byName.set(name, (byName.get(name) ?? 0) + (self.get(id) ?? 0));
   }
   const all = [...byName].filter(([name]) => !name.startsWith('(idle)'));
-  const functions = all.sort((a, b) => b[1] - a[1]).slice(0, 25).map(([name, us]) => ({ name, ms: us / 1000 }));
+  const functions = all
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 25)
+    .map(([name, us]) => ({ name, ms: us / 1000 }));
   return { result, profile: { file, functions, totalMs: all.reduce((n, [, us]) => n + us, 0) / 1000 } };
 }
 
 export async function benchRotaViews(log: (line: string) => void = () => undefined): Promise<RotaViewFigures> {
-  const loadAtStart = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const loadAtStart = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   const url = await createScratch(DB);
   const dataDir = mkdtempSync(join(tmpdir(), 'uvol-bench-rota-views-'));
-  const config = loadConfig({ DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'silent', AUTH_RATE_LIMIT_PER_ADDRESS: '100000', REDIS_URL: env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', QUEUE_PREFIX: DB });
+  const config = loadConfig({
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    AUTH_RATE_LIMIT_PER_ADDRESS: '100000',
+    REDIS_URL: env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    QUEUE_PREFIX: DB,
+  });
   const app = await createHttpApp(StandaloneModule.forRoot(config), { logger: false });
   app.useLogger(false);
   try {
@@ -324,15 +442,36 @@ export async function benchRotaViews(log: (line: string) => void = () => undefin
       return autocannon(url, w.token, connections, seconds);
     };
     if (WARM_UP > 0) await autocannon(`${period}&list=detailed`, w.token, 1, WARM_UP);
-    const { result: detailed1, profile } = await profiled(() => autocannon(`${period}&list=detailed`, w.token, 1, SECONDS));
-    log(`detailed, 1 connection: p50 ${detailed1.p50} ms, p99 ${detailed1.p99} ms (${detailed1.requests} requests, ${(detailed1.bytes / 1e6).toFixed(1)} MB each)`);
+    const { result: detailed1, profile } = await profiled(() =>
+      autocannon(`${period}&list=detailed`, w.token, 1, SECONDS),
+    );
+    log(
+      `detailed, 1 connection: p50 ${detailed1.p50} ms, p99 ${detailed1.p99} ms (${detailed1.requests} requests, ${(detailed1.bytes / 1e6).toFixed(1)} MB each)`,
+    );
     const detailed8 = await measure(`${period}&list=detailed`, 8, SECONDS);
     log(`detailed, 8 connections: p50 ${detailed8.p50} ms, p99 ${detailed8.p99} ms`);
     const basic = await measure(`${period}&list=basic`, 1, SECONDS / 2);
     const day = { ...(await measure(`${w.base}/api/rota/day/${date}`, 1, SECONDS / 2)), date };
     const raw = await rawStatement(url, w);
     log(`raw: p50 ${raw.p50.toFixed(1)} ms (${raw.rows} rows)`);
-    return { month: { from: w.from, to: w.to }, shifts, repeating, setUpSeconds, detailed1, detailed8, basic, day, raw, profile, load: { start: loadAtStart, end: loadavg().map((l) => l.toFixed(2)).join(' ') } };
+    return {
+      month: { from: w.from, to: w.to },
+      shifts,
+      repeating,
+      setUpSeconds,
+      detailed1,
+      detailed8,
+      basic,
+      day,
+      raw,
+      profile,
+      load: {
+        start: loadAtStart,
+        end: loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' '),
+      },
+    };
   } finally {
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -357,7 +496,12 @@ export function rotaViewsReport(f: RotaViewFigures): string {
     line(`raw pg statement (${f.raw.rows} rows), sequential`, f.raw) +
     (p
       ? `CPU profile of the server over the detailed view's 1-connection run (${p.file}; ${p.totalMs.toFixed(0)} ms busy), self time\n` +
-        p.functions.map((fn) => `  ${fn.name.slice(0, 100).padEnd(100)} ${fn.ms.toFixed(0).padStart(6)} ms  ${((fn.ms / p.totalMs) * 100).toFixed(1).padStart(5)}%\n`).join('')
+        p.functions
+          .map(
+            (fn) =>
+              `  ${fn.name.slice(0, 100).padEnd(100)} ${fn.ms.toFixed(0).padStart(6)} ms  ${((fn.ms / p.totalMs) * 100).toFixed(1).padStart(5)}%\n`,
+          )
+          .join('')
       : '') +
     `rota-views: api p50 ${f.detailed1.p50.toFixed(1)} ms, raw p50 ${f.raw.p50.toFixed(1)} ms, ratio ${(f.detailed1.p50 / f.raw.p50).toFixed(2)}\n`
   );

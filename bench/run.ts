@@ -35,7 +35,11 @@ function table(head: string[], rows: string[][]): string {
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-const loadavg = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadavg = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const log = (line: string) => console.error(`  · ${line}`);
 
 async function main(): Promise<void> {
@@ -99,7 +103,10 @@ async function main(): Promise<void> {
   }
 
   if (!only || only === 'replay') {
-    const sweep = (env.BENCH_SWEEP ?? '').split(',').map((s) => int(s, 0)).filter((n) => n > 0);
+    const sweep = (env.BENCH_SWEEP ?? '')
+      .split(',')
+      .map((s) => int(s, 0))
+      .filter((n) => n > 0);
     const r = await benchReplay({
       events: int(env.BENCH_EVENTS, 1_000_000),
       ...(env.BENCH_BATCH ? { batchSize: int(env.BENCH_BATCH, 0) } : {}),

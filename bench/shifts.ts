@@ -170,7 +170,12 @@ function bookingBody(s: BookingSpace, k: number) {
   const user = s.userIds[Math.floor(k / s.days) % s.userIds.length]!;
   const hour = 10 + (Math.floor(k / (s.days * s.userIds.length)) % 10);
   const hh = (h: number) => `${String(h).padStart(2, '0')}:00`;
-  return { rota: { id: s.rotaId }, user: { id: user }, start_datetime: `${date} ${hh(hour)}`, end_datetime: `${date} ${hh(hour + 1)}` };
+  return {
+    rota: { id: s.rotaId },
+    user: { id: user },
+    start_datetime: `${date} ${hh(hour)}`,
+    end_datetime: `${date} ${hh(hour + 1)}`,
+  };
 }
 
 interface AutocannonResult {
@@ -195,15 +200,30 @@ async function loadChild(spec: LoadSpec): Promise<void> {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...spec.headers },
     body: spec.body,
-    ...(space && { requests: [{ setupRequest: (req: RawRequest) => ({ ...req, body: JSON.stringify(bookingBody(space, k++)) }) }] }),
+    ...(space && {
+      requests: [{ setupRequest: (req: RawRequest) => ({ ...req, body: JSON.stringify(bookingBody(space, k++)) }) }],
+    }),
   });
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]));
   if (result.errors > 0) statusCodes.errors = result.errors;
-  process.stdout.write(JSON.stringify({ figure: { p50: result.latency.p50, p99: result.latency.p99, perSecond: result.requests.average, requests: result.requests.total, statusCodes }, sent: k - (space?.offset ?? 0) }));
+  process.stdout.write(
+    JSON.stringify({
+      figure: {
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        perSecond: result.requests.average,
+        requests: result.requests.total,
+        statusCodes,
+      },
+      sent: k - (space?.offset ?? 0),
+    }),
+  );
 }
 
 async function load(spec: LoadSpec): Promise<{ figure: LatencyFigure; sent: number }> {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), LOAD_FLAG, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), LOAD_FLAG, JSON.stringify(spec)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   const code = await new Promise((resolve) => child.on('exit', resolve));
@@ -213,7 +233,8 @@ async function load(spec: LoadSpec): Promise<{ figure: LatencyFigure; sent: numb
 
 // ---------------------------------------------------------------------------------------------
 
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 
 interface World {
   readonly app: NestFastifyApplication;
@@ -227,7 +248,11 @@ interface World {
 
 /** POSTs `body` and answers the JSON answer; anything but a 2xx is an error. */
 async function created(base: string, path: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
-  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) }, body: JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+    body: JSON.stringify(body),
+  });
   const answer = (await res.json()) as Record<string, unknown>;
   if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(answer)}`);
   return answer;
@@ -236,21 +261,52 @@ async function created(base: string, path: string, body: unknown, token?: string
 /** Not timed: an organisation in Europe/London, a manager, USERS volunteers, a pattern of 08:00–20:00 every day (max 1000), a rota from today. */
 async function setUp(app: NestFastifyApplication): Promise<World> {
   const base = await app.getUrl();
-  const users = Array.from({ length: USERS }, (_, i) => ({ key: `v${i}`, email: `v${i}@shifts.bench`, password: PASSWORD, display_name: `Volunteer ${i}`, roles: [{ team: 'shop', role_profile: 'p' }] }));
+  const users = Array.from({ length: USERS }, (_, i) => ({
+    key: `v${i}`,
+    email: `v${i}@shifts.bench`,
+    password: PASSWORD,
+    display_name: `Volunteer ${i}`,
+    roles: [{ team: 'shop', role_profile: 'p' }],
+  }));
   const org = await app.get(CommandBus).execute(
     new ProvisionCommand({
       organisation: { name: 'Bench', slug: 'bench', timezone: ZONE },
       role_profiles: [{ key: 'p', name: 'Shop volunteer' }],
       teams: [{ key: 'shop', name: 'Shop' }],
-      users: [{ key: 'boss', email: 'boss@shifts.bench', password: PASSWORD, display_name: 'Boss', permissions: ['manage-rotas'], roles: [{ team: 'shop', role_profile: 'p' }] }, ...users],
+      users: [
+        {
+          key: 'boss',
+          email: 'boss@shifts.bench',
+          password: PASSWORD,
+          display_name: 'Boss',
+          permissions: ['manage-rotas'],
+          roles: [{ team: 'shop', role_profile: 'p' }],
+        },
+        ...users,
+      ],
     }),
   );
   const pre = await created(base, '/auth/api/pre-auth-token', { email: 'boss@shifts.bench', password: PASSWORD });
   const token = String((await created(base, '/auth/api/token', { token: pre.token })).token);
-  const pattern = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => ({ weekday_start: d, start_time: '08:00', weekday_end: d, end_time: '20:00', min: 1, ideal: 1, max: 1000 }));
-  const patternId = ((await created(base, '/api/shift-patterns', { name: 'Every day', pattern }, token)).data as { id: number }).id;
+  const pattern = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => ({
+    weekday_start: d,
+    start_time: '08:00',
+    weekday_end: d,
+    end_time: '20:00',
+    min: 1,
+    ideal: 1,
+    max: 1000,
+  }));
+  const patternId = (
+    (await created(base, '/api/shift-patterns', { name: 'Every day', pattern }, token)).data as { id: number }
+  ).id;
   const today = todayIn(ZONE);
-  const rota = await created(base, '/api/rotas', { name: 'Shop', start_date: today, pattern_id: patternId, team: [{ id: org.teams.shop }] }, token);
+  const rota = await created(
+    base,
+    '/api/rotas',
+    { name: 'Shop', start_date: today, pattern_id: patternId, team: [{ id: org.teams.shop }] },
+    token,
+  );
   const rotaId = (rota.data as { id: number }[])[0]!.id;
   return { app, ds: app.get(DataSource), base, token, rotaId, userIds: users.map((u) => org.users[u.key]!), today };
 }
@@ -272,7 +328,8 @@ const progress = async (ds: DataSource): Promise<Progress> =>
   )[0];
 
 const BACKEND_PIDS = `array(SELECT pid FROM pg_stat_activity WHERE datname = current_database())`;
-const backendPids = async (ds: DataSource): Promise<number[]> => (await ds.query(`SELECT ${BACKEND_PIDS} AS pids`))[0].pids;
+const backendPids = async (ds: DataSource): Promise<number[]> =>
+  (await ds.query(`SELECT ${BACKEND_PIDS} AS pids`))[0].pids;
 
 /** CPU per item, microseconds: this process's, and its database's Postgres backends'. */
 export interface CpuPerItem {
@@ -329,7 +386,11 @@ function seriesBodies(w: World): unknown[][] {
       user: { id: w.userIds[i] },
       start_datetime: `${date} 09:00`,
       end_datetime: `${date} 10:00`,
-      recurrence_pattern: { recurrence_period: 'week', recurrence_frequency: 1, end_date: plusDays(date, 7 * (WEEKS - 1)) },
+      recurrence_pattern: {
+        recurrence_period: 'week',
+        recurrence_frequency: 1,
+        end_date: plusDays(date, 7 * (WEEKS - 1)),
+      },
     };
   });
   return Array.from({ length: Math.ceil(SERIES / BULK) }, (_, b) => items.slice(b * BULK, (b + 1) * BULK));
@@ -359,9 +420,14 @@ async function generation(w: World, log: (line: string) => void): Promise<Genera
   const cpu = await meter.stop(expected, now.pids);
   const machineTicks = busyTicks() - ticks;
   const profile = (await profiler?.stop('shifts-generation', seconds)) ?? null;
-  const [{ shifts, skipped }] = await w.ds.query(`SELECT (SELECT count(*) FROM rota_shifts)::int AS shifts, (SELECT count(*) FROM rota_series_skips)::int AS skipped`);
-  if (shifts + skipped !== expected) throw new Error(`generation ended with ${shifts} shifts and ${skipped} skips, not ${expected} occurrences`);
-  log(`generation: ${shifts} shifts (${skipped} skipped) in ${seconds.toFixed(1)} s; requests done at ${requestSeconds.toFixed(1)} s`);
+  const [{ shifts, skipped }] = await w.ds.query(
+    `SELECT (SELECT count(*) FROM rota_shifts)::int AS shifts, (SELECT count(*) FROM rota_series_skips)::int AS skipped`,
+  );
+  if (shifts + skipped !== expected)
+    throw new Error(`generation ended with ${shifts} shifts and ${skipped} skips, not ${expected} occurrences`);
+  log(
+    `generation: ${shifts} shifts (${skipped} skipped) in ${seconds.toFixed(1)} s; requests done at ${requestSeconds.toFixed(1)} s`,
+  );
   const { lag, perChunkMs, chunks } = await fromTheLog(w.ds);
   return {
     series: now.series,
@@ -385,13 +451,26 @@ async function generation(w: World, log: (line: string) => void): Promise<Genera
  */
 async function fromTheLog(ds: DataSource) {
   type Row = { id: string; at: Date };
-  const read = (type: string): Promise<Row[]> => ds.query(`SELECT data->>'id' AS id, recorded_at AS at FROM events WHERE type = $1 ORDER BY position`, [type]);
-  const [started, generated] = await Promise.all([read('rotas.RepeatingShiftStarted'), read('rotas.RepeatingShiftGenerated')]);
+  const read = (type: string): Promise<Row[]> =>
+    ds.query(`SELECT data->>'id' AS id, recorded_at AS at FROM events WHERE type = $1 ORDER BY position`, [type]);
+  const [started, generated] = await Promise.all([
+    read('rotas.RepeatingShiftStarted'),
+    read('rotas.RepeatingShiftGenerated'),
+  ]);
   const first = new Map<string, number>();
   for (const g of generated) if (!first.has(g.id)) first.set(g.id, g.at.getTime());
-  const lags = started.flatMap((s) => (first.has(s.id) ? [first.get(s.id)! - s.at.getTime()] : [])).sort((a, b) => a - b);
-  const gaps = generated.slice(1).map((g, i) => g.at.getTime() - generated[i]!.at.getTime()).sort((a, b) => a - b);
-  return { lag: { p50: percentile(lags, 50), max: lags.at(-1) ?? NaN }, perChunkMs: { p50: percentile(gaps, 50), p90: percentile(gaps, 90) }, chunks: generated.length };
+  const lags = started
+    .flatMap((s) => (first.has(s.id) ? [first.get(s.id)! - s.at.getTime()] : []))
+    .sort((a, b) => a - b);
+  const gaps = generated
+    .slice(1)
+    .map((g, i) => g.at.getTime() - generated[i]!.at.getTime())
+    .sort((a, b) => a - b);
+  return {
+    lag: { p50: percentile(lags, 50), max: lags.at(-1) ?? NaN },
+    perChunkMs: { p50: percentile(gaps, 50), p90: percentile(gaps, 90) },
+    chunks: generated.length,
+  };
 }
 
 /** The baseline: SERIES × WEEKS events through EventStore.transaction + append, 100 a transaction on a fresh stream, one appender. */
@@ -400,7 +479,20 @@ async function appendBaseline(app: NestFastifyApplication, events: number): Prom
   const ds = app.get(DataSource);
   const write = (tag: string, n: number) =>
     internal.transaction((tx) =>
-      internal.append(tx, [{ streamId: `bench.Claim-${tag}-${n}`, expectedVersion: 'no_stream', events: Array.from({ length: 100 }, (_, k) => ({ type: EVENT_TYPES[k % EVENT_TYPES.length]!, data: eventData(n * 100 + k) })) }], eventMetadata(`${tag}-${n}`)),
+      internal.append(
+        tx,
+        [
+          {
+            streamId: `bench.Claim-${tag}-${n}`,
+            expectedVersion: 'no_stream',
+            events: Array.from({ length: 100 }, (_, k) => ({
+              type: EVENT_TYPES[k % EVENT_TYPES.length]!,
+              data: eventData(n * 100 + k),
+            })),
+          },
+        ],
+        eventMetadata(`${tag}-${n}`),
+      ),
     );
   for (let n = 0; n < 10; n++) await write('warm', n);
   const meter = await CpuMeter.start(ds);
@@ -417,7 +509,11 @@ async function latencies(w: World, url: string, log: (line: string) => void): Pr
   const headers = { authorization: `Bearer ${w.token}` };
   const bare = await bareRoute(url);
   try {
-    const bareSpec = { url: bare.url, headers: {}, body: JSON.stringify({ amount: 4.2, description: 'bus', date: '2026-11-20', type: { id: 1 } }) };
+    const bareSpec = {
+      url: bare.url,
+      headers: {},
+      body: JSON.stringify({ amount: 4.2, description: 'bus', date: '2026-11-20', type: { id: 1 } }),
+    };
     let offset = 0;
     if (warmUp > 0) {
       offset += (await load({ url: `${w.base}/api/rota/shifts`, headers, seconds: warmUp, shifts: space })).sent;
@@ -426,9 +522,16 @@ async function latencies(w: World, url: string, log: (line: string) => void): Pr
     if (ANALYZE) await w.ds.query('ANALYZE rota_shifts');
     const meter = await CpuMeter.start(w.ds);
     const profiler = await SpanProfile.start();
-    const measured = (await load({ url: `${w.base}/api/rota/shifts`, headers, seconds, shifts: { ...space, offset } })).figure;
-    const api = { ...measured, cpu: await meter.stop(measured.requests), profile: (await profiler?.stop('shifts-bookings', seconds)) ?? null };
-    log(`POST /api/rota/shifts: p50 ${api.p50} ms, p99 ${api.p99} ms, ${api.perSecond.toFixed(0)} req/s, ${JSON.stringify(api.statusCodes)}`);
+    const measured = (await load({ url: `${w.base}/api/rota/shifts`, headers, seconds, shifts: { ...space, offset } }))
+      .figure;
+    const api = {
+      ...measured,
+      cpu: await meter.stop(measured.requests),
+      profile: (await profiler?.stop('shifts-bookings', seconds)) ?? null,
+    };
+    log(
+      `POST /api/rota/shifts: p50 ${api.p50} ms, p99 ${api.p99} ms, ${api.perSecond.toFixed(0)} req/s, ${JSON.stringify(api.statusCodes)}`,
+    );
     const bareFigure = (await load({ ...bareSpec, seconds })).figure;
     return { api, bare: bareFigure };
   } finally {
@@ -501,7 +604,11 @@ function selfTimes(profile: V8Profile): Pick<ProfileSummary, 'areas' | 'function
     const name = `${functionName || '(anonymous)'} ${area}${url ? `:${lineNumber + 1}` : ''}`;
     functions.set(name, (functions.get(name) ?? 0) + us);
   }
-  const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, us]) => ({ name, ms: us / 1000 }));
+  const top = (m: Map<string, number>, n: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([name, us]) => ({ name, ms: us / 1000 }));
   return { areas: top(areas, 14), functions: top(functions, 20) };
 }
 
@@ -553,17 +660,27 @@ class StatementTally {
  * rotas.RepeatingShiftStarted feeds (found through the registry: libs/rotas exports neither).
  */
 function generationWorker(app: NestFastifyApplication): Worker {
-  const queue = app.get(ReactorRegistry).all().find((r) => r.handles.includes('rotas.RepeatingShiftStarted'))?.queue;
-  const hosts = [...app.get(ModulesContainer).values()].flatMap((m) => [...m.providers.values()]).map((p) => p.instance as unknown).filter((i): i is WorkerHost => i instanceof WorkerHost);
+  const queue = app
+    .get(ReactorRegistry)
+    .all()
+    .find((r) => r.handles.includes('rotas.RepeatingShiftStarted'))?.queue;
+  const hosts = [...app.get(ModulesContainer).values()]
+    .flatMap((m) => [...m.providers.values()])
+    .map((p) => p.instance as unknown)
+    .filter((i): i is WorkerHost => i instanceof WorkerHost);
   const host = hosts.find((h) => h.worker.name === queue);
-  if (!host) throw new Error(`no worker for the queue of rotas.RepeatingShiftStarted (${String(queue)}) among ${hosts.map((h) => h.worker.name).join(', ')}`);
+  if (!host)
+    throw new Error(
+      `no worker for the queue of rotas.RepeatingShiftStarted (${String(queue)}) among ${hosts.map((h) => h.worker.name).join(', ')}`,
+    );
   return host.worker;
 }
 
 async function deleteKeys(url: string, prefix: string): Promise<void> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
-  for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 500 })) if ((keys as string[]).length) await redis.unlink(...(keys as string[]));
+  for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 500 }))
+    if ((keys as string[]).length) await redis.unlink(...(keys as string[]));
   await redis.quit();
 }
 
@@ -573,7 +690,14 @@ export async function benchShifts(log: (line: string) => void = () => undefined)
   const redisUrl = env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
   const prefix = 'uvol_bench_shifts';
   if (redisUrl) await deleteKeys(redisUrl, prefix);
-  const config = loadConfig({ DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'silent', AUTH_RATE_LIMIT_PER_ADDRESS: '100000', REDIS_URL: redisUrl || undefined, QUEUE_PREFIX: prefix });
+  const config = loadConfig({
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    AUTH_RATE_LIMIT_PER_ADDRESS: '100000',
+    REDIS_URL: redisUrl || undefined,
+    QUEUE_PREFIX: prefix,
+  });
   const app = await createHttpApp(StandaloneModule.forRoot(config), { logger: false });
   app.useLogger(false); // Nest's own start-up lines (routes mapped, the scheduler) would otherwise reach stdout
   try {
@@ -582,12 +706,21 @@ export async function benchShifts(log: (line: string) => void = () => undefined)
     if (concurrency > 0) generationWorker(app).concurrency = concurrency;
     const setUpStarted = performance.now();
     const world = await setUp(app);
-    log(`set up in ${secondsSince(setUpStarted).toFixed(0)} s: ${USERS} volunteers, rota ${world.rotaId} from ${world.today}`);
+    log(
+      `set up in ${secondsSince(setUpStarted).toFixed(0)} s: ${USERS} volunteers, rota ${world.rotaId} from ${world.today}`,
+    );
     const gen = await generation(world, log);
     const append = await appendBaseline(app, SERIES * WEEKS);
     log(`append: ${append.events} events in ${append.seconds.toFixed(1)} s`);
     const post = await latencies(world, url, log);
-    return { generation: gen, append, post, queues: redisUrl ? 'Redis' : 'PostgreSQL', concurrency: generationWorker(app).concurrency, analyzed: ANALYZE };
+    return {
+      generation: gen,
+      append,
+      post,
+      queues: redisUrl ? 'Redis' : 'PostgreSQL',
+      concurrency: generationWorker(app).concurrency,
+      analyzed: ANALYZE,
+    };
   } finally {
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -600,14 +733,25 @@ export async function benchShifts(log: (line: string) => void = () => undefined)
 // ---------------------------------------------------------------------------------------------
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
-const cpuLine = (c: CpuPerItem) => `this process ${c.nodeUs.toFixed(0)} µs, its database's Postgres backends ${c.postgresUs.toFixed(0)} µs`;
+const cpuLine = (c: CpuPerItem) =>
+  `this process ${c.nodeUs.toFixed(0)} µs, its database's Postgres backends ${c.postgresUs.toFixed(0)} µs`;
 const latencyLine = (name: string, f: LatencyFigure) =>
-  `  ${name.padEnd(40)} p50 ${ms(f.p50)}   p99 ${ms(f.p99)}   ${f.perSecond.toFixed(0)} req/s   ${Object.entries(f.statusCodes).map(([c, n]) => `${c}: ${n}`).join(', ')}\n`;
+  `  ${name.padEnd(40)} p50 ${ms(f.p50)}   p99 ${ms(f.p99)}   ${f.perSecond.toFixed(0)} req/s   ${Object.entries(
+    f.statusCodes,
+  )
+    .map(([c, n]) => `${c}: ${n}`)
+    .join(', ')}\n`;
 
 /** The statements of a span, per unit of work (a chunk, a booking), the costliest first. */
 const statementLines = (title: string, all: Tallied[], units: number, unit: string) =>
   `${title} (send → answer; per ${unit})\n` +
-  all.slice(0, 25).map((t) => `  ${(t.count / units).toFixed(2).padStart(6)} × ${(t.ms / t.count).toFixed(2).padStart(6)} ms = ${(t.ms / units).toFixed(2).padStart(6)} ms  ${t.text}\n`).join('') +
+  all
+    .slice(0, 25)
+    .map(
+      (t) =>
+        `  ${(t.count / units).toFixed(2).padStart(6)} × ${(t.ms / t.count).toFixed(2).padStart(6)} ms = ${(t.ms / units).toFixed(2).padStart(6)} ms  ${t.text}\n`,
+    )
+    .join('') +
   `  all: ${(all.reduce((n, t) => n + t.count, 0) / units).toFixed(1)} statements, ${(all.reduce((n, t) => n + t.ms, 0) / units).toFixed(1)} ms a ${unit}\n`;
 
 const profileLines = (span: string, p: ProfileSummary | null, units: number, unit: string) =>

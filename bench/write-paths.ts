@@ -23,53 +23,111 @@ export interface WritePathFigure {
   readonly nodeUs: number;
 }
 
-async function measure(name: string, write: () => Promise<unknown>, total: number, concurrency = 16): Promise<WritePathFigure> {
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let i = 0; i < 20; i++) await write(); // warm-up: connections, prepared statements, JIT
-  }));
+async function measure(
+  name: string,
+  write: () => Promise<unknown>,
+  total: number,
+  concurrency = 16,
+): Promise<WritePathFigure> {
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = 0; i < 20; i++) await write(); // warm-up: connections, prepared statements, JIT
+    }),
+  );
   const ticks = busyTicks();
   const cpu = process.cpuUsage();
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let i = 0; i < total / concurrency; i++) await write();
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = 0; i < total / concurrency; i++) await write();
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
-  return { name, perSecond: total / seconds, machineUs: ((busyTicks() - ticks) * 10_000) / total, nodeUs: (used.user + used.system) / total };
+  return {
+    name,
+    perSecond: total / seconds,
+    machineUs: ((busyTicks() - ticks) * 10_000) / total,
+    nodeUs: (used.user + used.system) / total,
+  };
 }
 
 export async function benchWritePaths(total = 4_000): Promise<WritePathFigure[]> {
   const url = await createScratch('uvol_bench_writes');
   const dataDir = mkdtempSync(join(tmpdir(), 'uvol-bench-writes-'));
   const config = loadConfig({ DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  const app = await (await Test.createTestingModule({ imports: [...coreImports(config, { migrate: true }), ...contexts.domain] }).compile()).init();
+  const app = await (
+    await Test.createTestingModule({
+      imports: [...coreImports(config, { migrate: true }), ...contexts.domain],
+    }).compile()
+  ).init();
   try {
     const ds = app.get(DataSource);
     const store = app.get(EventStore);
     // The same store with unnamed statements (as DataSource.query sends them, and as embedded mode does).
-    const unnamed = new EventStore(ds, app.get(EventUpcasters), app.get(InlineProjections), new PreparedStatements(ds, { embedded: true }));
+    const unnamed = new EventStore(
+      ds,
+      app.get(EventUpcasters),
+      app.get(InlineProjections),
+      new PreparedStatements(ds, { embedded: true }),
+    );
     await ds.query(`CREATE TABLE bare_expenses (LIKE expenses INCLUDING ALL)`);
     let id = 0;
     const recorded = () => {
       id++;
-      const data = { id, organisationId: 1, userId: 1, typeId: 1, rateId: null, roleId: null, amount: 4.2, description: 'bus', submitted: null, date: '2026-11-20', miles: null, passengers: null };
-      return { streamId: `expenses.Expense-${id}`, expectedVersion: 'no_stream' as const, events: [{ type: 'expenses.ExpenseRecorded', data }] };
+      const data = {
+        id,
+        organisationId: 1,
+        userId: 1,
+        typeId: 1,
+        rateId: null,
+        roleId: null,
+        amount: 4.2,
+        description: 'bus',
+        submitted: null,
+        date: '2026-11-20',
+        miles: null,
+        passengers: null,
+      };
+      return {
+        streamId: `expenses.Expense-${id}`,
+        expectedVersion: 'no_stream' as const,
+        events: [{ type: 'expenses.ExpenseRecorded', data }],
+      };
     };
     const meta = { organisationId: 1, actor: userActor(1) };
     // The store's own transaction and append, which domain code no longer gets (docs/adr/0005).
     const internal = storeInternals(store);
     // What SaveExpenseHandler does for a create: a drawn id, nothing read, one statement.
-    const handle = (on: EventStore, append: ReturnType<typeof recorded>) => on.handle(append.streamId, () => null, () => append.events, { expect: 'no_stream', metadata: meta });
+    const handle = (on: EventStore, append: ReturnType<typeof recorded>) =>
+      on.handle(
+        append.streamId,
+        () => null,
+        () => append.events,
+        { expect: 'no_stream', metadata: meta },
+      );
     return [
-      await measure('raw pg: INSERT of the projection row alone (the bare route\'s statement)', () =>
-        ds.query(
-          `INSERT INTO bare_expenses (id, organisation_id, user_id, type_id, amount, description, date, claimed, created_at, updated_at)
+      await measure(
+        "raw pg: INSERT of the projection row alone (the bare route's statement)",
+        () =>
+          ds.query(
+            `INSERT INTO bare_expenses (id, organisation_id, user_id, type_id, amount, description, date, claimed, created_at, updated_at)
            VALUES ($1, 1, 1, 1, 4.2, 'bus', '2026-11-20', false, now(), now()) RETURNING *`,
-          [++id],
-        ), total),
-      await measure('EventStore.transaction + append (6 round trips)', () => internal.transaction((tx) => internal.append(tx, [recorded()], meta)), total),
+            [++id],
+          ),
+        total,
+      ),
+      await measure(
+        'EventStore.transaction + append (6 round trips)',
+        () => internal.transaction((tx) => internal.append(tx, [recorded()], meta)),
+        total,
+      ),
       await measure("EventStore.handle at 'no_stream', statement unnamed", () => handle(unnamed, recorded()), total),
-      await measure("EventStore.handle at 'no_stream', prepared (what the API runs)", () => handle(store, recorded()), total),
+      await measure(
+        "EventStore.handle at 'no_stream', prepared (what the API runs)",
+        () => handle(store, recorded()),
+        total,
+      ),
     ];
   } finally {
     await app.close();
@@ -77,4 +135,3 @@ export async function benchWritePaths(total = 4_000): Promise<WritePathFigure[]>
     await dropScratch('uvol_bench_writes');
   }
 }
-

@@ -54,7 +54,16 @@ export class Identity1763700001000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['sessions', 'pre_auth_tokens', 'roles', 'users', 'activity_categories', 'role_profiles', 'teams', 'organisations']) {
+    for (const t of [
+      'sessions',
+      'pre_auth_tokens',
+      'roles',
+      'users',
+      'activity_categories',
+      'role_profiles',
+      'teams',
+      'organisations',
+    ]) {
       await q.query(`DROP TABLE ${t}`);
     }
     for (const seq of ['organisation', 'team', 'role_profile', 'activity_category', 'user', 'role']) {

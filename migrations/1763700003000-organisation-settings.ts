@@ -13,7 +13,9 @@ export class OrganisationSettings1763700003000 implements MigrationInterface {
       CREATE TABLE organisation_settings_history (
         position bigint PRIMARY KEY, organisation_id bigint NOT NULL, actor_id bigint,
         changed_at timestamptz NOT NULL, fields jsonb NOT NULL)`);
-    await q.query(`CREATE INDEX organisation_settings_history_org ON organisation_settings_history (organisation_id, position)`);
+    await q.query(
+      `CREATE INDEX organisation_settings_history_org ON organisation_settings_history (organisation_id, position)`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -42,7 +42,8 @@ export class Expenses1763700004000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['claims', 'expense_attachments', 'expenses', 'expense_rates', 'expense_types']) await q.query(`DROP TABLE ${t}`);
+    for (const t of ['claims', 'expense_attachments', 'expenses', 'expense_rates', 'expense_types'])
+      await q.query(`DROP TABLE ${t}`);
     for (const seq of ['type', 'rate', 'expense', 'claim']) await q.query(`DROP SEQUENCE expenses_${seq}_ids`);
   }
 }

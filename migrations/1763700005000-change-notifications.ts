@@ -36,8 +36,12 @@ export class ChangeNotifications1763700005000 implements MigrationInterface {
         RETURN NULL;
       END $$`);
     for (const [table, key] of Object.entries(WATCHED)) {
-      await q.query(`CREATE TRIGGER ${table}_changes AFTER INSERT OR UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION uvol_notify_change('${key}')`);
-      await q.query(`CREATE TRIGGER ${table}_truncated AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION uvol_notify_truncate()`);
+      await q.query(
+        `CREATE TRIGGER ${table}_changes AFTER INSERT OR UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION uvol_notify_change('${key}')`,
+      );
+      await q.query(
+        `CREATE TRIGGER ${table}_truncated AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION uvol_notify_truncate()`,
+      );
     }
   }
 

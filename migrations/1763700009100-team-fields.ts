@@ -9,7 +9,9 @@ export class TeamFields1763700009100 implements MigrationInterface {
   name = 'TeamFields1763700009100';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE teams ADD COLUMN icon text NOT NULL DEFAULT '', ADD COLUMN hidden boolean NOT NULL DEFAULT false, ADD COLUMN disabled boolean NOT NULL DEFAULT false`);
+    await q.query(
+      `ALTER TABLE teams ADD COLUMN icon text NOT NULL DEFAULT '', ADD COLUMN hidden boolean NOT NULL DEFAULT false, ADD COLUMN disabled boolean NOT NULL DEFAULT false`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -26,7 +26,9 @@ export class Shifts1763700010000 implements MigrationInterface {
         starts_at timestamptz NOT NULL, ends_at timestamptz NOT NULL, start_wall text NOT NULL, end_wall text NOT NULL,
         status text NOT NULL, cancel_reason text, sequence integer NOT NULL,
         created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL)`);
-    await q.query(`CREATE INDEX rota_shifts_rota_date ON rota_shifts (rota_id, date, starts_at) WHERE status = 'booked'`);
+    await q.query(
+      `CREATE INDEX rota_shifts_rota_date ON rota_shifts (rota_id, date, starts_at) WHERE status = 'booked'`,
+    );
     await q.query(`CREATE INDEX rota_shifts_user_start ON rota_shifts (user_id, starts_at) WHERE status = 'booked'`);
     await q.query(`CREATE INDEX rota_shifts_series ON rota_shifts (series_id, date) WHERE series_id IS NOT NULL`);
     await q.query(`
@@ -37,8 +39,12 @@ export class Shifts1763700010000 implements MigrationInterface {
         ignore_on_hold boolean NOT NULL, confirm_role_restriction boolean NOT NULL,
         until date NOT NULL, generated_until date NOT NULL, ended_reason text,
         created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL)`);
-    await q.query(`CREATE INDEX rota_repeating_shifts_pending ON rota_repeating_shifts (rota_id) WHERE generated_until < until`);
-    await q.query(`CREATE INDEX rota_repeating_shifts_open ON rota_repeating_shifts (organisation_id) WHERE end_date IS NULL`);
+    await q.query(
+      `CREATE INDEX rota_repeating_shifts_pending ON rota_repeating_shifts (rota_id) WHERE generated_until < until`,
+    );
+    await q.query(
+      `CREATE INDEX rota_repeating_shifts_open ON rota_repeating_shifts (organisation_id) WHERE end_date IS NULL`,
+    );
     await q.query(`
       CREATE TABLE rota_series_skips (
         series_id bigint NOT NULL, date date NOT NULL, organisation_id bigint NOT NULL, reason text NOT NULL,
@@ -46,7 +52,8 @@ export class Shifts1763700010000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['rota_series_skips', 'rota_repeating_shifts', 'rota_shifts', 'stream_gates']) await q.query(`DROP TABLE ${t}`);
+    for (const t of ['rota_series_skips', 'rota_repeating_shifts', 'rota_shifts', 'stream_gates'])
+      await q.query(`DROP TABLE ${t}`);
     for (const seq of ['shift', 'series']) await q.query(`DROP SEQUENCE rotas_${seq}_ids`);
   }
 }

@@ -14,4 +14,19 @@ import { TeamFields1763700009100 } from './1763700009100-team-fields.js';
 import { CalendarFeeds1763700012000 } from './1763700012000-calendar-feeds.js';
 
 /** Every migration in order; each app hands this list to the database module. */
-export const migrations = [EventStore1763700000000, RateLimits1763700000100, Identity1763700001000, Files1763700002000, OrganisationSettings1763700003000, Expenses1763700004000, MailDeliveries1763700004100, ChangeNotifications1763700005000, DropStreams1763700006000, FileReferences1763700007200, Rotas1763700009000, TeamFields1763700009100, Shifts1763700010000, CalendarFeeds1763700012000];
+export const migrations = [
+  EventStore1763700000000,
+  RateLimits1763700000100,
+  Identity1763700001000,
+  Files1763700002000,
+  OrganisationSettings1763700003000,
+  Expenses1763700004000,
+  MailDeliveries1763700004100,
+  ChangeNotifications1763700005000,
+  DropStreams1763700006000,
+  FileReferences1763700007200,
+  Rotas1763700009000,
+  TeamFields1763700009100,
+  Shifts1763700010000,
+  CalendarFeeds1763700012000,
+];

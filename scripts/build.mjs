@@ -29,7 +29,12 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const STAMP = join(root, 'dist', '.build-stamp');
 const TSCONFIG = 'tsconfig.build.json';
 /** What the process scripts run: a build that lost one of them is rebuilt whatever the stamp says. */
-const OUTPUTS = ['apps/standalone/src/main.js', 'apps/api/src/main.js', 'apps/worker/src/main.js', 'apps/cli/src/main.js'].map((p) => join(root, 'dist', p));
+const OUTPUTS = [
+  'apps/standalone/src/main.js',
+  'apps/api/src/main.js',
+  'apps/worker/src/main.js',
+  'apps/cli/src/main.js',
+].map((p) => join(root, 'dist', p));
 const NOT_BUILT = /\.(spec|int-spec|e2e-spec)\.ts$/;
 
 const always = process.argv.includes('--always');
@@ -47,7 +52,11 @@ if (check) {
 if (!always && upToDate) process.exit(0);
 
 if (!always) {
-  const why = !stamp ? 'no build yet' : !complete ? 'the build in dist is incomplete' : 'sources changed since the last build';
+  const why = !stamp
+    ? 'no build yet'
+    : !complete
+      ? 'the build in dist is incomplete'
+      : 'sources changed since the last build';
   process.stderr.write(`compiling TypeScript (${why})…\n`);
 }
 rmSync(STAMP, { force: true });
@@ -72,14 +81,23 @@ function sourceHash() {
   for (const folder of [...(config.include ?? [])].sort()) {
     for (const file of tsFiles(join(root, folder))) add(file);
   }
-  for (const file of ['tsconfig.json', TSCONFIG, 'package.json', 'package-lock.json', 'node_modules/typescript/package.json']) add(join(root, file));
+  for (const file of [
+    'tsconfig.json',
+    TSCONFIG,
+    'package.json',
+    'package-lock.json',
+    'node_modules/typescript/package.json',
+  ])
+    add(join(root, file));
   return h.digest('hex');
 }
 
 function tsFiles(dir) {
   if (!existsSync(dir)) return [];
   const found = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  )) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (entry.name !== 'node_modules') found.push(...tsFiles(path));

@@ -31,9 +31,41 @@ const LISTS = new Set(['FROM', 'TRUNCATE', 'LOCK']);
 const MODIFIERS = new Set(['ONLY', 'IF', 'NOT', 'EXISTS', 'TABLE', 'LATERAL']);
 /** Words that end a FROM entry: never a table or an alias. */
 const RESERVED = new Set([
-  'WHERE', 'ON', 'USING', 'JOIN', 'LEFT', 'RIGHT', 'INNER', 'OUTER', 'FULL', 'CROSS', 'NATURAL', 'GROUP', 'ORDER', 'LIMIT', 'OFFSET',
-  'UNION', 'EXCEPT', 'INTERSECT', 'SET', 'VALUES', 'SELECT', 'RETURNING', 'WINDOW', 'HAVING', 'FOR', 'AND', 'OR', 'AS', 'DEFAULT', 'IN',
-  'WITH', 'ONLY', 'LATERAL', 'TABLESAMPLE', 'FETCH',
+  'WHERE',
+  'ON',
+  'USING',
+  'JOIN',
+  'LEFT',
+  'RIGHT',
+  'INNER',
+  'OUTER',
+  'FULL',
+  'CROSS',
+  'NATURAL',
+  'GROUP',
+  'ORDER',
+  'LIMIT',
+  'OFFSET',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'SET',
+  'VALUES',
+  'SELECT',
+  'RETURNING',
+  'WINDOW',
+  'HAVING',
+  'FOR',
+  'AND',
+  'OR',
+  'AS',
+  'DEFAULT',
+  'IN',
+  'WITH',
+  'ONLY',
+  'LATERAL',
+  'TABLESAMPLE',
+  'FETCH',
 ]);
 /** Words that start a join, after a fragment's leading table and alias. */
 const JOINS = new Set(['JOIN', 'LEFT', 'RIGHT', 'INNER', 'FULL', 'CROSS', 'NATURAL']);
@@ -42,8 +74,9 @@ const TEST_FILE = /\.(spec|int-spec|e2e-spec)\.ts$/;
 /** SQL tokens with their offsets: words (quoted or not), numbers, quoted strings, single characters. */
 function tokens(text) {
   const out = [];
-  const re = /\s+|--[^\n]*|\/\*[\s\S]*?\*\/|"((?:[^"]|"")+)"|([A-Za-z_][A-Za-z0-9_$]*)|\d+(?:\.\d+)?|'(?:[^']|'')*'|([\s\S])/g;
-  for (let m; (m = re.exec(text)); ) {
+  const re =
+    /\s+|--[^\n]*|\/\*[\s\S]*?\*\/|"((?:[^"]|"")+)"|([A-Za-z_][A-Za-z0-9_$]*)|\d+(?:\.\d+)?|'(?:[^']|'')*'|([\s\S])/g;
+  for (let m; (m = re.exec(text));) {
     if (m[1] !== undefined) out.push({ word: m[1].replace(/""/g, '"'), quoted: true, at: m.index + 1 });
     else if (m[2] !== undefined) out.push({ word: m[2], upper: m[2].toUpperCase(), at: m.index });
     else if (m[3] !== undefined && !/\s/.test(m[3])) out.push({ punct: m[3], at: m.index });
@@ -67,7 +100,8 @@ export function sqlTableNames(text) {
   };
   // A fragment that starts with a table and joins on (`claims c JOIN …`, spliced in after a FROM).
   const a = t[1]?.upper && !JOINS.has(t[1].upper) ? 2 : 1;
-  if (isWord(0) && !(t[0].upper && RESERVED.has(t[0].upper)) && t[a]?.upper && JOINS.has(t[a].upper)) found.push({ table: t[0].word.toLowerCase(), at: t[0].at });
+  if (isWord(0) && !(t[0].upper && RESERVED.has(t[0].upper)) && t[a]?.upper && JOINS.has(t[a].upper))
+    found.push({ table: t[0].word.toLowerCase(), at: t[0].at });
   for (let i = 0; i < t.length; i++) {
     const keyword = t[i].upper;
     if (!KEYWORDS.has(keyword)) continue;
@@ -75,7 +109,8 @@ export function sqlTableNames(text) {
     let last = i;
     for (;;) {
       while (t[k]?.upper && MODIFIERS.has(t[k].upper)) k++;
-      if (isPunct(k, '(')) k = skipParens(k); // a subquery
+      if (isPunct(k, '('))
+        k = skipParens(k); // a subquery
       else if (isWord(k) && !(t[k].upper && RESERVED.has(t[k].upper))) {
         let name = t[k];
         let qualified = false;
@@ -86,7 +121,8 @@ export function sqlTableNames(text) {
           k += 2;
         }
         const call = isPunct(k + 1, '(') && (keyword === 'FROM' || keyword === 'JOIN');
-        if (call) k = skipParens(k + 1); // unnest(…), generate_series(…)
+        if (call)
+          k = skipParens(k + 1); // unnest(…), generate_series(…)
         else {
           if (!qualified) found.push({ table: name.quoted ? name.word : name.word.toLowerCase(), at: name.at });
           last = k;
@@ -122,18 +158,35 @@ export function tableReferences(sourceText, fileName = 'source.ts') {
     else if (ts.isArrayLiteralExpression(node)) node.elements.forEach((e) => named(e, how));
   };
   const visit = (node) => {
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
+    if (
+      ts.isStringLiteral(node) ||
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node)
+    ) {
       // The text between the delimiters: ' " ` at either end, `${` before and `}` after a substitution.
       const start = node.getStart(sf) + 1;
       const end = node.getEnd() - (ts.isTemplateHead(node) || ts.isTemplateMiddle(node) ? 2 : 1);
-      for (const { table, at } of sqlTableNames(sourceText.slice(start, end))) refs.push({ table, line: lineOf(start + at), how: 'sql' });
+      for (const { table, at } of sqlTableNames(sourceText.slice(start, end)))
+        refs.push({ table, line: lineOf(start + at), how: 'sql' });
     }
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ts.isIdentifier(node.expression.expression)
-      && node.expression.expression.text === 'op' && PROJECTION_OPS.has(node.expression.name.text) && node.arguments[0]) {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      ts.isIdentifier(node.expression.expression) &&
+      node.expression.expression.text === 'op' &&
+      PROJECTION_OPS.has(node.expression.name.text) &&
+      node.arguments[0]
+    ) {
       named(node.arguments[0], 'projection');
     }
-    if ((ts.isPropertyAssignment(node) || ts.isPropertyDeclaration(node)) && node.initializer && !ts.isComputedPropertyName(node.name)
-      && ['table', 'tables'].includes(node.name.getText(sf))) {
+    if (
+      (ts.isPropertyAssignment(node) || ts.isPropertyDeclaration(node)) &&
+      node.initializer &&
+      !ts.isComputedPropertyName(node.name) &&
+      ['table', 'tables'].includes(node.name.getText(sf))
+    ) {
       named(node.initializer, 'property');
     }
     ts.forEachChild(node, visit);
@@ -145,7 +198,9 @@ export function tableReferences(sourceText, fileName = 'source.ts') {
 /** Tables a migration creates (`CREATE [UNLOGGED] TABLE [IF NOT EXISTS] name`). */
 export function createdTables(migrationText) {
   const names = [];
-  for (const m of migrationText.matchAll(/CREATE\s+(?:UNLOGGED\s+|TEMP(?:ORARY)?\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:public\.)?"?([A-Za-z_][A-Za-z0-9_]*)"?/gi)) {
+  for (const m of migrationText.matchAll(
+    /CREATE\s+(?:UNLOGGED\s+|TEMP(?:ORARY)?\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:public\.)?"?([A-Za-z_][A-Za-z0-9_]*)"?/gi,
+  )) {
     names.push(m[1].toLowerCase());
   }
   return names;
@@ -162,29 +217,39 @@ export function checkBoundaries({ owners, contexts, migrations, sources }) {
   for (const [context, tables] of Object.entries(owners)) {
     if (context.startsWith('//')) continue;
     for (const table of tables) {
-      if (ownerOf.has(table)) problems.push(`scripts/check-boundaries.json: table ${table} is listed by both ${ownerOf.get(table)} and ${context}`);
+      if (ownerOf.has(table))
+        problems.push(
+          `scripts/check-boundaries.json: table ${table} is listed by both ${ownerOf.get(table)} and ${context}`,
+        );
       else ownerOf.set(table, context);
     }
   }
   for (const context of contexts) {
-    if (!Object.hasOwn(owners, context)) problems.push(`scripts/check-boundaries.json: context ${context} (libs/${context}) is not listed; list it, with [] if it owns no table`);
+    if (!Object.hasOwn(owners, context))
+      problems.push(
+        `scripts/check-boundaries.json: context ${context} (libs/${context}) is not listed; list it, with [] if it owns no table`,
+      );
   }
   const created = new Set();
   for (const { file, text } of migrations) {
     for (const table of createdTables(text)) {
       created.add(table);
-      if (!ownerOf.has(table)) problems.push(`${file}: creates table ${table}, which no context owns in scripts/check-boundaries.json`);
+      if (!ownerOf.has(table))
+        problems.push(`${file}: creates table ${table}, which no context owns in scripts/check-boundaries.json`);
     }
   }
   for (const table of ownerOf.keys()) {
-    if (!created.has(table)) problems.push(`scripts/check-boundaries.json: table ${table} (${ownerOf.get(table)}) is created by no migration`);
+    if (!created.has(table))
+      problems.push(`scripts/check-boundaries.json: table ${table} (${ownerOf.get(table)}) is created by no migration`);
   }
   for (const { file, context, text } of sources) {
     for (const { table, line, how } of tableReferences(text, file)) {
       const owner = ownerOf.get(table);
       if (owner && owner !== context) {
         const what = how === 'sql' ? 'names table' : how === 'projection' ? 'projects into table' : 'watches table';
-        problems.push(`${file}:${line}: ${context} ${what} ${table}, owned by ${owner}; ask ${owner} through #app/${owner} instead`);
+        problems.push(
+          `${file}:${line}: ${context} ${what} ${table}, owned by ${owner}; ask ${owner} through #app/${owner} instead`,
+        );
       }
     }
   }
@@ -205,8 +270,14 @@ function tsFiles(dir) {
 export function checkTree(root) {
   const rel = (path) => relative(root, path).split(sep).join('/');
   const owners = JSON.parse(readFileSync(join(root, 'scripts', 'check-boundaries.json'), 'utf8'));
-  const contexts = readdirSync(join(root, 'libs'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
-  const migrations = tsFiles(join(root, 'migrations')).map((path) => ({ file: rel(path), text: readFileSync(path, 'utf8') }));
+  const contexts = readdirSync(join(root, 'libs'), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+  const migrations = tsFiles(join(root, 'migrations')).map((path) => ({
+    file: rel(path),
+    text: readFileSync(path, 'utf8'),
+  }));
   const sources = contexts.flatMap((context) =>
     tsFiles(join(root, 'libs', context, 'src'))
       .filter((path) => !TEST_FILE.test(path))
@@ -220,7 +291,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const root = at > 0 ? process.argv[at + 1] : fileURLToPath(new URL('..', import.meta.url));
   const problems = checkTree(root);
   if (problems.length > 0) {
-    console.error(`check-boundaries: ${problems.length} problem${problems.length === 1 ? '' : 's'} (a context names only its own tables: scripts/check-boundaries.json)`);
+    console.error(
+      `check-boundaries: ${problems.length} problem${problems.length === 1 ? '' : 's'} (a context names only its own tables: scripts/check-boundaries.json)`,
+    );
     for (const p of problems) console.error(`  ${p}`);
     process.exit(1);
   }

@@ -25,7 +25,10 @@ const dataDir = mkdtempSync(join(tmpdir(), 'uvol-openapi-'));
 let app;
 try {
   // Only these variables: the document must not depend on the machine's environment.
-  const config = loadConfig({ NODE_ENV: 'development', DATA_DIR: dataDir, LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1:3000' }, false);
+  const config = loadConfig(
+    { NODE_ENV: 'development', DATA_DIR: dataDir, LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1:3000' },
+    false,
+  );
   app = await createHttpApp(ApiModule.forRoot(config), { logger: false });
   const res = await app.getHttpAdapter().getInstance().inject({ method: 'GET', url: '/api/docs-json' });
   if (res.statusCode !== 200) throw new Error(`GET /api/docs-json answered ${res.statusCode}`);

@@ -22,7 +22,11 @@ describe('authentication under abuse (api.md 429; operations.md JWT_REFRESH_GRAC
   const newAddress = () => `127.0.${Math.floor(nextAddress / 250)}.${(nextAddress++ % 250) + 2}`;
 
   beforeAll(async () => {
-    env = await testEnvironment({ JWT_REFRESH_GRACE: '1', AUTH_RATE_LIMIT: String(LIMIT), AUTH_RATE_LIMIT_PER_ADDRESS: String(PER_ADDRESS) });
+    env = await testEnvironment({
+      JWT_REFRESH_GRACE: '1',
+      AUTH_RATE_LIMIT: String(LIMIT),
+      AUTH_RATE_LIMIT_PER_ADDRESS: String(PER_ADDRESS),
+    });
     app = await bootStandalone(env.config);
     await app.listen(0, '127.0.0.1');
     port = (app.getHttpServer().address() as AddressInfo).port;
@@ -49,14 +53,30 @@ describe('authentication under abuse (api.md 429; operations.md JWT_REFRESH_GRAC
   const send = (method: string, path: string, from: string, payload?: unknown, headers: Record<string, string> = {}) =>
     new Promise<Answer>((resolve, reject) => {
       const body = payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload);
-      const req = httpRequest({ host: '127.0.0.1', port, method, path, localAddress: from, headers: { ...(body !== undefined && { 'content-type': 'application/json' }), ...headers } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ statusCode: res.statusCode!, headers: res.headers, json: () => JSON.parse(text) }));
-      });
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          method,
+          path,
+          localAddress: from,
+          headers: { ...(body !== undefined && { 'content-type': 'application/json' }), ...headers },
+        },
+        (res) => {
+          let text = '';
+          res
+            .setEncoding('utf8')
+            .on('data', (chunk: string) => (text += chunk))
+            .on('end', () =>
+              resolve({ statusCode: res.statusCode!, headers: res.headers, json: () => JSON.parse(text) }),
+            );
+        },
+      );
       req.on('error', reject).end(body);
     });
   const post = (url: string, from: string, payload: unknown) => send('POST', url, from, payload);
-  const preAuth = (from: string, email: string, password = TEST_PASSWORD) => post('/auth/api/pre-auth-token', from, { email, password });
+  const preAuth = (from: string, email: string, password = TEST_PASSWORD) =>
+    post('/auth/api/pre-auth-token', from, { email, password });
   async function logIn(email: string, from = newAddress()): Promise<string> {
     const pre = await preAuth(from, email);
     expect(pre.statusCode).toBe(200);
@@ -64,7 +84,8 @@ describe('authentication under abuse (api.md 429; operations.md JWT_REFRESH_GRAC
     expect(jwt.statusCode).toBe(200);
     return jwt.json().token;
   }
-  const me = async (token: string) => (await send('GET', '/api/users/me', '127.0.0.1', undefined, { authorization: `Bearer ${token}` })).statusCode;
+  const me = async (token: string) =>
+    (await send('GET', '/api/users/me', '127.0.0.1', undefined, { authorization: `Bearer ${token}` })).statusCode;
 
   it('a repeat within JWT_REFRESH_GRACE is a 409; a reuse after it revokes every token of the log-in', async () => {
     const from = newAddress();
@@ -85,7 +106,8 @@ describe('authentication under abuse (api.md 429; operations.md JWT_REFRESH_GRAC
   it('wrong passwords from one address do not lock the owner out from another', async () => {
     const attacker = newAddress();
     const statuses = [];
-    for (let i = 0; i < 6; i++) statuses.push((await preAuth(attacker, 'owner@riverside.example', `guess ${i}`)).statusCode);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await preAuth(attacker, 'owner@riverside.example', `guess ${i}`)).statusCode);
     expect(statuses).toEqual([...Array(LIMIT).fill(401), ...Array(6 - LIMIT).fill(429)]);
     const refused = await preAuth(attacker, 'owner@riverside.example');
     expect(refused.statusCode).toBe(429); // even the right password, from the attacker's address
@@ -97,7 +119,8 @@ describe('authentication under abuse (api.md 429; operations.md JWT_REFRESH_GRAC
     const anywhere = LIMIT * 20;
     for (let i = 0; i < anywhere / LIMIT; i++) {
       const from = newAddress();
-      for (let j = 0; j < LIMIT; j++) expect((await preAuth(from, 'target@riverside.example', 'a guess')).statusCode).toBe(401);
+      for (let j = 0; j < LIMIT; j++)
+        expect((await preAuth(from, 'target@riverside.example', 'a guess')).statusCode).toBe(401);
     }
     const res = await preAuth(newAddress(), 'target@riverside.example');
     expect(res.statusCode).toBe(429);
@@ -109,21 +132,26 @@ describe('authentication under abuse (api.md 429; operations.md JWT_REFRESH_GRAC
     ['/auth/api/pre-auth-token', { email: 'not an address' }],
     ['/auth/api/token', { token: 42 }],
     ['/auth/api/token/refresh', {}],
-  ])('bodies refused by validation or parsing count against AUTH_RATE_LIMIT_PER_ADDRESS on %s', async (url, invalid) => {
-    const from = newAddress();
-    const statuses = [];
-    for (let i = 0; i < PER_ADDRESS; i++) statuses.push((await post(url, from, i % 2 ? '{"email": ' : invalid)).statusCode);
-    expect(statuses).toEqual(Array.from({ length: PER_ADDRESS }, (_, i) => (i % 2 ? 400 : 422)));
-    const limited = await post(url, from, invalid);
-    expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ message: expect.stringMatching(/Too many attempts/), status_code: 429 });
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await post(url, newAddress(), invalid)).statusCode).toBe(422); // another address is not limited
-  });
+  ])(
+    'bodies refused by validation or parsing count against AUTH_RATE_LIMIT_PER_ADDRESS on %s',
+    async (url, invalid) => {
+      const from = newAddress();
+      const statuses = [];
+      for (let i = 0; i < PER_ADDRESS; i++)
+        statuses.push((await post(url, from, i % 2 ? '{"email": ' : invalid)).statusCode);
+      expect(statuses).toEqual(Array.from({ length: PER_ADDRESS }, (_, i) => (i % 2 ? 400 : 422)));
+      const limited = await post(url, from, invalid);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toEqual({ message: expect.stringMatching(/Too many attempts/), status_code: 429 });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await post(url, newAddress(), invalid)).statusCode).toBe(422); // another address is not limited
+    },
+  );
 
   it('bodies of the wrong content type count against AUTH_RATE_LIMIT_PER_ADDRESS too', async () => {
     const from = newAddress();
-    const plain = () => send('POST', '/auth/api/pre-auth-token', from, 'email=a@b.example', { 'content-type': 'text/plain' });
+    const plain = () =>
+      send('POST', '/auth/api/pre-auth-token', from, 'email=a@b.example', { 'content-type': 'text/plain' });
     const statuses = [];
     for (let i = 0; i < PER_ADDRESS; i++) statuses.push((await plain()).statusCode);
     expect(statuses).toEqual(Array.from({ length: PER_ADDRESS }, () => 400));

@@ -15,7 +15,11 @@ import { bootStandalone, organisationFile, provision } from '../support/test-app
 const TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
 const PASSWORD = 'a long enough password';
 const totp = (secondsFromNow = 0) =>
-  generateSync({ secret: TOTP_SECRET, guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }), epoch: Math.floor(Date.now() / 1000) + secondsFromNow });
+  generateSync({
+    secret: TOTP_SECRET,
+    guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }),
+    epoch: Math.floor(Date.now() / 1000) + secondsFromNow,
+  });
 
 @Controller('api/test-approvals')
 class ApprovalsController {
@@ -40,7 +44,12 @@ describe('authentication (spec: Authentication; api.md)', () => {
   beforeAll(async () => {
     mail = await startMailCatcher();
     sms = await startSmsGateway();
-    env = await testEnvironment({ SMTP_URL: mail.url, SMS_WEBHOOK_URL: sms.url, AUTH_RATE_LIMIT: '5', AUTH_RATE_LIMIT_PER_ADDRESS: '10000' });
+    env = await testEnvironment({
+      SMTP_URL: mail.url,
+      SMS_WEBHOOK_URL: sms.url,
+      AUTH_RATE_LIMIT: '5',
+      AUTH_RATE_LIMIT_PER_ADDRESS: '10000',
+    });
     app = await bootStandalone(env.config, [ApprovalsModule]);
     riverside = await provision(
       app,
@@ -63,8 +72,10 @@ describe('authentication (spec: Authentication; api.md)', () => {
     await sms?.stop();
   });
 
-  const preAuth = (email: string, password = PASSWORD) => http().post('/auth/api/pre-auth-token').send({ email, password });
-  const exchange = (token: string, key?: string | null, minimal?: boolean) => http().post('/auth/api/token').send({ token, key, minimal });
+  const preAuth = (email: string, password = PASSWORD) =>
+    http().post('/auth/api/pre-auth-token').send({ email, password });
+  const exchange = (token: string, key?: string | null, minimal?: boolean) =>
+    http().post('/auth/api/token').send({ token, key, minimal });
   async function logIn(email: string): Promise<string> {
     const pre = await preAuth(email).expect(200);
     return (await exchange(pre.body.token).expect(200)).body.token;
@@ -75,16 +86,28 @@ describe('authentication (spec: Authentication; api.md)', () => {
   describe('without a second factor', () => {
     it('trades credentials for a pre-authentication token, and that for a JWT that opens the API', async () => {
       const pre = await preAuth('Plain@Riverside.example').expect(200);
-      expect(pre.body).toEqual({ token: expect.any(String), expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/), two_factor: null });
+      expect(pre.body).toEqual({
+        token: expect.any(String),
+        expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+        two_factor: null,
+      });
       const expiresIn = Date.parse(pre.body.expires_at) - Date.now();
       expect(expiresIn).toBeGreaterThan(590_000);
       expect(expiresIn).toBeLessThanOrEqual(600_000);
       const { body } = await exchange(pre.body.token).expect(200);
       const claims = jwt.decode(body.token) as Record<string, unknown>;
-      expect(claims).toMatchObject({ sub: String(riverside.users.plain), org: riverside.organisation.id, email: 'plain@riverside.example', name: 'plain' });
+      expect(claims).toMatchObject({
+        sub: String(riverside.users.plain),
+        org: riverside.organisation.id,
+        email: 'plain@riverside.example',
+        name: 'plain',
+      });
       expect(claims.jti).toEqual(expect.any(String));
       expect((claims.exp as number) - (claims.iat as number)).toBe(3600);
-      expect((await me(body.token).expect(200)).body.data).toMatchObject({ id: riverside.users.plain, display_name: 'plain' });
+      expect((await me(body.token).expect(200)).body.data).toMatchObject({
+        id: riverside.users.plain,
+        display_name: 'plain',
+      });
     });
 
     it('answers an unknown e-mail and a wrong password alike', async () => {
@@ -103,7 +126,10 @@ describe('authentication (spec: Authentication; api.md)', () => {
 
     it('leaves the profile claims out of a minimal JWT', async () => {
       const pre = await preAuth('plain@riverside.example').expect(200);
-      const claims = jwt.decode((await exchange(pre.body.token, null, true).expect(200)).body.token) as Record<string, unknown>;
+      const claims = jwt.decode((await exchange(pre.body.token, null, true).expect(200)).body.token) as Record<
+        string,
+        unknown
+      >;
       expect(claims).not.toHaveProperty('email');
       expect(claims).not.toHaveProperty('name');
       expect(claims).toMatchObject({ sub: String(riverside.users.plain), org: riverside.organisation.id });
@@ -171,9 +197,17 @@ describe('authentication (spec: Authentication; api.md)', () => {
     it('refuses expired, tampered, alg:none and foreign-key tokens on a protected route', async () => {
       const token = await logIn('plain@riverside.example');
       const claims = jwt.decode(token) as jwt.JwtPayload;
-      const expired = jwt.sign({ ...claims, iat: claims.iat! - 7200, exp: claims.exp! - 7200 }, env.config.auth.jwtSecret, { algorithm: 'HS256' });
+      const expired = jwt.sign(
+        { ...claims, iat: claims.iat! - 7200, exp: claims.exp! - 7200 },
+        env.config.auth.jwtSecret,
+        { algorithm: 'HS256' },
+      );
       const [h, , s] = token.split('.');
-      const tampered = [h, Buffer.from(JSON.stringify({ ...claims, sub: String(riverside.users.victim) })).toString('base64url'), s].join('.');
+      const tampered = [
+        h,
+        Buffer.from(JSON.stringify({ ...claims, sub: String(riverside.users.victim) })).toString('base64url'),
+        s,
+      ].join('.');
       const none = jwt.sign(claims, '', { algorithm: 'none' });
       const foreign = jwt.sign(claims, 'another secret that is long enough to sign', { algorithm: 'HS256' });
       for (const bad of [expired, tampered, none, foreign, 'garbage']) {
@@ -210,11 +244,17 @@ describe('authentication (spec: Authentication; api.md)', () => {
 
     it('refreshes an expired token within JWT_REFRESH_TTL', async () => {
       const live = jwt.decode(await logIn('plain@riverside.example')) as jwt.JwtPayload;
-      const expired = jwt.sign({ ...live, iat: live.iat! - 4000, exp: live.exp! - 4000 }, env.config.auth.jwtSecret, { algorithm: 'HS256' });
+      const expired = jwt.sign({ ...live, iat: live.iat! - 4000, exp: live.exp! - 4000 }, env.config.auth.jwtSecret, {
+        algorithm: 'HS256',
+      });
       const fresh = (await http().post('/auth/api/token/refresh').send({ token: expired }).expect(200)).body.token;
       await me(fresh).expect(200);
       const other = jwt.decode(await logIn('plain@riverside.example')) as jwt.JwtPayload;
-      const tooOld = jwt.sign({ ...other, iat: other.iat! - 1_300_000, exp: other.exp! - 1_300_000 }, env.config.auth.jwtSecret, { algorithm: 'HS256' });
+      const tooOld = jwt.sign(
+        { ...other, iat: other.iat! - 1_300_000, exp: other.exp! - 1_300_000 },
+        env.config.auth.jwtSecret,
+        { algorithm: 'HS256' },
+      );
       await http().post('/auth/api/token/refresh').send({ token: tooOld }).expect(401);
     });
 
@@ -230,7 +270,10 @@ describe('authentication (spec: Authentication; api.md)', () => {
   describe('tenancy and permissions', () => {
     it('a token of one organisation gets 404 for a user of another', async () => {
       const token = await logIn('plain@riverside.example');
-      const res = await http().get(`/api/users/${hillside.users.other}`).set('authorization', `Bearer ${token}`).expect(404);
+      const res = await http()
+        .get(`/api/users/${hillside.users.other}`)
+        .set('authorization', `Bearer ${token}`)
+        .expect(404);
       expect(res.body).toEqual({ message: 'User not found', status_code: 404 });
       await http().get(`/api/users/${riverside.users.victim}`).set('authorization', `Bearer ${token}`).expect(200);
       await http().get('/api/users/99999').set('authorization', `Bearer ${token}`).expect(404);
@@ -261,7 +304,9 @@ describe('authentication (spec: Authentication; api.md)', () => {
       await me(token).expect(200);
       const { sid } = jwt.decode(token) as { sid: string };
       // Straight to the read table, as another API process's projection would write it; not through this process.
-      await app.get(DataSource).query(`UPDATE sessions SET revoked_at = now(), revoked_reason = 'test' WHERE id = $1`, [sid]);
+      await app
+        .get(DataSource)
+        .query(`UPDATE sessions SET revoked_at = now(), revoked_reason = 'test' WHERE id = $1`, [sid]);
       await eventually(async () => (await me(token)).status === 401);
     });
 
@@ -284,9 +329,14 @@ describe('authentication (spec: Authentication; api.md)', () => {
       const [{ permissions }] = await ds.query(`SELECT permissions FROM users WHERE id = $1`, [riverside.users.plain]);
       await ds.query(`UPDATE users SET permissions = '[]' WHERE id = $1`, [riverside.users.plain]);
       try {
-        await eventually(async () => (await http().get('/api/test-approvals').set('authorization', `Bearer ${holder}`)).status === 403);
+        await eventually(
+          async () => (await http().get('/api/test-approvals').set('authorization', `Bearer ${holder}`)).status === 403,
+        );
       } finally {
-        await ds.query(`UPDATE users SET permissions = $2::jsonb WHERE id = $1`, [riverside.users.plain, JSON.stringify(permissions)]);
+        await ds.query(`UPDATE users SET permissions = $2::jsonb WHERE id = $1`, [
+          riverside.users.plain,
+          JSON.stringify(permissions),
+        ]);
       }
     });
   });
@@ -304,14 +354,18 @@ describe('authentication (spec: Authentication; api.md)', () => {
   describe('provisioning', () => {
     it('a file with one bad entry writes nothing', async () => {
       const ds = app.get(DataSource);
-      const before = await ds.query(`SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM users) AS users`);
+      const before = await ds.query(
+        `SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM users) AS users`,
+      );
       const file = organisationFile('valleyside', [
         { key: 'good', email: 'good@valleyside.example' },
         { key: 'bad', email: 'bad@valleyside.example', permissions: ['fly'] },
       ]);
       await expect(provision(app, file)).rejects.toThrow(/users\[1\] "bad"\.permissions\[0\]/);
       await expect(provision(app, organisationFile('riverside', []))).rejects.toThrow(/"riverside" exists already/);
-      const after = await ds.query(`SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM users) AS users`);
+      const after = await ds.query(
+        `SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM users) AS users`,
+      );
       expect(after).toEqual(before);
     });
   });

@@ -36,11 +36,16 @@ describe('starting on a port another process holds', () => {
       REDIS_URL: env.config.queue.redisUrl ?? '',
       JWT_SECRET: env.config.auth.jwtSecret,
     };
-    const outcome = await run(process.execPath, [join(process.cwd(), 'dist/apps/api/src/main.js')], { env: childEnv, timeout: 60_000 }).then(
+    const outcome = await run(process.execPath, [join(process.cwd(), 'dist/apps/api/src/main.js')], {
+      env: childEnv,
+      timeout: 60_000,
+    }).then(
       () => ({ code: 0, stderr: '' }),
       (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
     );
     expect(outcome.code).toBe(1);
-    expect(outcome.stderr).toBe(`cannot listen on 127.0.0.1:${port}: the port is in use by another process (another npm start?): stop it, or set PORT\n`);
+    expect(outcome.stderr).toBe(
+      `cannot listen on 127.0.0.1:${port}: the port is in use by another process (another npm start?): stop it, or set PORT\n`,
+    );
   });
 });

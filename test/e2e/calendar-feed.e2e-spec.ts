@@ -15,7 +15,8 @@ const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'satur
 const plusDays = (date: string, n: number) => DateTime.fromISO(date).plus({ days: n }).toISODate()!;
 const offsetAt = (date: string, time: string, zone: string) => DateTime.fromISO(`${date}T${time}`, { zone }).offset;
 /** The instant a wall-clock time shows in a zone, worked out here (luxon), not by the service. */
-const utc = (date: string, time: string, zone: string) => DateTime.fromISO(`${date}T${time}`, { zone }).toUTC().toISO({ suppressMilliseconds: false })!;
+const utc = (date: string, time: string, zone: string) =>
+  DateTime.fromISO(`${date}T${time}`, { zone }).toUTC().toISO({ suppressMilliseconds: false })!;
 
 /**
  * The first date D after the next two days and before the feed's last date on which 09:00 local
@@ -67,17 +68,40 @@ describe('calendar feeds (issue 16 item 1)', () => {
     const res = await http().post('/api/users/me/calendar-feed').set(as(who)).expect(201);
     return res.body.data.url as string;
   };
-  const book = async (who: string, date: string, from = '09:00', to = '12:00', onRota = rota, by = 'boss'): Promise<number> =>
-    (await http().post('/api/rota/shifts').set(as(by)).send({ rota: { id: onRota }, user: { id: (org.users[who] ?? other.users[who])! }, start_datetime: `${date} ${from}`, end_datetime: `${date} ${to}` }).expect(201)).body.data.id;
-  const vevents = (text: string): VEvent[] => Object.values(ical.sync.parseICS(text)).filter((c): c is VEvent => c?.type === 'VEVENT');
+  const book = async (
+    who: string,
+    date: string,
+    from = '09:00',
+    to = '12:00',
+    onRota = rota,
+    by = 'boss',
+  ): Promise<number> =>
+    (
+      await http()
+        .post('/api/rota/shifts')
+        .set(as(by))
+        .send({
+          rota: { id: onRota },
+          user: { id: (org.users[who] ?? other.users[who])! },
+          start_datetime: `${date} ${from}`,
+          end_datetime: `${date} ${to}`,
+        })
+        .expect(201)
+    ).body.data.id;
+  const vevents = (text: string): VEvent[] =>
+    Object.values(ical.sync.parseICS(text)).filter((c): c is VEvent => c?.type === 'VEVENT');
   /** A GET whose body is read as text whatever its type (supertest leaves text/calendar unread). */
   const get = (path: string, headers: Record<string, string> = {}) =>
-    http().get(path).set(headers).buffer(true).parse((r, done) => {
-      let text = '';
-      r.setEncoding('utf8');
-      r.on('data', (chunk: string) => (text += chunk));
-      r.on('end', () => done(null, text));
-    });
+    http()
+      .get(path)
+      .set(headers)
+      .buffer(true)
+      .parse((r, done) => {
+        let text = '';
+        r.setEncoding('utf8');
+        r.on('data', (chunk: string) => (text += chunk));
+        r.on('end', () => done(null, text));
+      });
   const feed = async (url: string, headers: Record<string, string> = {}) => {
     const res = await get(pathOf(url), headers);
     const text = res.body as string;
@@ -111,12 +135,20 @@ describe('calendar feeds (issue 16 item 1)', () => {
     today = todayIn(zone);
     last = addCalendarMonths(today, 6);
     const user = (key: string, permissions: string[], team: string, domain = 'feeds') => ({
-      key, email: `${key}@${domain}.example`, password: TEST_PASSWORD, display_name: key, permissions, roles: [{ team, role_profile: 'shop' }],
+      key,
+      email: `${key}@${domain}.example`,
+      password: TEST_PASSWORD,
+      display_name: key,
+      permissions,
+      roles: [{ team, role_profile: 'shop' }],
     });
     org = await provision(app, {
       organisation: { name: 'Feeds', slug: 'feeds', timezone: zone },
       role_profiles: [{ key: 'shop', name: 'Shop volunteer' }],
-      teams: [{ key: 'north', name: 'North' }, { key: 'shop', name: 'Shop floor', parent: 'north' }],
+      teams: [
+        { key: 'north', name: 'North' },
+        { key: 'shop', name: 'Shop floor', parent: 'north' },
+      ],
       users: [user('boss', ['manage-rotas'], 'north'), user('ann', [], 'shop'), user('bea', [], 'shop')],
     });
     other = await provision(app, {
@@ -127,10 +159,26 @@ describe('calendar feeds (issue 16 item 1)', () => {
     });
     for (const who of ['boss', 'ann', 'bea']) tokens[who] = await logIn(app, `${who}@feeds.example`);
     for (const who of ['chef', 'cleo']) tokens[who] = await logIn(app, `${who}@elsewhere.example`);
-    const pattern = WEEKDAYS.map((d) => ({ weekday_start: d, start_time: '07:00', weekday_end: d, end_time: '20:00', min: 1, ideal: 1, max: 5 }));
-    const patternId = (await http().post('/api/shift-patterns').set(as('boss')).send({ name: 'Days', pattern }).expect(201)).body.data.id;
+    const pattern = WEEKDAYS.map((d) => ({
+      weekday_start: d,
+      start_time: '07:00',
+      weekday_end: d,
+      end_time: '20:00',
+      min: 1,
+      ideal: 1,
+      max: 5,
+    }));
+    const patternId = (
+      await http().post('/api/shift-patterns').set(as('boss')).send({ name: 'Days', pattern }).expect(201)
+    ).body.data.id;
     // Started 40 days ago: the feed's first date (30 days ago) and the day before it can be booked.
-    const created = { name: 'Café, mornings', start_date: plusDays(today, -40), pattern_id: patternId, team: [{ id: org.teams.shop }], self_manage: true };
+    const created = {
+      name: 'Café, mornings',
+      start_date: plusDays(today, -40),
+      pattern_id: patternId,
+      team: [{ id: org.teams.shop }],
+      self_manage: true,
+    };
     rota = (await http().post('/api/rotas').set(as('boss')).send(created).expect(201)).body.data[0].id;
   });
   afterAll(async () => {
@@ -145,13 +193,25 @@ describe('calendar feeds (issue 16 item 1)', () => {
     const token = pathOf(url).slice('/calendar/'.length, -'.ics'.length);
     expect(Buffer.from(token, 'base64url')).toHaveLength(32);
     // Only its hash is kept: the token appears in no event and in no row of the feeds table.
-    const inLog = await ds.query(`SELECT count(*)::int AS n FROM events WHERE data::text LIKE $1 OR metadata::text LIKE $1`, [`%${token}%`]);
+    const inLog = await ds.query(
+      `SELECT count(*)::int AS n FROM events WHERE data::text LIKE $1 OR metadata::text LIKE $1`,
+      [`%${token}%`],
+    );
     expect(inLog[0].n).toBe(0);
-    const rows: { token_hash: string }[] = await ds.query(`SELECT token_hash FROM rota_calendar_feeds WHERE user_id = $1`, [org.users.ann]);
+    const rows: { token_hash: string }[] = await ds.query(
+      `SELECT token_hash FROM rota_calendar_feeds WHERE user_id = $1`,
+      [org.users.ann],
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0]!.token_hash).not.toContain(token);
-    const [issued] = await ds.query(`SELECT data FROM events WHERE type = 'rotas.CalendarFeedIssued' ORDER BY position DESC LIMIT 1`);
-    expect(issued.data).toEqual({ userId: org.users.ann, organisationId: org.organisation.id, tokenHash: rows[0]!.token_hash });
+    const [issued] = await ds.query(
+      `SELECT data FROM events WHERE type = 'rotas.CalendarFeedIssued' ORDER BY position DESC LIMIT 1`,
+    );
+    expect(issued.data).toEqual({
+      userId: org.users.ann,
+      organisationId: org.organisation.id,
+      tokenHash: rows[0]!.token_hash,
+    });
     expect((await feed(url)).res.status).toBe(200);
   });
 
@@ -174,8 +234,20 @@ describe('calendar feeds (issue 16 item 1)', () => {
     expect(text).toContain(`DTSTART;TZID=${zone}:${date.replaceAll('-', '')}T073000\r\n`);
     const event = byUid(list).get(uid(shift))!;
     expect(event).toBeDefined();
-    expect({ start: event.start.toISOString(), end: event.end?.toISOString(), tz: event.start.tz, summary: event.summary, description: event.description, sequence: Number(event.sequence) }).toEqual({
-      start: utc(date, '07:30', zone), end: utc(date, '15:00', zone), tz: zone, summary: 'Café, mornings', description: 'Team: Shop floor', sequence: 0,
+    expect({
+      start: event.start.toISOString(),
+      end: event.end?.toISOString(),
+      tz: event.start.tz,
+      summary: event.summary,
+      description: event.description,
+      sequence: Number(event.sequence),
+    }).toEqual({
+      start: utc(date, '07:30', zone),
+      end: utc(date, '15:00', zone),
+      tz: zone,
+      summary: 'Café, mornings',
+      description: 'Team: Shop floor',
+      sequence: 0,
     });
   });
 
@@ -196,19 +268,29 @@ describe('calendar feeds (issue 16 item 1)', () => {
     expect(text).toContain(`DTSTART;TZID=${zone}:${after.replaceAll('-', '')}T090000\r\n`);
     const [a, b] = [byUid(list).get(uid(first))!, byUid(list).get(uid(second))!];
     expect([a.start.toISOString(), a.end?.toISOString(), b.start.toISOString(), b.end?.toISOString()]).toEqual([
-      utc(before, '09:00', zone), utc(before, '12:00', zone), utc(after, '09:00', zone), utc(after, '12:00', zone),
+      utc(before, '09:00', zone),
+      utc(before, '12:00', zone),
+      utc(after, '09:00', zone),
+      utc(after, '12:00', zone),
     ]);
     // The two 09:00s differ by a day and an hour (or a day less an hour): the change is between them.
     expect(Math.abs(b.start.getTime() - a.start.getTime() - 2 * 86_400_000)).toBe(3_600_000);
     if (zone === 'Europe/London' && change === '2027-03-28') {
-      expect([a.start.toISOString(), b.start.toISOString()]).toEqual(['2027-03-27T09:00:00.000Z', '2027-03-29T08:00:00.000Z']);
+      expect([a.start.toISOString(), b.start.toISOString()]).toEqual([
+        '2027-03-27T09:00:00.000Z',
+        '2027-03-29T08:00:00.000Z',
+      ]);
     }
   });
 
   it('holds the shifts starting from 30 days ago to six months ahead (the rota zone’s dates), no others', async () => {
     const url = await issue('bea');
     const dates = { tooEarly: plusDays(today, -31), first: plusDays(today, -30), last, tooLate: plusDays(last, 1) };
-    const ids = Object.fromEntries(await Promise.all(Object.entries(dates).map(async ([k, d]) => [k, await book('bea', d, '10:00', '11:00')] as const)));
+    const ids = Object.fromEntries(
+      await Promise.all(
+        Object.entries(dates).map(async ([k, d]) => [k, await book('bea', d, '10:00', '11:00')] as const),
+      ),
+    );
     const uids = (await feed(url)).events.map((e) => e.uid).sort();
     expect(uids).toEqual([uid(ids.first!), uid(ids.last!)].sort());
   });
@@ -218,12 +300,20 @@ describe('calendar feeds (issue 16 item 1)', () => {
     const date = plusDays(today, 9);
     const [moved, cancelled] = [await book('ann', date, '09:00', '10:00'), await book('ann', date, '14:00', '15:00')];
     expect(byUid((await feed(url)).events).has(uid(cancelled))).toBe(true);
-    await http().put(`/api/rota/shifts/${moved}`).set(as('boss')).send({ start_datetime: `${date} 10:00`, end_datetime: `${date} 11:30`, edit_mode: 'single' }).expect(200);
+    await http()
+      .put(`/api/rota/shifts/${moved}`)
+      .set(as('boss'))
+      .send({ start_datetime: `${date} 10:00`, end_datetime: `${date} 11:30`, edit_mode: 'single' })
+      .expect(200);
     await http().delete(`/api/rota/shifts/${cancelled}`).set(as('boss')).expect(204);
     const after = byUid((await feed(url)).events);
     expect(after.has(uid(cancelled))).toBe(false);
     const event = after.get(uid(moved))!;
-    expect([event.start.toISOString(), event.end?.toISOString(), Number(event.sequence)]).toEqual([utc(date, '10:00', zone), utc(date, '11:30', zone), 1]);
+    expect([event.start.toISOString(), event.end?.toISOString(), Number(event.sequence)]).toEqual([
+      utc(date, '10:00', zone),
+      utc(date, '11:30', zone),
+      1,
+    ]);
   });
 
   it('answers 304 with no body to a request naming its ETag; the same bytes carry the same ETag, and a change makes a new one', async () => {
@@ -235,7 +325,12 @@ describe('calendar feeds (issue 16 item 1)', () => {
     const etag = first.res.headers.etag as string;
     for (const header of [etag, `W/${etag}`, `"nope", ${etag}`]) {
       const { res, text } = await feed(url, { 'if-none-match': header });
-      expect({ status: res.status, text, etag: res.headers.etag, type: res.headers['content-type'] }).toEqual({ status: 304, text: '', etag, type: undefined });
+      expect({ status: res.status, text, etag: res.headers.etag, type: res.headers['content-type'] }).toEqual({
+        status: 304,
+        text: '',
+        etag,
+        type: undefined,
+      });
     }
     await http().get(pathOf(url)).set('if-none-match', '"nope"').expect(200);
     await book('ann', plusDays(today, 11));
@@ -248,9 +343,25 @@ describe('calendar feeds (issue 16 item 1)', () => {
     const [annUrl, beaUrl] = [await issue('ann'), await issue('bea')];
     const beaShift = await book('bea', plusDays(today, 12));
     const cleoRota = await (async () => {
-      const pattern = WEEKDAYS.map((d) => ({ weekday_start: d, start_time: '08:00', weekday_end: d, end_time: '20:00', min: 1, ideal: 1, max: 5 }));
-      const patternId = (await http().post('/api/shift-patterns').set(as('chef')).send({ name: 'Jours', pattern }).expect(201)).body.data.id;
-      const body = { name: 'Accueil', start_date: plusDays(today, -1), pattern_id: patternId, team: [{ id: other.teams.north }], self_manage: true };
+      const pattern = WEEKDAYS.map((d) => ({
+        weekday_start: d,
+        start_time: '08:00',
+        weekday_end: d,
+        end_time: '20:00',
+        min: 1,
+        ideal: 1,
+        max: 5,
+      }));
+      const patternId = (
+        await http().post('/api/shift-patterns').set(as('chef')).send({ name: 'Jours', pattern }).expect(201)
+      ).body.data.id;
+      const body = {
+        name: 'Accueil',
+        start_date: plusDays(today, -1),
+        pattern_id: patternId,
+        team: [{ id: other.teams.north }],
+        self_manage: true,
+      };
       return (await http().post('/api/rotas').set(as('chef')).send(body).expect(201)).body.data[0].id as number;
     })();
     const cleoShift = await book('cleo', plusDays(today, 12), '09:00', '12:00', cleoRota, 'chef');
@@ -262,7 +373,9 @@ describe('calendar feeds (issue 16 item 1)', () => {
     expect(bea).toContain(uid(beaShift));
     expect(ann).not.toContain(uid(beaShift));
     expect(ann.filter((u) => bea.includes(u))).toEqual([]);
-    expect(cleo.map((e) => [e.uid, e.summary, e.start.tz])).toEqual([[uid(cleoShift, other.organisation.id), 'Accueil', 'Europe/Paris']]);
+    expect(cleo.map((e) => [e.uid, e.summary, e.start.tz])).toEqual([
+      [uid(cleoShift, other.organisation.id), 'Accueil', 'Europe/Paris'],
+    ]);
 
     // Bea's JWT on Ann's URL: still Ann's feed.
     const withJwt = await feed(annUrl, as('bea'));
@@ -294,13 +407,16 @@ describe('calendar feeds (issue 16 item 1)', () => {
   });
 
   it('an unknown or malformed token is a 404 with the usual error body and nothing more', async () => {
-    for (const token of ['A'.repeat(43), 'short', `${'A'.repeat(42)}=`, `${'x'.repeat(43)}.ics`, '%00']) await notFound(`/calendar/${token}.ics`);
+    for (const token of ['A'.repeat(43), 'short', `${'A'.repeat(42)}=`, `${'x'.repeat(43)}.ics`, '%00'])
+      await notFound(`/calendar/${token}.ics`);
     // Not a feed path at all: the ordinary unknown-route 404.
     await http().get('/calendar/whatever').expect(404);
   });
 
   it('concurrent rotations: each answers 201 or 409, and exactly one of the URLs answered works', async () => {
-    const results = await Promise.all(Array.from({ length: 5 }, () => http().post('/api/users/me/calendar-feed').set(as('bea'))));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => http().post('/api/users/me/calendar-feed').set(as('bea'))),
+    );
     for (const res of results) expect([201, 409]).toContain(res.status);
     const urls = results.filter((r) => r.status === 201).map((r) => r.body.data.url as string);
     expect(urls.length).toBeGreaterThan(0);
@@ -312,7 +428,11 @@ describe('calendar feeds (issue 16 item 1)', () => {
   it('rebuilds the same rota_calendar_feeds rows from the log, and the live URLs still open their feeds', async () => {
     const url = await issue('ann');
     const checksum = async () =>
-      (await ds.query(`SELECT count(*)::int AS n, md5(coalesce(string_agg(f::text, '|' ORDER BY user_id), '')) AS sum FROM rota_calendar_feeds f`))[0] as { n: number; sum: string };
+      (
+        await ds.query(
+          `SELECT count(*)::int AS n, md5(coalesce(string_agg(f::text, '|' ORDER BY user_id), '')) AS sum FROM rota_calendar_feeds f`,
+        )
+      )[0] as { n: number; sum: string };
     const live = await checksum();
     expect(live.n).toBeGreaterThanOrEqual(3);
     await ds.query(`DELETE FROM rota_calendar_feeds`);
@@ -326,7 +446,9 @@ describe('calendar feeds (issue 16 item 1)', () => {
     const doc = (await http().get('/api/docs-json').expect(200)).body;
     const mine = doc.paths['/api/users/me/calendar-feed'];
     expect(Object.keys(mine).sort()).toEqual(['delete', 'post']);
-    expect(mine.post.responses['201'].content['application/json'].schema.properties.data.$ref).toBe('#/components/schemas/CalendarFeedUrl');
+    expect(mine.post.responses['201'].content['application/json'].schema.properties.data.$ref).toBe(
+      '#/components/schemas/CalendarFeedUrl',
+    );
     expect(Object.keys(mine.delete.responses)).toEqual(expect.arrayContaining(['204', '401']));
     const get = doc.paths['/calendar/{token}.ics'].get;
     expect(get.security).toEqual([{}]);

@@ -19,7 +19,12 @@ describe('claims: 403 within the organisation, 404 outside it; the CSV export an
   const http = () => request(app.getHttpServer());
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
   const user = (key: string, permissions: string[], team: string) => ({
-    key, email: `${key}@riverside.example`, password: TEST_PASSWORD, display_name: key, permissions, roles: [{ team, role_profile: 'shop' }],
+    key,
+    email: `${key}@riverside.example`,
+    password: TEST_PASSWORD,
+    display_name: key,
+    permissions,
+    roles: [{ team, role_profile: 'shop' }],
   });
   let claim: { id: number };
   let vol: number;
@@ -30,7 +35,11 @@ describe('claims: 403 within the organisation, 404 outside it; the CSV export an
     org = await provision(app, {
       organisation: { name: 'Riverside', slug: 'riverside', timezone: 'Europe/London' },
       role_profiles: [{ key: 'shop', name: 'Shop volunteer' }],
-      teams: [{ key: 'north', name: 'North' }, { key: 'north-shop', name: 'North shop', parent: 'north' }, { key: 'south', name: 'South' }],
+      teams: [
+        { key: 'north', name: 'North' },
+        { key: 'north-shop', name: 'North shop', parent: 'north' },
+        { key: 'south', name: 'South' },
+      ],
       users: [
         user('vol', ['create-expenses'], 'north-shop'),
         user('approver', ['approve-claims'], 'north'),
@@ -46,19 +55,35 @@ describe('claims: 403 within the organisation, 404 outside it; the CSV export an
       teams: [{ key: 't', name: 'T' }],
       users: [{ ...user('other', ['approve-claims', 'create-expenses'], 't'), email: 'other@hillside.example' }],
     });
-    for (const who of ['vol', 'approver', 'southern', 'selfie', 'noperm']) tokens[who] = await logIn(app, `${who}@riverside.example`);
+    for (const who of ['vol', 'approver', 'southern', 'selfie', 'noperm'])
+      tokens[who] = await logIn(app, `${who}@riverside.example`);
     tokens.other = await logIn(app, 'other@hillside.example');
     vol = org.users.vol!;
-    const type = (await http().post('/api/expenses/types').set(as('southern')).send({ name: 'Travel', position: 1 }).expect(201)).body;
-    const expense = (await http().post('/api/expenses').set(as('vol')).send({ type: { id: type.id }, date: daysAgo(2), amount: 12 }).expect(201)).body;
-    claim = (await http().post('/api/claims').set(as('vol')).send({ assignedTo: { id: org.users.approver }, expenses: [{ id: expense.id }] }).expect(201)).body;
+    const type = (
+      await http().post('/api/expenses/types').set(as('southern')).send({ name: 'Travel', position: 1 }).expect(201)
+    ).body;
+    const expense = (
+      await http()
+        .post('/api/expenses')
+        .set(as('vol'))
+        .send({ type: { id: type.id }, date: daysAgo(2), amount: 12 })
+        .expect(201)
+    ).body;
+    claim = (
+      await http()
+        .post('/api/claims')
+        .set(as('vol'))
+        .send({ assignedTo: { id: org.users.approver }, expenses: [{ id: expense.id }] })
+        .expect(201)
+    ).body;
   });
   afterAll(async () => {
     await app?.close();
     await env?.cleanup();
   });
 
-  const update = (who: string, owner: number, id: number, body: Record<string, unknown>) => http().put(`/api/users/${owner}/claims/${id}`).set(as(who)).send(body);
+  const update = (who: string, owner: number, id: number, body: Record<string, unknown>) =>
+    http().put(`/api/users/${owner}/claims/${id}`).set(as(who)).send(body);
 
   it('approving needs approve-claims over the owner: 403 for users of the organisation without it, 404 outside it', async () => {
     for (const who of ['selfie', 'southern', 'noperm']) {
@@ -73,7 +98,10 @@ describe('claims: 403 within the organisation, 404 outside it; the CSV export an
     await update('approver', org.users.selfie!, claim.id, { approved: true }).expect(404); // not selfie's claim
     const fresh = await http().get(`/api/users/${vol}/claims/${claim.id}`).set(as('vol')).expect(200);
     expect(fresh.body).toMatchObject({ approved: false, notes: '', rejection_note: null });
-    expect((await update('approver', vol, claim.id, { approved: true }).expect(200)).body).toMatchObject({ approved: true, approved_by_id: org.users.approver });
+    expect((await update('approver', vol, claim.id, { approved: true }).expect(200)).body).toMatchObject({
+      approved: true,
+      approved_by_id: org.users.approver,
+    });
   });
 
   it('reading a claim or a user’s claims: 403 within the organisation, 404 for another organisation or an unknown user', async () => {
@@ -90,7 +118,14 @@ describe('claims: 403 within the organisation, 404 outside it; the CSV export an
   });
 
   it('the CSV export answers text/csv for Accept text/csv, text/*, */* or none, and 406 for a list naming only JSON', async () => {
-    for (const accept of ['text/csv', 'text/csv; charset=utf-8', 'text/*', '*/*', 'application/json;q=0.9, text/csv', undefined]) {
+    for (const accept of [
+      'text/csv',
+      'text/csv; charset=utf-8',
+      'text/*',
+      '*/*',
+      'application/json;q=0.9, text/csv',
+      undefined,
+    ]) {
       const req = http().get('/api/claims/export.csv').set(as('approver'));
       const res = await (accept === undefined ? req : req.set('accept', accept)).expect(200);
       expect(res.headers['content-type']).toMatch(/^text\/csv/);

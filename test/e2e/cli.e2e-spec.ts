@@ -19,7 +19,15 @@ describe('npm run cli', () => {
   beforeAll(async () => {
     env = await testEnvironment();
     file = join(env.config.dataDir, 'riverside.json');
-    writeFileSync(file, JSON.stringify(organisationFile('riverside', [{ key: 'alice', email: 'alice@riverside.example' }, { key: 'bob', email: 'bob@riverside.example' }])));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        organisationFile('riverside', [
+          { key: 'alice', email: 'alice@riverside.example' },
+          { key: 'bob', email: 'bob@riverside.example' },
+        ]),
+      ),
+    );
   });
   afterAll(() => env?.cleanup());
 
@@ -43,7 +51,9 @@ describe('npm run cli', () => {
 
   /** Reads the database the CLI wrote (in embedded mode by opening DATA_DIR once the CLI has exited). */
   async function sql<T>(text: string): Promise<T[]> {
-    const embedded = env.config.database.url ? undefined : await startEmbeddedPostgres(env.config.database.embeddedDir, env.config.database.embeddedDir);
+    const embedded = env.config.database.url
+      ? undefined
+      : await startEmbeddedPostgres(env.config.database.embeddedDir, env.config.database.embeddedDir);
     const client = new pg.Client({ connectionString: embedded?.url ?? env.config.database.url });
     await client.connect();
     try {
@@ -102,6 +112,11 @@ describe('npm run cli', () => {
     expect(stdout).toMatch(/^replayed \d+ events into identity\.directory in \d+ ms \(\d+ events\/s\)\n$/);
     expect(await sql(checksum)).toEqual(before);
     const unknown = await cli('projections:replay', 'nope');
-    expect({ code: unknown.code, stderr: unknown.stderr }).toEqual({ code: 2, stderr: expect.stringMatching(/^projections:replay: Unknown projection "nope"; known: .*identity\.directory.*\n$/) });
+    expect({ code: unknown.code, stderr: unknown.stderr }).toEqual({
+      code: 2,
+      stderr: expect.stringMatching(
+        /^projections:replay: Unknown projection "nope"; known: .*identity\.directory.*\n$/,
+      ),
+    });
   });
 });

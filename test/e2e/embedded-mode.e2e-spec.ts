@@ -33,7 +33,11 @@ class AnswerProcessor extends WorkerHost {
   }
   async process(job: Job<{ streamId: string }>): Promise<void> {
     // Answers the greeting once: the stream holds it alone (a retried job appends nothing).
-    await this.store.handle(job.data.streamId, (count: number | null) => (count ?? 0) + 1, (count) => (count === 1 ? [{ type: 'test.Answered', data: {} }] : []));
+    await this.store.handle(
+      job.data.streamId,
+      (count: number | null) => (count ?? 0) + 1,
+      (count) => (count === 1 ? [{ type: 'test.Answered', data: {} }] : []),
+    );
   }
 }
 
@@ -75,7 +79,12 @@ describe('embedded mode (no DATABASE_URL, no REDIS_URL)', () => {
 
   it('runs a job: an event goes through a reactor and BullMQ on Postgres to a worker', async () => {
     const store = app!.get(EventStore);
-    await store.handle(streamId, () => null, () => [{ type: 'test.Greeted', data: { to: 'world' } }], { expect: 'no_stream' });
+    await store.handle(
+      streamId,
+      () => null,
+      () => [{ type: 'test.Greeted', data: { to: 'world' } }],
+      { expect: 'no_stream' },
+    );
     const deadline = Date.now() + 45_000;
     let types: string[] = [];
     while (Date.now() < deadline) {

@@ -35,14 +35,31 @@ type Document = { paths: Record<string, Record<string, Operation>>; components: 
 
 /** api.md's routes of the Expenses and Claims sections, with the export addition. */
 const OPERATIONS = [
-  'get /api/expenses/types', 'post /api/expenses/types', 'put /api/expenses/types/{id}', 'delete /api/expenses/types/{id}',
-  'get /api/expenses/rates', 'post /api/expenses/rates', 'get /api/expenses/rates/{id}', 'put /api/expenses/rates/{id}', 'delete /api/expenses/rates/{id}',
-  'get /api/users/{userId}/expenses/authorisers', 'get /api/users/{userId}/expenses', 'post /api/expenses',
-  'get /api/users/{userId}/expenses/{id}', 'put /api/users/{userId}/expenses/{id}', 'delete /api/users/{userId}/expenses/{id}',
-  'get /api/users/{userId}/expenses/{id}/attachments', 'get /api/users/{userId}/expenses/{id}/attachments/{fileId}',
-  'put /api/users/{userId}/expenses/{id}/attachments/{fileId}', 'delete /api/users/{userId}/expenses/{id}/attachments/{fileId}',
-  'get /api/claims', 'get /api/claims/export.csv', 'post /api/claims', 'get /api/users/{userId}/claims',
-  'get /api/users/{userId}/claims/{id}', 'put /api/users/{userId}/claims/{id}',
+  'get /api/expenses/types',
+  'post /api/expenses/types',
+  'put /api/expenses/types/{id}',
+  'delete /api/expenses/types/{id}',
+  'get /api/expenses/rates',
+  'post /api/expenses/rates',
+  'get /api/expenses/rates/{id}',
+  'put /api/expenses/rates/{id}',
+  'delete /api/expenses/rates/{id}',
+  'get /api/users/{userId}/expenses/authorisers',
+  'get /api/users/{userId}/expenses',
+  'post /api/expenses',
+  'get /api/users/{userId}/expenses/{id}',
+  'put /api/users/{userId}/expenses/{id}',
+  'delete /api/users/{userId}/expenses/{id}',
+  'get /api/users/{userId}/expenses/{id}/attachments',
+  'get /api/users/{userId}/expenses/{id}/attachments/{fileId}',
+  'put /api/users/{userId}/expenses/{id}/attachments/{fileId}',
+  'delete /api/users/{userId}/expenses/{id}/attachments/{fileId}',
+  'get /api/claims',
+  'get /api/claims/export.csv',
+  'post /api/claims',
+  'get /api/users/{userId}/claims',
+  'get /api/users/{userId}/claims/{id}',
+  'put /api/users/{userId}/claims/{id}',
   // rotas.md "History" (issue 16): an addition.
   'get /api/users/{userId}/claims/{id}/history',
 ];
@@ -76,7 +93,8 @@ describe('OpenAPI document: expenses and claims (issue 11, item 7)', () => {
     doc = (await request(app.getHttpServer()).get('/api/docs-json').expect(200)).body as Document;
     for (const [path, methods] of Object.entries(doc.paths)) {
       if (!IN_SCOPE.test(path)) continue;
-      for (const [method, op] of Object.entries(methods)) if (['get', 'post', 'put', 'delete'].includes(method)) ops.push([`${method} ${path}`, op]);
+      for (const [method, op] of Object.entries(methods))
+        if (['get', 'post', 'put', 'delete'].includes(method)) ops.push([`${method} ${path}`, op]);
     }
   });
 
@@ -101,10 +119,12 @@ describe('OpenAPI document: expenses and claims (issue 11, item 7)', () => {
     const composed = [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])];
     const open = typeof schema.additionalProperties === 'object' || schema.additionalProperties === true;
     if (schema.type === 'object' && !schema.properties && !composed.length && !open) found.push(at);
-    for (const [name, property] of Object.entries(schema.properties ?? {})) found.push(...bareObjects(property, `${at}.${name}`, seen));
+    for (const [name, property] of Object.entries(schema.properties ?? {}))
+      found.push(...bareObjects(property, `${at}.${name}`, seen));
     for (const part of composed) found.push(...bareObjects(part, at, seen));
     if (schema.items) found.push(...bareObjects(schema.items, `${at}[]`, seen));
-    if (typeof schema.additionalProperties === 'object') found.push(...bareObjects(schema.additionalProperties, `${at}{}`, seen));
+    if (typeof schema.additionalProperties === 'object')
+      found.push(...bareObjects(schema.additionalProperties, `${at}{}`, seen));
     return found;
   }
 
@@ -134,10 +154,15 @@ describe('OpenAPI document: expenses and claims (issue 11, item 7)', () => {
   it('answers lists in the pagination envelope of their item, counts as strings and links as absolute URLs', () => {
     for (const [key, item] of Object.entries(LISTS)) {
       const schema = jsonSchema(ops.find(([k]) => k === key)![1].responses['200']) as Schema;
-      expect([key, schema.required, schema.properties?.data?.items?.$ref]).toEqual([key, ['data', 'meta'], `#/components/schemas/${item}`]);
+      expect([key, schema.required, schema.properties?.data?.items?.$ref]).toEqual([
+        key,
+        ['data', 'meta'],
+        `#/components/schemas/${item}`,
+      ]);
       const pagination = resolve(resolve(schema.properties!.meta)!.properties!.pagination)!;
       expect(pagination.required).toEqual(['total', 'count', 'per_page', 'current_page', 'total_pages', 'links']);
-      for (const count of ['total', 'count', 'per_page', 'current_page', 'total_pages']) expect(pagination.properties![count]!.type).toBe('string');
+      for (const count of ['total', 'count', 'per_page', 'current_page', 'total_pages'])
+        expect(pagination.properties![count]!.type).toBe('string');
       const links = resolve(pagination.properties!.links)!;
       expect(links.required ?? []).toEqual([]);
       expect([links.properties!.next!.format, links.properties!.previous!.format]).toEqual(['uri', 'uri']);
@@ -158,8 +183,16 @@ describe('OpenAPI document: expenses and claims (issue 11, item 7)', () => {
       const documented = Object.keys(op.responses).filter((s) => /^[45]/.test(s));
       expect([key, [...new Set(expected)].filter((s) => !documented.includes(s))]).toEqual([key, []]);
       for (const status of documented) {
-        expect([key, status, Object.keys(op.responses[status]!.content ?? {})]).toEqual([key, status, ['application/json']]);
-        expect([key, status, jsonSchema(op.responses[status])?.$ref]).toEqual([key, status, '#/components/schemas/ErrorBody']);
+        expect([key, status, Object.keys(op.responses[status]!.content ?? {})]).toEqual([
+          key,
+          status,
+          ['application/json'],
+        ]);
+        expect([key, status, jsonSchema(op.responses[status])?.$ref]).toEqual([
+          key,
+          status,
+          '#/components/schemas/ErrorBody',
+        ]);
       }
     }
   });
@@ -174,10 +207,15 @@ describe('OpenAPI document: expenses and claims (issue 11, item 7)', () => {
 
   it('declares path ids as integers and each list’s query parameters with their allowed values', () => {
     for (const [key, op] of ops) {
-      for (const p of op.parameters?.filter((q) => q.in === 'path') ?? []) expect([key, p.name, p.schema?.type]).toEqual([key, p.name, 'integer']);
+      for (const p of op.parameters?.filter((q) => q.in === 'path') ?? [])
+        expect([key, p.name, p.schema?.type]).toEqual([key, p.name, 'integer']);
     }
-    const params = (key: string) => Object.fromEntries((ops.find(([k]) => k === key)![1].parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p]));
-    for (const key of Object.keys(LISTS)) expect([key, Object.keys(params(key))]).toEqual([key, expect.arrayContaining(['page', 'per_page', 'limit'])]);
+    const params = (key: string) =>
+      Object.fromEntries(
+        (ops.find(([k]) => k === key)![1].parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p]),
+      );
+    for (const key of Object.keys(LISTS))
+      expect([key, Object.keys(params(key))]).toEqual([key, expect.arrayContaining(['page', 'per_page', 'limit'])]);
 
     const expenses = params('get /api/users/{userId}/expenses');
     expect(expenses.s!.schema!.enum).toEqual(['date']);
@@ -188,9 +226,19 @@ describe('OpenAPI document: expenses and claims (issue 11, item 7)', () => {
     expect(params('get /api/users/{userId}/expenses/{id}').include!.schema!.items!.enum).toEqual(EXPENSE_INCLUDES);
 
     const managed = params('get /api/claims');
-    expect(managed.s!.schema!.enum).toEqual(['created_at', 'amount', 'approved_at', 'assignedTo', 'authorised_user_id', 'submitted_date', 'user']);
+    expect(managed.s!.schema!.enum).toEqual([
+      'created_at',
+      'amount',
+      'approved_at',
+      'assignedTo',
+      'authorised_user_id',
+      'submitted_date',
+      'user',
+    ]);
     expect(managed.include!.schema!.items!.enum).toEqual(CLAIM_INCLUDES);
-    expect(Object.keys(managed)).toEqual(expect.arrayContaining(['approved', 'submitted', 'user', 'assignee', 'from', 'to']));
+    expect(Object.keys(managed)).toEqual(
+      expect.arrayContaining(['approved', 'submitted', 'user', 'assignee', 'from', 'to']),
+    );
     const ofUser = params('get /api/users/{userId}/claims');
     expect(Object.keys(ofUser)).toEqual(expect.arrayContaining(['submitted', 'from', 'to', 'o', 'include']));
     expect([ofUser.from!.schema!.format, ofUser.to!.schema!.format]).toEqual(['date', 'date']);
@@ -200,17 +248,39 @@ describe('OpenAPI document: expenses and claims (issue 11, item 7)', () => {
   it('gives the records the fields and formats the service sends', () => {
     const props = (name: string) => doc.components.schemas[name]!.properties!;
     const formats = (name: string) => Object.fromEntries(Object.entries(props(name)).map(([k, v]) => [k, v.format]));
-    expect(formats('Expense')).toMatchObject({ date: 'date', submitted: 'date', created_at: 'date-time', updated_at: 'date-time' });
-    expect(formats('Claim')).toMatchObject({ approved_at: 'date-time', submitted_at: 'date-time', created_at: 'date-time', updated_at: 'date-time' });
+    expect(formats('Expense')).toMatchObject({
+      date: 'date',
+      submitted: 'date',
+      created_at: 'date-time',
+      updated_at: 'date-time',
+    });
+    expect(formats('Claim')).toMatchObject({
+      approved_at: 'date-time',
+      submitted_at: 'date-time',
+      created_at: 'date-time',
+      updated_at: 'date-time',
+    });
     expect(formats('ExpenseRate')).toMatchObject({ start_date: 'date', end_date: 'date' });
     // The spec's rate timestamps are `YYYY-MM-DD HH:MM:SS`, not ISO date-times.
     expect(formats('ExpenseRate').created_at).toBeUndefined();
     // Includes are optional: present only when asked for.
     expect(doc.components.schemas.Expense!.required).not.toEqual(expect.arrayContaining(['user']));
-    expect(Object.keys(props('Expense'))).toEqual(expect.arrayContaining(['user', 'type', 'rate', 'attachments', 'role']));
-    expect(Object.keys(props('Claim'))).toEqual(expect.arrayContaining(['user', 'assignedTo', 'approvedBy', 'expenses', 'role']));
+    expect(Object.keys(props('Expense'))).toEqual(
+      expect.arrayContaining(['user', 'type', 'rate', 'attachments', 'role']),
+    );
+    expect(Object.keys(props('Claim'))).toEqual(
+      expect.arrayContaining(['user', 'assignedTo', 'approvedBy', 'expenses', 'role']),
+    );
     expect(props('Claim').expenses!.items!.$ref).toBe('#/components/schemas/Expense');
-    expect(Object.keys(props('Attachment')).sort()).toEqual(['description', 'file_size', 'id', 'mime', 'original_name', 'signed_url', 'thumbnails']);
+    expect(Object.keys(props('Attachment')).sort()).toEqual([
+      'description',
+      'file_size',
+      'id',
+      'mime',
+      'original_name',
+      'signed_url',
+      'thumbnails',
+    ]);
     expect(ops.find(([k]) => k === 'post /api/claims')![1].responses['201']!.headers).toHaveProperty('Location');
   });
 });

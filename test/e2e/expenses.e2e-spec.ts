@@ -14,14 +14,38 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer 
 
 function riversideFile() {
   const user = (key: string, permissions: string[], roles: { team: string; role_profile: string }[]) => ({
-    key, email: `${key}@riverside.example`, password: PASSWORD, display_name: key, permissions, roles,
+    key,
+    email: `${key}@riverside.example`,
+    password: PASSWORD,
+    display_name: key,
+    permissions,
+    roles,
   });
   return {
-    organisation: { name: 'Riverside', slug: 'riverside', timezone: 'Europe/London', settings: { expenses_submission_email: 'finance@riverside.example' } },
-    role_profiles: [{ key: 'shop', name: 'Shop volunteer' }, { key: 'driver', name: 'Driver' }],
-    teams: [{ key: 'north', name: 'North' }, { key: 'north-shop', name: 'North shop', parent: 'north' }, { key: 'south', name: 'South' }],
+    organisation: {
+      name: 'Riverside',
+      slug: 'riverside',
+      timezone: 'Europe/London',
+      settings: { expenses_submission_email: 'finance@riverside.example' },
+    },
+    role_profiles: [
+      { key: 'shop', name: 'Shop volunteer' },
+      { key: 'driver', name: 'Driver' },
+    ],
+    teams: [
+      { key: 'north', name: 'North' },
+      { key: 'north-shop', name: 'North shop', parent: 'north' },
+      { key: 'south', name: 'South' },
+    ],
     users: [
-      user('vol', ['create-expenses'], [{ team: 'north-shop', role_profile: 'shop' }, { team: 'north-shop', role_profile: 'driver' }]),
+      user(
+        'vol',
+        ['create-expenses'],
+        [
+          { team: 'north-shop', role_profile: 'shop' },
+          { team: 'north-shop', role_profile: 'driver' },
+        ],
+      ),
       user('approver', ['approve-claims', 'create-expenses'], [{ team: 'north', role_profile: 'shop' }]),
       user('selfie', ['create-expenses', 'self-approve-claims'], [{ team: 'north-shop', role_profile: 'shop' }]),
       user('admin', ['edit-expense-settings', 'create-expenses'], [{ team: 'south', role_profile: 'shop' }]),
@@ -50,9 +74,19 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
       organisation: { name: 'Hillside', slug: 'hillside', timezone: 'Europe/London' },
       role_profiles: [{ key: 'p', name: 'P' }],
       teams: [{ key: 't', name: 'T' }],
-      users: [{ key: 'other', email: 'other@hillside.example', password: PASSWORD, display_name: 'other', permissions: ['create-expenses', 'approve-claims', 'edit-expense-settings'], roles: [{ team: 't', role_profile: 'p' }] }],
+      users: [
+        {
+          key: 'other',
+          email: 'other@hillside.example',
+          password: PASSWORD,
+          display_name: 'other',
+          permissions: ['create-expenses', 'approve-claims', 'edit-expense-settings'],
+          roles: [{ team: 't', role_profile: 'p' }],
+        },
+      ],
     });
-    for (const who of ['vol', 'approver', 'selfie', 'admin', 'noperm']) tokens[who] = await logIn(app, `${who}@riverside.example`);
+    for (const who of ['vol', 'approver', 'selfie', 'admin', 'noperm'])
+      tokens[who] = await logIn(app, `${who}@riverside.example`);
     tokens.other = await logIn(app, 'other@hillside.example');
   });
   afterAll(async () => {
@@ -61,15 +95,30 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
     await mail?.stop();
   });
 
-  const expense = async (who: string, body: Record<string, unknown>) => (await http().post('/api/expenses').set(as(who)).send({ type: { id: travel }, date: daysAgo(2), ...body }).expect(201)).body;
+  const expense = async (who: string, body: Record<string, unknown>) =>
+    (
+      await http()
+        .post('/api/expenses')
+        .set(as(who))
+        .send({ type: { id: travel }, date: daysAgo(2), ...body })
+        .expect(201)
+    ).body;
   const claim = (who: string, expenseIds: number[], assignedTo = org.users.approver) =>
-    http().post('/api/claims').set(as(who)).send({ assignedTo: { id: assignedTo }, notes: 'trip', expenses: expenseIds.map((id) => ({ id })) });
-  const updateClaim = (who: string, owner: number, id: number, body: Record<string, unknown>) => http().put(`/api/users/${owner}/claims/${id}`).set(as(who)).send(body);
+    http()
+      .post('/api/claims')
+      .set(as(who))
+      .send({ assignedTo: { id: assignedTo }, notes: 'trip', expenses: expenseIds.map((id) => ({ id })) });
+  const updateClaim = (who: string, owner: number, id: number, body: Record<string, unknown>) =>
+    http().put(`/api/users/${owner}/claims/${id}`).set(as(who)).send(body);
 
   describe('expense types and rates', () => {
     it('are managed with edit-expense-settings and listed by position with create-expenses', async () => {
-      const a = (await http().post('/api/expenses/types').set(as('admin')).send({ name: 'Travel', position: 2 }).expect(201)).body;
-      const b = (await http().post('/api/expenses/types').set(as('admin')).send({ name: 'Parking', position: 1 }).expect(201)).body;
+      const a = (
+        await http().post('/api/expenses/types').set(as('admin')).send({ name: 'Travel', position: 2 }).expect(201)
+      ).body;
+      const b = (
+        await http().post('/api/expenses/types').set(as('admin')).send({ name: 'Parking', position: 1 }).expect(201)
+      ).body;
       expect(a).toEqual({ id: expect.any(Number), name: 'Travel', order_id: 2 });
       travel = a.id;
       const list = await http().get('/api/expenses/types').set(as('vol')).expect(200);
@@ -77,21 +126,63 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
       expect(list.body.meta.pagination.total).toBe('2');
       await http().post('/api/expenses/types').set(as('vol')).send({ name: 'x', position: 0 }).expect(403);
       await http().get('/api/expenses/types').set(as('noperm')).expect(403);
-      expect((await http().put(`/api/expenses/types/${b.id}`).set(as('admin')).send({ position: 5 }).expect(200)).body.order_id).toBe(5);
+      expect(
+        (await http().put(`/api/expenses/types/${b.id}`).set(as('admin')).send({ position: 5 }).expect(200)).body
+          .order_id,
+      ).toBe(5);
       await http().put(`/api/expenses/types/${b.id}`).set(as('other')).send({ position: 5 }).expect(404);
     });
 
     it('rates check short_name and dates and show the YYYY-MM-DD HH:MM:SS stamps', async () => {
-      const bad = await http().post('/api/expenses/rates').set(as('admin')).send({ short_name: 'x'.repeat(256), rate: 'fast' }).expect(422);
+      const bad = await http()
+        .post('/api/expenses/rates')
+        .set(as('admin'))
+        .send({ short_name: 'x'.repeat(256), rate: 'fast' })
+        .expect(422);
       expect(Object.keys(bad.body.errors).sort()).toEqual(['rate', 'short_name']);
-      await http().post('/api/expenses/rates').set(as('admin')).send({ short_name: 'Car', rate: 0.45, start_date: '2026-06-01', end_date: '2026-05-01' }).expect(422);
-      const rate = (await http().post('/api/expenses/rates').set(as('admin'))
-        .send({ short_name: 'Car', description: 'Own car', rate: 0.45, passenger_rate: 0.05, max_miles: 200, order_id: 1, start_date: daysAgo(300), end_date: null }).expect(201)).body;
-      expect(rate).toMatchObject({ short_name: 'Car', rate: 0.45, passenger_rate: 0.05, max_miles: 200, end_date: null, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) });
+      await http()
+        .post('/api/expenses/rates')
+        .set(as('admin'))
+        .send({ short_name: 'Car', rate: 0.45, start_date: '2026-06-01', end_date: '2026-05-01' })
+        .expect(422);
+      const rate = (
+        await http()
+          .post('/api/expenses/rates')
+          .set(as('admin'))
+          .send({
+            short_name: 'Car',
+            description: 'Own car',
+            rate: 0.45,
+            passenger_rate: 0.05,
+            max_miles: 200,
+            order_id: 1,
+            start_date: daysAgo(300),
+            end_date: null,
+          })
+          .expect(201)
+      ).body;
+      expect(rate).toMatchObject({
+        short_name: 'Car',
+        rate: 0.45,
+        passenger_rate: 0.05,
+        max_miles: 200,
+        end_date: null,
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      });
       mileage = rate.id;
       expect((await http().get(`/api/expenses/rates/${rate.id}`).set(as('vol')).expect(200)).body.id).toBe(rate.id);
-      expect((await http().put(`/api/expenses/rates/${rate.id}`).set(as('admin')).send({ description: 'Own vehicle' }).expect(200)).body.description).toBe('Own vehicle');
-      const temp = (await http().post('/api/expenses/rates').set(as('admin')).send({ short_name: 'Old', rate: 0.3 }).expect(201)).body;
+      expect(
+        (
+          await http()
+            .put(`/api/expenses/rates/${rate.id}`)
+            .set(as('admin'))
+            .send({ description: 'Own vehicle' })
+            .expect(200)
+        ).body.description,
+      ).toBe('Own vehicle');
+      const temp = (
+        await http().post('/api/expenses/rates').set(as('admin')).send({ short_name: 'Old', rate: 0.3 }).expect(201)
+      ).body;
       await http().delete(`/api/expenses/rates/${temp.id}`).set(as('admin')).expect(204);
       await http().get(`/api/expenses/rates/${temp.id}`).set(as('vol')).expect(404);
     });
@@ -100,45 +191,93 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
   describe('expenses', () => {
     it('computes the mileage amount and checks dates, miles, roles and types', async () => {
       const e = await expense('vol', { rate: { id: mileage }, miles: 12.5, passengers: 2, description: 'to the shop' });
-      expect(e).toMatchObject({ amount: 6.88, claimed: false, miles: 12.5, passengers: 2, user_id: org.users.vol, type_id: travel, rate_id: mileage });
+      expect(e).toMatchObject({
+        amount: 6.88,
+        claimed: false,
+        miles: 12.5,
+        passengers: 2,
+        user_id: org.users.vol,
+        type_id: travel,
+        rate_id: mileage,
+      });
       // The create answers from the data it wrote (no read-back): it must be what a read shows.
-      expect((await http().get(`/api/users/${org.users.vol}/expenses/${e.id}`).set(as('vol')).expect(200)).body).toEqual(e);
+      expect(
+        (await http().get(`/api/users/${org.users.vol}/expenses/${e.id}`).set(as('vol')).expect(200)).body,
+      ).toEqual(e);
       const plain = await expense('vol', { amount: 12.3, submitted: daysAgo(1), role: { id: org.roles.vol![0] } });
-      expect((await http().get(`/api/users/${org.users.vol}/expenses/${plain.id}`).set(as('vol')).expect(200)).body).toEqual(plain);
-      const bad = await http().post('/api/expenses').set(as('vol')).send({ type: { id: travel }, date: '2999-01-01', rate: { id: mileage }, miles: 500, role: { id: org.roles.approver![0] } }).expect(422);
+      expect(
+        (await http().get(`/api/users/${org.users.vol}/expenses/${plain.id}`).set(as('vol')).expect(200)).body,
+      ).toEqual(plain);
+      const bad = await http()
+        .post('/api/expenses')
+        .set(as('vol'))
+        .send({
+          type: { id: travel },
+          date: '2999-01-01',
+          rate: { id: mileage },
+          miles: 500,
+          role: { id: org.roles.approver![0] },
+        })
+        .expect(422);
       expect(Object.keys(bad.body.errors).sort()).toEqual(['date', 'miles', 'role.id']);
-      const old = await http().post('/api/expenses').set(as('vol')).send({ type: { id: travel }, date: daysAgo(200), amount: 5 }).expect(422);
+      const old = await http()
+        .post('/api/expenses')
+        .set(as('vol'))
+        .send({ type: { id: travel }, date: daysAgo(200), amount: 5 })
+        .expect(422);
       expect(Object.keys(old.body.errors)).toEqual(['date']);
       const noType = await http().post('/api/expenses').set(as('vol')).send({ date: today, amount: 5 }).expect(422);
       expect(Object.keys(noType.body.errors)).toEqual(['type']);
       const noRateName = await http().post('/api/expenses/rates').set(as('admin')).send({ rate: 0.2 }).expect(422);
       expect(Object.keys(noRateName.body.errors)).toEqual(['short_name']);
-      await http().post('/api/expenses').set(as('noperm')).send({ type: { id: travel }, date: today, amount: 5 }).expect(403);
+      await http()
+        .post('/api/expenses')
+        .set(as('noperm'))
+        .send({ type: { id: travel }, date: today, amount: 5 })
+        .expect(403);
     });
 
     it('a deleted type leaves the list and cannot be chosen, while expenses keep it', async () => {
-      const type = (await http().post('/api/expenses/types').set(as('admin')).send({ name: 'Gone', position: 9 }).expect(201)).body;
+      const type = (
+        await http().post('/api/expenses/types').set(as('admin')).send({ name: 'Gone', position: 9 }).expect(201)
+      ).body;
       const kept = await expense('vol', { type: { id: type.id }, amount: 3 });
       await http().delete(`/api/expenses/types/${type.id}`).set(as('admin')).expect(204);
-      await http().post('/api/expenses').set(as('vol')).send({ type: { id: type.id }, date: today, amount: 5 }).expect(422);
-      const got = await http().get(`/api/users/${org.users.vol}/expenses/${kept.id}?include=type,user,role.roleProfile`).set(as('vol')).expect(200);
+      await http()
+        .post('/api/expenses')
+        .set(as('vol'))
+        .send({ type: { id: type.id }, date: today, amount: 5 })
+        .expect(422);
+      const got = await http()
+        .get(`/api/users/${org.users.vol}/expenses/${kept.id}?include=type,user,role.roleProfile`)
+        .set(as('vol'))
+        .expect(200);
       expect(got.body.type).toEqual({ id: type.id, name: 'Gone', order_id: 9 });
       expect(got.body.user).toMatchObject({ id: org.users.vol, display_name: 'vol' });
-      expect((await http().get('/api/expenses/types').set(as('vol'))).body.data.map((t: { id: number }) => t.id)).not.toContain(type.id);
+      expect(
+        (await http().get('/api/expenses/types').set(as('vol'))).body.data.map((t: { id: number }) => t.id),
+      ).not.toContain(type.id);
     });
 
     it('lists one user’s expenses newest first with the claimed filter, and refuses unknown parameters', async () => {
-      const list = await http().get(`/api/users/${org.users.vol}/expenses?o=d&include=type,rate,attachments`).set(as('vol')).expect(200);
+      const list = await http()
+        .get(`/api/users/${org.users.vol}/expenses?o=d&include=type,rate,attachments`)
+        .set(as('vol'))
+        .expect(200);
       expect(list.body.data.length).toBeGreaterThan(0);
       expect(list.body.data[0]).toHaveProperty('attachments');
       // Newest first by default (README): by date, then id, descending; an explicit o=a is the reverse.
       const older = await expense('vol', { amount: 1, date: daysAgo(10) });
-      const byDefault = (await http().get(`/api/users/${org.users.vol}/expenses?per_page=100`).set(as('vol')).expect(200)).body.data as { id: number; date: string }[];
+      const byDefault = (
+        await http().get(`/api/users/${org.users.vol}/expenses?per_page=100`).set(as('vol')).expect(200)
+      ).body.data as { id: number; date: string }[];
       const newestFirst = [...byDefault].sort((x, y) => y.date.localeCompare(x.date) || y.id - x.id);
       expect(byDefault.length).toBeGreaterThan(2);
       expect(byDefault.map((e) => e.id)).toEqual(newestFirst.map((e) => e.id));
       expect(byDefault.at(-1)!.id).toBe(older.id);
-      const ascending = (await http().get(`/api/users/${org.users.vol}/expenses?per_page=100&o=a`).set(as('vol')).expect(200)).body.data as { id: number }[];
+      const ascending = (
+        await http().get(`/api/users/${org.users.vol}/expenses?per_page=100&o=a`).set(as('vol')).expect(200)
+      ).body.data as { id: number }[];
       expect(ascending.map((e) => e.id)).toEqual(byDefault.map((e) => e.id).reverse());
       await http().get(`/api/users/${org.users.vol}/expenses?s=amount`).set(as('vol')).expect(422);
       await http().get(`/api/users/${org.users.vol}/expenses?include=secrets`).set(as('vol')).expect(422);
@@ -151,19 +290,41 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
 
     it('updates and deletes an unclaimed expense', async () => {
       const e = await expense('vol', { amount: 4 });
-      const changed = await http().put(`/api/users/${org.users.vol}/expenses/${e.id}`).set(as('vol')).send({ amount: 7.5, description: 'lunch' }).expect(200);
+      const changed = await http()
+        .put(`/api/users/${org.users.vol}/expenses/${e.id}`)
+        .set(as('vol'))
+        .send({ amount: 7.5, description: 'lunch' })
+        .expect(200);
       expect(changed.body).toMatchObject({ amount: 7.5, description: 'lunch' });
-      await http().put(`/api/users/${org.users.vol}/expenses/${e.id}`).set(as('approver')).send({ amount: 1 }).expect(403);
+      await http()
+        .put(`/api/users/${org.users.vol}/expenses/${e.id}`)
+        .set(as('approver'))
+        .send({ amount: 1 })
+        .expect(403);
       await http().delete(`/api/users/${org.users.vol}/expenses/${e.id}`).set(as('vol')).expect(204);
       await http().get(`/api/users/${org.users.vol}/expenses/${e.id}`).set(as('vol')).expect(404);
     });
 
     it('records the organisation, the user and the request of each change in its events’ metadata', async () => {
-      const created = (await http().post('/api/expenses').set(as('vol')).set('x-request-id', 'expense-metadata-1').send({ type: { id: travel }, date: daysAgo(2), amount: 2 }).expect(201)).body;
-      await http().put(`/api/users/${org.users.vol}/expenses/${created.id}`).set(as('vol')).set('x-request-id', 'expense-metadata-2').send({ amount: 3 }).expect(200);
+      const created = (
+        await http()
+          .post('/api/expenses')
+          .set(as('vol'))
+          .set('x-request-id', 'expense-metadata-1')
+          .send({ type: { id: travel }, date: daysAgo(2), amount: 2 })
+          .expect(201)
+      ).body;
+      await http()
+        .put(`/api/users/${org.users.vol}/expenses/${created.id}`)
+        .set(as('vol'))
+        .set('x-request-id', 'expense-metadata-2')
+        .send({ amount: 3 })
+        .expect(200);
       const rows: { type: string; metadata: unknown }[] = await app
         .get(DataSource)
-        .query(`SELECT type, metadata FROM events WHERE stream_id = $1 ORDER BY stream_version`, [`expenses.Expense-${created.id}`]);
+        .query(`SELECT type, metadata FROM events WHERE stream_id = $1 ORDER BY stream_version`, [
+          `expenses.Expense-${created.id}`,
+        ]);
       const by = { organisationId: org.organisation.id, actor: { kind: 'user', userId: org.users.vol } };
       expect(rows).toEqual([
         { type: 'expenses.ExpenseRecorded', metadata: { ...by, correlationId: 'expense-metadata-1' } },
@@ -173,17 +334,43 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
 
     it('attaches files the caller uploaded, with fresh signed URLs', async () => {
       const e = await expense('vol', { amount: 2 });
-      const file = (await http().post('/api/files').set(as('vol')).attach('file', PDF, 'receipt.pdf').expect(201)).body.data;
-      const att = await http().put(`/api/users/${org.users.vol}/expenses/${e.id}/attachments/${file.id}`).set(as('vol')).expect(200);
-      expect(att.body).toMatchObject({ id: file.id, original_name: 'receipt.pdf', mime: 'application/pdf', signed_url: expect.any(String) });
-      const list = await http().get(`/api/users/${org.users.vol}/expenses/${e.id}/attachments`).set(as('vol')).expect(200);
+      const file = (await http().post('/api/files').set(as('vol')).attach('file', PDF, 'receipt.pdf').expect(201)).body
+        .data;
+      const att = await http()
+        .put(`/api/users/${org.users.vol}/expenses/${e.id}/attachments/${file.id}`)
+        .set(as('vol'))
+        .expect(200);
+      expect(att.body).toMatchObject({
+        id: file.id,
+        original_name: 'receipt.pdf',
+        mime: 'application/pdf',
+        signed_url: expect.any(String),
+      });
+      const list = await http()
+        .get(`/api/users/${org.users.vol}/expenses/${e.id}/attachments`)
+        .set(as('vol'))
+        .expect(200);
       expect(list.body.data.map((a: { id: number }) => a.id)).toEqual([file.id]);
-      const theirs = (await http().post('/api/files').set(as('selfie')).attach('file', PDF, 'x.pdf').expect(201)).body.data;
-      await http().put(`/api/users/${org.users.vol}/expenses/${e.id}/attachments/${theirs.id}`).set(as('vol')).expect(403);
-      const foreign = (await http().post('/api/files').set(as('other')).attach('file', PDF, 'y.pdf').expect(201)).body.data;
-      await http().put(`/api/users/${org.users.vol}/expenses/${e.id}/attachments/${foreign.id}`).set(as('vol')).expect(404);
-      await http().delete(`/api/users/${org.users.vol}/expenses/${e.id}/attachments/${file.id}`).set(as('vol')).expect(204);
-      await http().get(`/api/users/${org.users.vol}/expenses/${e.id}/attachments/${file.id}`).set(as('vol')).expect(404);
+      const theirs = (await http().post('/api/files').set(as('selfie')).attach('file', PDF, 'x.pdf').expect(201)).body
+        .data;
+      await http()
+        .put(`/api/users/${org.users.vol}/expenses/${e.id}/attachments/${theirs.id}`)
+        .set(as('vol'))
+        .expect(403);
+      const foreign = (await http().post('/api/files').set(as('other')).attach('file', PDF, 'y.pdf').expect(201)).body
+        .data;
+      await http()
+        .put(`/api/users/${org.users.vol}/expenses/${e.id}/attachments/${foreign.id}`)
+        .set(as('vol'))
+        .expect(404);
+      await http()
+        .delete(`/api/users/${org.users.vol}/expenses/${e.id}/attachments/${file.id}`)
+        .set(as('vol'))
+        .expect(204);
+      await http()
+        .get(`/api/users/${org.users.vol}/expenses/${e.id}/attachments/${file.id}`)
+        .set(as('vol'))
+        .expect(404);
     });
 
     it('lists the authorisers of a user: approve-claims holders above their teams', async () => {
@@ -197,10 +384,23 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
       const a = await expense('vol', { amount: 10, role: { id: org.roles.vol![0] } });
       const b = await expense('vol', { amount: 2.5, role: { id: org.roles.vol![0] } });
       const res = await claim('vol', [a.id, b.id]).expect(201);
-      expect(res.body).toMatchObject({ id: expect.any(Number), amount: 12.5, approved: false, submitted: false, notes: 'trip', rejection_note: null });
+      expect(res.body).toMatchObject({
+        id: expect.any(Number),
+        amount: 12.5,
+        approved: false,
+        submitted: false,
+        notes: 'trip',
+        rejection_note: null,
+      });
       expect(res.headers.location).toBe(`http://api.test/api/users/${org.users.vol}/claims/${res.body.id}`);
-      const got = await http().get(`/api/users/${org.users.vol}/claims/${res.body.id}?include=expenses,user,assignedTo,role.roleProfile`).set(as('vol')).expect(200);
-      expect(got.body.expenses.map((e: { id: number; claimed: boolean }) => [e.id, e.claimed])).toEqual([[a.id, true], [b.id, true]]);
+      const got = await http()
+        .get(`/api/users/${org.users.vol}/claims/${res.body.id}?include=expenses,user,assignedTo,role.roleProfile`)
+        .set(as('vol'))
+        .expect(200);
+      expect(got.body.expenses.map((e: { id: number; claimed: boolean }) => [e.id, e.claimed])).toEqual([
+        [a.id, true],
+        [b.id, true],
+      ]);
       expect(got.body.assignedTo).toMatchObject({ id: org.users.approver });
       expect(got.body.role).toMatchObject({ id: org.roles.vol![0], roleProfile: { name: 'Shop volunteer' } });
       // A claimed expense cannot be changed, deleted or given attachments.
@@ -215,7 +415,9 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
       const other = await expense('selfie', { amount: 1 });
       expect(Object.keys((await claim('vol', [shop.id, drive.id]).expect(422)).body.errors)).toEqual(['expenses']);
       expect(Object.keys((await claim('vol', [shop.id, other.id]).expect(422)).body.errors)).toEqual(['expenses.1.id']);
-      expect(Object.keys((await claim('vol', [shop.id], org.users.selfie).expect(422)).body.errors)).toEqual(['assignedTo.id']);
+      expect(Object.keys((await claim('vol', [shop.id], org.users.selfie).expect(422)).body.errors)).toEqual([
+        'assignedTo.id',
+      ]);
       const bad = await http().post('/api/claims').set(as('vol')).send({ expenses: [] }).expect(422);
       expect(Object.keys(bad.body.errors).sort()).toEqual(['assignedTo', 'expenses']);
       const after = await http().get(`/api/users/${org.users.vol}/expenses/${shop.id}`).set(as('vol')).expect(200);
@@ -228,24 +430,43 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
       const statuses = results.map((r) => r.status);
       expect(statuses.filter((s) => s === 201)).toHaveLength(1);
       expect(statuses.filter((s) => s !== 201 && s !== 409)).toEqual([]);
-      const [{ n }] = await app.get(DataSource).query(`SELECT count(*)::int AS n FROM expenses WHERE id = $1 AND claim_id IS NOT NULL`, [e.id]);
+      const [{ n }] = await app
+        .get(DataSource)
+        .query(`SELECT count(*)::int AS n FROM expenses WHERE id = $1 AND claim_id IS NOT NULL`, [e.id]);
       expect(n).toBe(1);
       const claims = await http().get(`/api/users/${org.users.vol}/claims?include=expenses`).set(as('vol')).expect(200);
-      expect(claims.body.data.filter((c: { expenses: { id: number }[] }) => c.expenses.some((x) => x.id === e.id))).toHaveLength(1);
+      expect(
+        claims.body.data.filter((c: { expenses: { id: number }[] }) => c.expenses.some((x) => x.id === e.id)),
+      ).toHaveLength(1);
     });
 
     it('walks open → approved → submitted, refusing the moves the state table forbids, and mails finance once', async () => {
       const e = await expense('vol', { amount: 20 });
-      const file = (await http().post('/api/files').set(as('vol')).attach('file', PDF, 'ticket.pdf').expect(201)).body.data;
-      await http().put(`/api/users/${org.users.vol}/expenses/${e.id}/attachments/${file.id}`).set(as('vol')).expect(200);
+      const file = (await http().post('/api/files').set(as('vol')).attach('file', PDF, 'ticket.pdf').expect(201)).body
+        .data;
+      await http()
+        .put(`/api/users/${org.users.vol}/expenses/${e.id}/attachments/${file.id}`)
+        .set(as('vol'))
+        .expect(200);
       const c = (await claim('vol', [e.id]).expect(201)).body;
       await updateClaim('vol', org.users.vol, c.id, { submitted: true }).expect(409); // not approved yet
       await updateClaim('vol', org.users.vol, c.id, { approved: true }).expect(403); // no self-approve-claims
-      const approved = await updateClaim('approver', org.users.vol, c.id, { approved: true, approval_note: 'ok' }).expect(200);
-      expect(approved.body).toMatchObject({ approved: true, approved_by_id: org.users.approver, approved_at: expect.any(String), approval_note: 'ok' });
+      const approved = await updateClaim('approver', org.users.vol, c.id, {
+        approved: true,
+        approval_note: 'ok',
+      }).expect(200);
+      expect(approved.body).toMatchObject({
+        approved: true,
+        approved_by_id: org.users.approver,
+        approved_at: expect.any(String),
+        approval_note: 'ok',
+      });
       await updateClaim('approver', org.users.vol, c.id, { approved: true }).expect(409);
       await updateClaim('approver', org.users.vol, c.id, { rejection_note: 'too late' }).expect(409);
-      const submitted = await updateClaim('vol', org.users.vol, c.id, { submitted: true, submitted_date: '2026-11-20T09:00:00Z' }).expect(200);
+      const submitted = await updateClaim('vol', org.users.vol, c.id, {
+        submitted: true,
+        submitted_date: '2026-11-20T09:00:00Z',
+      }).expect(200);
       expect(submitted.body).toMatchObject({ submitted: true, submitted_at: '2026-11-20T09:00:00Z' });
       await updateClaim('vol', org.users.vol, c.id, { submitted: true }).expect(409);
       const message = await mail.waitFor('finance@riverside.example');
@@ -265,26 +486,62 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
       expect(rejected.body).toMatchObject({ rejection_note: 'no receipt', approved: false });
       await updateClaim('approver', org.users.vol, c.id, { approved: true }).expect(409);
       await updateClaim('approver', org.users.vol, c.id, { rejection_note: 'again' }).expect(409);
-      expect((await http().get(`/api/users/${org.users.vol}/expenses/${e.id}`).set(as('vol'))).body.claimed).toBe(false);
+      expect((await http().get(`/api/users/${org.users.vol}/expenses/${e.id}`).set(as('vol'))).body.claimed).toBe(
+        false,
+      );
       await claim('vol', [e.id]).expect(201);
     });
 
     it('lets a holder of self-approve-claims approve their own claim', async () => {
       const e = await expense('selfie', { amount: 4 });
-      const c = (await http().post('/api/claims').set(as('selfie')).send({ assignedTo: { id: org.users.approver }, expenses: [{ id: e.id }] }).expect(201)).body;
-      expect((await updateClaim('selfie', org.users.selfie, c.id, { approved: true }).expect(200)).body.approved_by_id).toBe(org.users.selfie);
+      const c = (
+        await http()
+          .post('/api/claims')
+          .set(as('selfie'))
+          .send({ assignedTo: { id: org.users.approver }, expenses: [{ id: e.id }] })
+          .expect(201)
+      ).body;
+      expect(
+        (await updateClaim('selfie', org.users.selfie, c.id, { approved: true }).expect(200)).body.approved_by_id,
+      ).toBe(org.users.selfie);
     });
 
     it('approves at once without required authorisation, and refuses submission without a valid finance address (422)', async () => {
-      const type = (await http().post('/api/expenses/types').set(as('other')).send({ name: 'T', position: 1 }).expect(201)).body;
+      const type = (
+        await http().post('/api/expenses/types').set(as('other')).send({ name: 'T', position: 1 }).expect(201)
+      ).body;
       const me = (await http().get('/api/users/me').set(as('other'))).body.data.id;
-      const x = (await http().post('/api/expenses').set(as('other')).send({ type: { id: type.id }, date: today, amount: 1 }).expect(201)).body;
-      const open = (await http().post('/api/claims').set(as('other')).send({ assignedTo: { id: me }, expenses: [{ id: x.id }] }).expect(201)).body;
+      const x = (
+        await http()
+          .post('/api/expenses')
+          .set(as('other'))
+          .send({ type: { id: type.id }, date: today, amount: 1 })
+          .expect(201)
+      ).body;
+      const open = (
+        await http()
+          .post('/api/claims')
+          .set(as('other'))
+          .send({ assignedTo: { id: me }, expenses: [{ id: x.id }] })
+          .expect(201)
+      ).body;
       expect(open.approved).toBe(false);
       await updateClaim('other', me, open.id, { approved: true }).expect(403); // own claim, no self-approve-claims
       await http().put('/api/organisation').set(as('other')).send({ expenses_require_authorisation: '0' }).expect(200);
-      const y = (await http().post('/api/expenses').set(as('other')).send({ type: { id: type.id }, date: today, amount: 2 }).expect(201)).body;
-      const auto = (await http().post('/api/claims').set(as('other')).send({ assignedTo: { id: me }, expenses: [{ id: y.id }] }).expect(201)).body;
+      const y = (
+        await http()
+          .post('/api/expenses')
+          .set(as('other'))
+          .send({ type: { id: type.id }, date: today, amount: 2 })
+          .expect(201)
+      ).body;
+      const auto = (
+        await http()
+          .post('/api/claims')
+          .set(as('other'))
+          .send({ assignedTo: { id: me }, expenses: [{ id: y.id }] })
+          .expect(201)
+      ).body;
       expect(auto).toMatchObject({ approved: true, approved_by_id: null });
       const res = await updateClaim('other', me, auto.id, { submitted: true }).expect(422);
       expect(res.body.errors).toEqual({ submitted: [expect.stringMatching(/expenses_submission_email/)] });
@@ -295,16 +552,22 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
       const all = await http().get('/api/claims?include=user&s=amount&o=a').set(as('approver')).expect(200);
       const amounts = all.body.data.map((c: { amount: number }) => c.amount);
       expect(amounts).toEqual([...amounts].sort((x: number, y: number) => x - y));
-      expect(all.body.data.every((c: { user: { id: number } }) => [org.users.vol, org.users.selfie].includes(c.user.id))).toBe(true);
+      expect(
+        all.body.data.every((c: { user: { id: number } }) => [org.users.vol, org.users.selfie].includes(c.user.id)),
+      ).toBe(true);
       const approved = await http().get('/api/claims?approved=true&submitted=false').set(as('approver')).expect(200);
-      expect(approved.body.data.every((c: { approved: boolean; submitted: boolean }) => c.approved && !c.submitted)).toBe(true);
+      expect(
+        approved.body.data.every((c: { approved: boolean; submitted: boolean }) => c.approved && !c.submitted),
+      ).toBe(true);
       const byUser = await http().get(`/api/claims?user=${org.users.selfie}`).set(as('approver')).expect(200);
       expect(byUser.body.data.every((c: { user_id: number }) => c.user_id === org.users.selfie)).toBe(true);
       await http().get('/api/claims?s=colour').set(as('approver')).expect(422);
       await http().get('/api/claims').set(as('vol')).expect(403);
       const csv = await http().get('/api/claims/export.csv?submitted=true').set(as('approver')).expect(200);
       expect(csv.headers['content-type']).toMatch(/text\/csv/);
-      expect(csv.text.split('\r\n')[0]).toBe('claim_id,claimant,authoriser,approved,approved_at,submitted,submitted_at,claim_amount,expense_id,date,type,description,miles,passengers,amount');
+      expect(csv.text.split('\r\n')[0]).toBe(
+        'claim_id,claimant,authoriser,approved,approved_at,submitted,submitted_at,claim_amount,expense_id,date,type,description,miles,passengers,amount',
+      );
       const someClaim = all.body.data[0];
       await http().get(`/api/users/${someClaim.user_id}/claims/${someClaim.id}`).set(as('other')).expect(404);
       await updateClaim('other', someClaim.user_id, someClaim.id, { approved: true }).expect(404);

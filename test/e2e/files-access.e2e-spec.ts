@@ -10,17 +10,29 @@ import { testEnvironment, type TestEnvironment } from '../support/test-config.js
 import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
-const png = () => sharp({ create: { width: 80, height: 40, channels: 3, background: '#1e5ac8' } }).png().toBuffer();
+const png = () =>
+  sharp({ create: { width: 80, height: 40, channels: 3, background: '#1e5ac8' } })
+    .png()
+    .toBuffer();
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 
 function riverside() {
   const user = (key: string, permissions: string[], team: string) => ({
-    key, email: `${key}@riverside.example`, password: TEST_PASSWORD, display_name: key, permissions, roles: [{ team, role_profile: 'shop' }],
+    key,
+    email: `${key}@riverside.example`,
+    password: TEST_PASSWORD,
+    display_name: key,
+    permissions,
+    roles: [{ team, role_profile: 'shop' }],
   });
   return {
     organisation: { name: 'Riverside', slug: 'riverside', timezone: 'Europe/London' },
     role_profiles: [{ key: 'shop', name: 'Shop volunteer' }],
-    teams: [{ key: 'north', name: 'North' }, { key: 'north-shop', name: 'North shop', parent: 'north' }, { key: 'south', name: 'South' }],
+    teams: [
+      { key: 'north', name: 'North' },
+      { key: 'north-shop', name: 'North shop', parent: 'north' },
+      { key: 'south', name: 'South' },
+    ],
     users: [
       user('a', ['create-expenses'], 'north-shop'),
       user('b', ['create-expenses'], 'north-shop'),
@@ -43,7 +55,8 @@ describe('files: who may read a file (GET /api/files/{id}, issue 10, item 5)', (
     (await http().post('/api/files').set(as(who)).attach('file', content, name).expect(201)).body.data.id;
   const read = (who: string, id: number) => http().get(`/api/files/${id}`).set(as(who));
   /** Status of GET /api/files/{id} for each caller. */
-  const statuses = async (id: number, who: string[]) => Object.fromEntries(await Promise.all(who.map(async (w) => [w, (await read(w, id)).status])));
+  const statuses = async (id: number, who: string[]) =>
+    Object.fromEntries(await Promise.all(who.map(async (w) => [w, (await read(w, id)).status])));
 
   let receipt: number;
   let note: number;
@@ -58,15 +71,32 @@ describe('files: who may read a file (GET /api/files/{id}, issue 10, item 5)', (
       organisation: { name: 'Hillside', slug: 'hillside', timezone: 'Europe/London' },
       role_profiles: [{ key: 'p', name: 'P' }],
       teams: [{ key: 't', name: 'T' }],
-      users: [{ key: 'other', email: 'other@hillside.example', password: TEST_PASSWORD, display_name: 'other', permissions: ['manage-organisation', 'approve-claims'], roles: [{ team: 't', role_profile: 'p' }] }],
+      users: [
+        {
+          key: 'other',
+          email: 'other@hillside.example',
+          password: TEST_PASSWORD,
+          display_name: 'other',
+          permissions: ['manage-organisation', 'approve-claims'],
+          roles: [{ team: 't', role_profile: 'p' }],
+        },
+      ],
     });
     for (const who of ['a', 'b', 'manager', 'admin']) tokens[who] = await logIn(app, `${who}@riverside.example`);
     tokens.other = await logIn(app, 'other@hillside.example');
 
-    const type = (await http().post('/api/expenses/types').set(as('admin')).send({ name: 'Travel', position: 1 }).expect(201)).body.id;
+    const type = (
+      await http().post('/api/expenses/types').set(as('admin')).send({ name: 'Travel', position: 1 }).expect(201)
+    ).body.id;
     receipt = await upload('a', PDF, 'receipt.pdf');
     note = await upload('a', PDF, 'note.pdf');
-    expenseId = (await http().post('/api/expenses').set(as('a')).send({ type: { id: type }, date: daysAgo(2), amount: 12 }).expect(201)).body.id;
+    expenseId = (
+      await http()
+        .post('/api/expenses')
+        .set(as('a'))
+        .send({ type: { id: type }, date: daysAgo(2), amount: 12 })
+        .expect(201)
+    ).body.id;
     await http().put(`/api/users/${org.users.a}/expenses/${expenseId}/attachments/${receipt}`).set(as('a')).expect(200);
     logo = await upload('admin', await png(), 'logo.png');
   });
@@ -76,14 +106,27 @@ describe('files: who may read a file (GET /api/files/{id}, issue 10, item 5)', (
   });
 
   it('lets the uploader read both files, and nobody else the unattached one', async () => {
-    expect((await read('a', receipt).expect(200)).body.data).toMatchObject({ id: receipt, original_name: 'receipt.pdf', signed_url: expect.any(String) });
+    expect((await read('a', receipt).expect(200)).body.data).toMatchObject({
+      id: receipt,
+      original_name: 'receipt.pdf',
+      signed_url: expect.any(String),
+    });
     expect(await statuses(note, ['a', 'b', 'manager', 'admin'])).toEqual({ a: 200, b: 403, manager: 403, admin: 403 });
   });
 
   it('lets whoever may read the expense read its attachment, as the attachment route does', async () => {
-    expect(await statuses(receipt, ['a', 'b', 'manager', 'admin'])).toEqual({ a: 200, b: 403, manager: 200, admin: 403 });
-    const viaExpense = (who: string) => http().get(`/api/users/${org.users.a}/expenses/${expenseId}/attachments/${receipt}`).set(as(who));
-    expect({ manager: (await viaExpense('manager')).status, b: (await viaExpense('b')).status }).toEqual({ manager: 200, b: 403 });
+    expect(await statuses(receipt, ['a', 'b', 'manager', 'admin'])).toEqual({
+      a: 200,
+      b: 403,
+      manager: 200,
+      admin: 403,
+    });
+    const viaExpense = (who: string) =>
+      http().get(`/api/users/${org.users.a}/expenses/${expenseId}/attachments/${receipt}`).set(as(who));
+    expect({ manager: (await viaExpense('manager')).status, b: (await viaExpense('b')).status }).toEqual({
+      manager: 200,
+      b: 403,
+    });
     const refused = await read('b', receipt);
     expect(refused.body).toEqual({ message: expect.any(String), status_code: 403 });
   });
@@ -97,11 +140,20 @@ describe('files: who may read a file (GET /api/files/{id}, issue 10, item 5)', (
   it('makes every id of another organisation, and an unknown id, a 404', async () => {
     for (const id of [receipt, note, logo]) {
       const res = await read('other', id);
-      expect({ id, status: res.status, body: res.body }).toEqual({ id, status: 404, body: { message: expect.any(String), status_code: 404 } });
+      expect({ id, status: res.status, body: res.body }).toEqual({
+        id,
+        status: 404,
+        body: { message: expect.any(String), status_code: 404 },
+      });
     }
     await read('a', 999_999).expect(404);
     const theirs = await upload('other', PDF, 'theirs.pdf');
-    expect(await statuses(theirs, ['a', 'manager', 'admin', 'other'])).toEqual({ a: 404, manager: 404, admin: 404, other: 200 });
+    expect(await statuses(theirs, ['a', 'manager', 'admin', 'other'])).toEqual({
+      a: 404,
+      manager: 404,
+      admin: 404,
+      other: 200,
+    });
   });
 
   it('holds for every id in turn: b reads only its own files and the organisation image', async () => {
@@ -110,26 +162,51 @@ describe('files: who may read a file (GET /api/files/{id}, issue 10, item 5)', (
     const seen: Record<number, number> = {};
     for (let id = 1; id <= last; id++) seen[id] = (await read('b', id)).status;
     for (const [id, status] of Object.entries(seen)) {
-      const expected = Number(id) === own || Number(id) === logo ? 200 : [receipt, note].includes(Number(id)) ? 403 : 404;
+      const expected =
+        Number(id) === own || Number(id) === logo ? 200 : [receipt, note].includes(Number(id)) ? 403 : 404;
       expect({ id, status }).toEqual({ id, status: expected });
     }
   });
 
   it('follows the references as they go: a detached receipt and a replaced logo close again', async () => {
-    await http().delete(`/api/users/${org.users.a}/expenses/${expenseId}/attachments/${receipt}`).set(as('a')).expect(204);
+    await http()
+      .delete(`/api/users/${org.users.a}/expenses/${expenseId}/attachments/${receipt}`)
+      .set(as('a'))
+      .expect(204);
     expect(await statuses(receipt, ['a', 'manager'])).toEqual({ a: 200, manager: 403 });
     await http().put(`/api/users/${org.users.a}/expenses/${expenseId}/attachments/${receipt}`).set(as('a')).expect(200);
     expect(await statuses(receipt, ['manager'])).toEqual({ manager: 200 });
 
     const next = await upload('admin', await png(), 'logo2.png');
-    await http().put('/api/organisation').set(as('admin')).send({ header_logo: next, logo: { id: logo } }).expect(200);
-    expect({ next: await statuses(next, ['b']), logo: await statuses(logo, ['b']) }).toEqual({ next: { b: 200 }, logo: { b: 200 } });
+    await http()
+      .put('/api/organisation')
+      .set(as('admin'))
+      .send({ header_logo: next, logo: { id: logo } })
+      .expect(200);
+    expect({ next: await statuses(next, ['b']), logo: await statuses(logo, ['b']) }).toEqual({
+      next: { b: 200 },
+      logo: { b: 200 },
+    });
     await http().put('/api/organisation').set(as('admin')).send({ logo: null }).expect(200);
-    expect({ next: await statuses(next, ['b']), logo: await statuses(logo, ['b']) }).toEqual({ next: { b: 200 }, logo: { b: 403 } });
+    expect({ next: await statuses(next, ['b']), logo: await statuses(logo, ['b']) }).toEqual({
+      next: { b: 200 },
+      logo: { b: 403 },
+    });
 
-    const spare = await http().post('/api/expenses').set(as('a')).send({ type: { id: (await http().get('/api/expenses/types').set(as('a'))).body.data[0].id }, date: daysAgo(1), amount: 3 }).expect(201);
+    const spare = await http()
+      .post('/api/expenses')
+      .set(as('a'))
+      .send({
+        type: { id: (await http().get('/api/expenses/types').set(as('a'))).body.data[0].id },
+        date: daysAgo(1),
+        amount: 3,
+      })
+      .expect(201);
     const slip = await upload('a', PDF, 'slip.pdf');
-    await http().put(`/api/users/${org.users.a}/expenses/${spare.body.id}/attachments/${slip}`).set(as('a')).expect(200);
+    await http()
+      .put(`/api/users/${org.users.a}/expenses/${spare.body.id}/attachments/${slip}`)
+      .set(as('a'))
+      .expect(200);
     expect(await statuses(slip, ['manager'])).toEqual({ manager: 200 });
     await http().delete(`/api/users/${org.users.a}/expenses/${spare.body.id}`).set(as('a')).expect(204);
     expect(await statuses(slip, ['a', 'manager'])).toEqual({ a: 200, manager: 403 });
@@ -147,7 +224,8 @@ describe('files: who may read a file (GET /api/files/{id}, issue 10, item 5)', (
 
   it('is what the migration fills in for a site upgraded with references already made', async () => {
     const ds = app.get(DataSource);
-    const rows = () => ds.query(`SELECT organisation_id, referrer, referrer_id, file_id FROM file_references ORDER BY 1, 2, 3, 4`);
+    const rows = () =>
+      ds.query(`SELECT organisation_id, referrer, referrer_id, file_id FROM file_references ORDER BY 1, 2, 3, 4`);
     const projected = await rows();
     expect(projected.map((r: { referrer: string }) => r.referrer)).toEqual(['expense', 'organisation']);
     const runner = ds.createQueryRunner();
@@ -165,7 +243,10 @@ describe('files: who may read a file (GET /api/files/{id}, issue 10, item 5)', (
     const events = async () => Number((await app.get(DataSource).query('SELECT count(*)::int AS n FROM events'))[0].n);
     const photo = await upload('a', await png(), 'receipt-photo.png');
     const before = await events();
-    const res = await http().put('/api/organisation').set(as('admin')).send({ header_logo: { id: photo } });
+    const res = await http()
+      .put('/api/organisation')
+      .set(as('admin'))
+      .send({ header_logo: { id: photo } });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: expect.stringContaining('header_logo'), status_code: 403 });
     expect(await events()).toBe(before);

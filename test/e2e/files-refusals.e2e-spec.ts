@@ -9,19 +9,31 @@ import { testEnvironment, type TestEnvironment } from '../support/test-config.js
 import { bootStandalone, logIn, organisationFile, provision } from '../support/test-app.js';
 
 /** Deterministic noise, so a PNG of it does not compress to almost nothing. */
-const noise = (bytes: number) => Buffer.from(Array.from({ length: bytes }, (_, i) => (i * 7919 + (i >> 3) * 104729) & 0xff));
-const noisyPng = (width: number, height: number) => sharp(noise(width * height * 3), { raw: { width, height, channels: 3 } }).png().toBuffer();
+const noise = (bytes: number) =>
+  Buffer.from(Array.from({ length: bytes }, (_, i) => (i * 7919 + (i >> 3) * 104729) & 0xff));
+const noisyPng = (width: number, height: number) =>
+  sharp(noise(width * height * 3), { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 
 /** A valid PNG whose header (CRC mended) claims other dimensions than its pixels. */
 async function pngClaiming(width: number, height: number): Promise<Buffer> {
-  const buf = Buffer.from(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#c81e5a' } }).png().toBuffer());
+  const buf = Buffer.from(
+    await sharp({ create: { width: 8, height: 8, channels: 3, background: '#c81e5a' } })
+      .png()
+      .toBuffer(),
+  );
   buf.writeUInt32BE(width, 16);
   buf.writeUInt32BE(height, 20);
   buf.writeUInt32BE(crc32(buf.subarray(12, 29)), 29);
   return buf;
 }
 
-const JPEG_HEADER_THEN_GARBAGE = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), noise(4000)]);
+const JPEG_HEADER_THEN_GARBAGE = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+  Buffer.from('JFIF\0'),
+  noise(4000),
+]);
 const WEBP_HEADER_THEN_GARBAGE = (() => {
   const body = Buffer.concat([Buffer.from('WEBPVP8 '), Buffer.from([0xa0, 0x0f, 0, 0]), noise(4000)]);
   const size = Buffer.alloc(4);
@@ -30,7 +42,9 @@ const WEBP_HEADER_THEN_GARBAGE = (() => {
 })();
 /** Starts as a GIF for a type sniffer, runs as a script in a browser. */
 const GIF_JS_POLYGLOT = Buffer.from(`GIF89a=1;alert(document.cookie);//${'/'.repeat(200)}`);
-const TRUNCATED_PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [');
+const TRUNCATED_PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [',
+);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
 const refusal = (status: number, field?: RegExp) => ({
@@ -58,7 +72,8 @@ describe('files: uploads refused after the type check and broken multipart (issu
 
   const stored = () => {
     try {
-      return readdirSync(env.config.files.dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+      return readdirSync(env.config.files.dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+        .length;
     } catch {
       return 0;
     }
@@ -72,7 +87,8 @@ describe('files: uploads refused after the type check and broken multipart (issu
     expect({ status: res.status, body: res.body }).toEqual({ status, body });
     expect({ files: stored(), events: await events() }).toEqual({ files: filesBefore, events: eventsBefore });
   }
-  const upload = (content: Buffer, name: string) => () => http().post('/api/files').auth(token, { type: 'bearer' }).attach('file', content, name);
+  const upload = (content: Buffer, name: string) => () =>
+    http().post('/api/files').auth(token, { type: 'bearer' }).attach('file', content, name);
   const raw = (contentType: string, body: Buffer | string) => () =>
     http().post('/api/files').auth(token, { type: 'bearer' }).set('content-type', contentType).send(Buffer.from(body));
 
@@ -82,7 +98,11 @@ describe('files: uploads refused after the type check and broken multipart (issu
 
   it('refuses a truncated PNG', async () => {
     const whole = await noisyPng(200, 200);
-    await refused(upload(whole.subarray(0, Math.floor(whole.length * 0.6)), 'cut.png'), 422, refusal(422, /cannot be read|damaged|incomplete/));
+    await refused(
+      upload(whole.subarray(0, Math.floor(whole.length * 0.6)), 'cut.png'),
+      422,
+      refusal(422, /cannot be read|damaged|incomplete/),
+    );
   });
 
   it('refuses garbage behind a JPEG or a WebP header, and a GIF/JS polyglot', async () => {
@@ -96,8 +116,26 @@ describe('files: uploads refused after the type check and broken multipart (issu
   });
 
   it('refuses more than one file part instead of dropping all but one', async () => {
-    await refused(() => http().post('/api/files').auth(token, { type: 'bearer' }).attach('file', PDF, 'a.pdf').attach('file', PDF, 'b.pdf'), 422, refusal(422, /one file/));
-    await refused(() => http().post('/api/files').auth(token, { type: 'bearer' }).attach('file', PDF, 'a.pdf').attach('other', PDF, 'b.pdf'), 422, refusal(422, /one file/));
+    await refused(
+      () =>
+        http()
+          .post('/api/files')
+          .auth(token, { type: 'bearer' })
+          .attach('file', PDF, 'a.pdf')
+          .attach('file', PDF, 'b.pdf'),
+      422,
+      refusal(422, /one file/),
+    );
+    await refused(
+      () =>
+        http()
+          .post('/api/files')
+          .auth(token, { type: 'bearer' })
+          .attach('file', PDF, 'a.pdf')
+          .attach('other', PDF, 'b.pdf'),
+      422,
+      refusal(422, /one file/),
+    );
   });
 
   it('answers 400 to multipart without a boundary, with an unterminated body, a bad JSON field or an absurd boundary', async () => {
@@ -105,16 +143,38 @@ describe('files: uploads refused after the type check and broken multipart (issu
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n${PDF.toString()}\r\n`;
     await refused(raw('multipart/form-data', `${part('XyZ')}--XyZ--\r\n`), 400, refusal(400));
     await refused(raw('multipart/form-data; boundary=XyZ', part('XyZ')), 400, refusal(400));
-    await refused(raw('multipart/form-data; boundary=XyZ', `--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4 and then nothing`), 400, refusal(400));
+    await refused(
+      raw(
+        'multipart/form-data; boundary=XyZ',
+        `--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4 and then nothing`,
+      ),
+      400,
+      refusal(400),
+    );
     const badJsonField = `--XyZ\r\nContent-Disposition: form-data; name="meta"\r\nContent-Type: application/json\r\n\r\n{not json\r\n${part('XyZ')}--XyZ--\r\n`;
     await refused(raw('multipart/form-data; boundary=XyZ', badJsonField), 400, refusal(400));
-    await refused(raw(`multipart/form-data; boundary=${'b'.repeat(300)}`, `${part('b'.repeat(300))}--${'b'.repeat(300)}--\r\n`), 400, refusal(400));
+    await refused(
+      raw(`multipart/form-data; boundary=${'b'.repeat(300)}`, `${part('b'.repeat(300))}--${'b'.repeat(300)}--\r\n`),
+      400,
+      refusal(400),
+    );
   });
 
   it('still takes a sound image and PDF, and thumbnails the image', async () => {
-    const image = await http().post('/api/files').auth(token, { type: 'bearer' }).attach('file', await noisyPng(300, 200), 'ok.png').expect(201);
-    expect(image.body.data).toMatchObject({ mime: 'image/png', thumbnails: { small: expect.any(String), medium: expect.any(String) } });
-    const pdf = await http().post('/api/files').auth(token, { type: 'bearer' }).attach('file', PDF, 'ok.pdf').expect(201);
+    const image = await http()
+      .post('/api/files')
+      .auth(token, { type: 'bearer' })
+      .attach('file', await noisyPng(300, 200), 'ok.png')
+      .expect(201);
+    expect(image.body.data).toMatchObject({
+      mime: 'image/png',
+      thumbnails: { small: expect.any(String), medium: expect.any(String) },
+    });
+    const pdf = await http()
+      .post('/api/files')
+      .auth(token, { type: 'bearer' })
+      .attach('file', PDF, 'ok.pdf')
+      .expect(201);
     expect(pdf.body.data).toMatchObject({ mime: 'application/pdf' });
   });
 });

@@ -8,7 +8,10 @@ import { bootStandalone, organisationFile, provision } from '../support/test-app
 
 const PASSWORD = 'a long enough password';
 const MAX = 300_000;
-const png = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 90 } } }).png().toBuffer();
+const png = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 90 } } })
+    .png()
+    .toBuffer();
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
 describe('files (POST /api/files, signed downloads)', () => {
@@ -23,9 +26,22 @@ describe('files (POST /api/files, signed downloads)', () => {
   beforeAll(async () => {
     env = await testEnvironment({ UPLOAD_MAX_BYTES: String(MAX), AUTH_RATE_LIMIT_PER_ADDRESS: '10000' });
     app = await bootStandalone(env.config);
-    await provision(app, organisationFile('riverside', [{ key: 'admin', email: 'admin@riverside.example', permissions: ['manage-organisation'] }]));
-    await provision(app, organisationFile('hillside', [{ key: 'other', email: 'other@hillside.example', permissions: ['manage-organisation'] }]));
-    for (const [who, email] of [['admin', 'admin@riverside.example'], ['other', 'other@hillside.example']]) {
+    await provision(
+      app,
+      organisationFile('riverside', [
+        { key: 'admin', email: 'admin@riverside.example', permissions: ['manage-organisation'] },
+      ]),
+    );
+    await provision(
+      app,
+      organisationFile('hillside', [
+        { key: 'other', email: 'other@hillside.example', permissions: ['manage-organisation'] },
+      ]),
+    );
+    for (const [who, email] of [
+      ['admin', 'admin@riverside.example'],
+      ['other', 'other@hillside.example'],
+    ]) {
       const pre = await http().post('/auth/api/pre-auth-token').send({ email, password: PASSWORD }).expect(200);
       tokens[who!] = (await http().post('/auth/api/token').send({ token: pre.body.token }).expect(200)).body.token;
     }
@@ -35,7 +51,8 @@ describe('files (POST /api/files, signed downloads)', () => {
     await env?.cleanup();
   });
 
-  const upload = (who: string, content: Buffer, name: string) => http().post('/api/files').set(as(who)).attach('file', content, name);
+  const upload = (who: string, content: Buffer, name: string) =>
+    http().post('/api/files').set(as(who)).attach('file', content, name);
 
   it('stores an image and serves smaller thumbnails through signed URLs', async () => {
     const { body } = await upload('admin', await png(600, 400), 'banner.png').expect(201);
@@ -45,15 +62,25 @@ describe('files (POST /api/files, signed downloads)', () => {
       file_size: expect.any(Number),
       mime: 'image/png',
       description: '',
-      thumbnails: { small: expect.stringMatching(/^http:\/\/api\.test\/api\/files\/\d+\/content\?/), medium: expect.any(String) },
+      thumbnails: {
+        small: expect.stringMatching(/^http:\/\/api\.test\/api\/files\/\d+\/content\?/),
+        medium: expect.any(String),
+      },
       signed_url: expect.any(String),
     });
-    for (const [size, edge] of [['small', 64], ['medium', 256]] as const) {
-      const res = await http().get(path(body.data.thumbnails[size])).buffer(true).parse((r, cb) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => cb(null, Buffer.concat(chunks)));
-      }).expect(200);
+    for (const [size, edge] of [
+      ['small', 64],
+      ['medium', 256],
+    ] as const) {
+      const res = await http()
+        .get(path(body.data.thumbnails[size]))
+        .buffer(true)
+        .parse((r, cb) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => cb(null, Buffer.concat(chunks)));
+        })
+        .expect(200);
       expect(res.headers['content-type']).toBe('image/png');
       const meta = await sharp(res.body as Buffer).metadata();
       expect(Math.max(meta.width!, meta.height!)).toBe(edge);
@@ -72,7 +99,11 @@ describe('files (POST /api/files, signed downloads)', () => {
 
   it('refuses a forged type, an oversized file, a missing file and a non-multipart body', async () => {
     const forged = await upload('admin', Buffer.from('<html><script>alert(1)</script></html>'), 'cat.png').expect(422);
-    expect(forged.body).toEqual({ message: expect.any(String), status_code: 422, errors: { file: [expect.stringMatching(/image|PDF/)] } });
+    expect(forged.body).toEqual({
+      message: expect.any(String),
+      status_code: 422,
+      errors: { file: [expect.stringMatching(/image|PDF/)] },
+    });
     const big = await upload('admin', Buffer.concat([await png(10, 10), Buffer.alloc(MAX)]), 'big.png').expect(413);
     expect(big.body).toEqual({ message: expect.stringMatching(/larger than 300000 bytes/), status_code: 413 });
     await http().post('/api/files').set(as('admin')).field('other', 'x').expect(422);
@@ -99,8 +130,19 @@ describe('files (POST /api/files, signed downloads)', () => {
     await http().get(`/api/files/${body.data.id}`).set(as('admin')).expect(200);
     await http().get(`/api/files/${body.data.id}`).set(as('other')).expect(404);
     await http().put('/api/organisation').set(as('other')).send({ header_logo: body.data.id }).expect(404);
-    const logo = await http().put('/api/organisation').set(as('admin')).send({ header_logo: body.data.id, logo: { id: body.data.id } }).expect(200);
-    expect(logo.body.data.header_logo).toEqual({ id: body.data.id, original_name: 'mine.png', file_size: body.data.file_size, mime: 'image/png', description: '', thumbnails: { small: expect.any(String), medium: expect.any(String) } });
+    const logo = await http()
+      .put('/api/organisation')
+      .set(as('admin'))
+      .send({ header_logo: body.data.id, logo: { id: body.data.id } })
+      .expect(200);
+    expect(logo.body.data.header_logo).toEqual({
+      id: body.data.id,
+      original_name: 'mine.png',
+      file_size: body.data.file_size,
+      mime: 'image/png',
+      description: '',
+      thumbnails: { small: expect.any(String), medium: expect.any(String) },
+    });
     const pdf = await upload('admin', PDF, 'doc.pdf').expect(201);
     await http().put('/api/organisation').set(as('admin')).send({ logo: pdf.body.data.id }).expect(422);
   });

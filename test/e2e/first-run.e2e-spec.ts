@@ -9,9 +9,25 @@ import { bootStandalone, provision } from '../support/test-app.js';
 
 /** The file README.md has a newcomer provision, and the passwords it documents. */
 const EXAMPLE = JSON.parse(readFileSync(join(process.cwd(), 'examples/demo-organisation.json'), 'utf8')) as {
-  users: { key: string; email: string; password: string; display_name: string; two_factor: string | null; permissions: string[] }[];
+  users: {
+    key: string;
+    email: string;
+    password: string;
+    display_name: string;
+    two_factor: string | null;
+    permissions: string[];
+  }[];
 };
-const ALL_PERMISSIONS = ['manage-organisation', 'manage-integrations', 'edit-expense-settings', 'create-expenses', 'approve-claims', 'self-approve-claims', 'manage-rotas', 'add-user-shifts'];
+const ALL_PERMISSIONS = [
+  'manage-organisation',
+  'manage-integrations',
+  'edit-expense-settings',
+  'create-expenses',
+  'approve-claims',
+  'self-approve-claims',
+  'manage-rotas',
+  'add-user-shifts',
+];
 
 /**
  * A newcomer's first run (README "From nothing to a first call"): `npm start` on an empty DATA_DIR
@@ -28,7 +44,9 @@ describe('first run: start-up progress, GET /, the example organisation', () => 
   beforeAll(async () => {
     // Embedded, as on a machine with nothing but Node: the database is created by this start.
     env = await testEnvironment({ LOG_LEVEL: 'info' }, { embedded: true });
-    const destination = { write: (line: string) => void log.push(JSON.parse(line) as { context?: string; msg: string }) };
+    const destination = {
+      write: (line: string) => void log.push(JSON.parse(line) as { context?: string; msg: string }),
+    };
     app = await bootStandalone({ ...env.config, log: { ...env.config.log, pretty: false, destination } });
     ids = await provision(app, EXAMPLE);
   });
@@ -81,17 +99,31 @@ describe('first run: start-up progress, GET /, the example organisation', () => 
 
   it('logs the admin in as the README does (pre-authentication token, then JWT) and answers GET /api/users/me', async () => {
     const admin = EXAMPLE.users.find((u) => u.key === 'admin')!;
-    const pre = await http().post('/auth/api/pre-auth-token').set('content-type', 'application/json').send({ email: admin.email, password: admin.password }).expect(200);
+    const pre = await http()
+      .post('/auth/api/pre-auth-token')
+      .set('content-type', 'application/json')
+      .send({ email: admin.email, password: admin.password })
+      .expect(200);
     expect(pre.body).toMatchObject({ token: expect.any(String), two_factor: null });
     const jwt = await http().post('/auth/api/token').send({ token: pre.body.token }).expect(200);
     const me = await http().get('/api/users/me').set('authorization', `Bearer ${jwt.body.token}`).expect(200);
-    expect(me.body.data).toMatchObject({ id: ids.users.admin, display_name: 'Ada Admin', permissions: [...ALL_PERMISSIONS].sort() });
+    expect(me.body.data).toMatchObject({
+      id: ids.users.admin,
+      display_name: 'Ada Admin',
+      permissions: [...ALL_PERMISSIONS].sort(),
+    });
   });
 
   it('asks each volunteer for the second factor the example gives them', async () => {
     for (const user of EXAMPLE.users.filter((u) => u.key !== 'admin')) {
-      const pre = await http().post('/auth/api/pre-auth-token').send({ email: user.email, password: user.password }).expect(200);
-      expect({ user: user.key, two_factor: pre.body.two_factor }).toEqual({ user: user.key, two_factor: user.two_factor });
+      const pre = await http()
+        .post('/auth/api/pre-auth-token')
+        .send({ email: user.email, password: user.password })
+        .expect(200);
+      expect({ user: user.key, two_factor: pre.body.two_factor }).toEqual({
+        user: user.key,
+        two_factor: user.two_factor,
+      });
     }
   });
 });

@@ -23,7 +23,9 @@ interface Operation {
 interface FuzzRequest {
   readonly url: string;
   readonly query: Record<string, string>;
-  readonly body?: { readonly kind: 'json'; readonly value: unknown } | { readonly kind: 'raw'; readonly type: string; readonly text: string };
+  readonly body?:
+    | { readonly kind: 'json'; readonly value: unknown }
+    | { readonly kind: 'raw'; readonly type: string; readonly text: string };
   readonly authenticated: boolean;
 }
 
@@ -34,8 +36,27 @@ const RUNS_WITHOUT_BODY = Math.ceil(RUNS / 4);
 
 /** Strings a database or a parser may choke on: NUL, lone surrogates, dates that do not exist. */
 const nastyConstant = fc.constantFrom(
-  '\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\ud83d\ude00', '', ' ', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢', "'; DROP TABLE events; --", '%00', '../../etc/passwd',
-  '2026-02-30', '2026-13-01', '0000-00-00', '2026-02-29', '9999-12-31', '2026-01-01T25:00:00Z', 'NaN', 'Infinity', '-0', '1e309',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfff',
+  '\ud83d\ude00',
+  '',
+  ' ',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
+  "'; DROP TABLE events; --",
+  '%00',
+  '../../etc/passwd',
+  '2026-02-30',
+  '2026-13-01',
+  '0000-00-00',
+  '2026-02-29',
+  '9999-12-31',
+  '2026-01-01T25:00:00Z',
+  'NaN',
+  'Infinity',
+  '-0',
+  '1e309',
   'x'.repeat(3000),
 );
 const nastyString = fc.oneof(
@@ -52,7 +73,20 @@ const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.integer() },
   { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
   { weight: 1, arbitrary: fc.constantFrom(0, -1, 2 ** 31, 2 ** 53, -(2 ** 63), 1.5) },
-  { weight: 2, arbitrary: fc.constantFrom({ id: null }, { id: -1 }, { id: '1' }, { id: 1.5 }, { id: 2 ** 63 }, [{ id: 1 }], {}, [], { id: 1, extra: true }) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      { id: null },
+      { id: -1 },
+      { id: '1' },
+      { id: 1.5 },
+      { id: 2 ** 63 },
+      [{ id: 1 }],
+      {},
+      [],
+      { id: 1, extra: true },
+    ),
+  },
   { weight: 1, arbitrary: fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 5 }) },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
 );
@@ -61,16 +95,54 @@ const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
 function pathValue(validIds: readonly string[]): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...validIds) },
-    { weight: 3, arbitrary: fc.constantFrom('0', '-1', '1.5', '1e3', '0x10', 'abc', '99999999999999999999', '9223372036854775808', '%00', '%E0%A4%A', '%2e%2e', 'null', ' 1', '١') },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(
+        '0',
+        '-1',
+        '1.5',
+        '1e3',
+        '0x10',
+        'abc',
+        '99999999999999999999',
+        '9223372036854775808',
+        '%00',
+        '%E0%A4%A',
+        '%2e%2e',
+        'null',
+        ' 1',
+        '١',
+      ),
+    },
     { weight: 2, arbitrary: fc.string({ minLength: 1, maxLength: 30 }).map(encodeURIComponent) },
     { weight: 1, arbitrary: fc.integer({ min: 1, max: 2 ** 40 }).map(String) },
   );
 }
 
-const queryKeys = ['page', 'per_page', 'limit', 's', 'o', 'include', 'q', 'from', 'to', 'archived', 'status', 'variant', 'expires', 'signature', 'user_id'];
+const queryKeys = [
+  'page',
+  'per_page',
+  'limit',
+  's',
+  'o',
+  'include',
+  'q',
+  'from',
+  'to',
+  'archived',
+  'status',
+  'variant',
+  'expires',
+  'signature',
+  'user_id',
+];
 const queryArb = fc.dictionary(
   fc.oneof(fc.constantFrom(...queryKeys), fc.string({ maxLength: 10 })),
-  fc.oneof(nastyString, fc.integer().map(String), fc.constantFrom('true', 'false', 'yes', '2', 'asc', 'desc', 'sideways', 'id', 'name', 'type,rate', 'nope')),
+  fc.oneof(
+    nastyString,
+    fc.integer().map(String),
+    fc.constantFrom('true', 'false', 'yes', '2', 'asc', 'desc', 'sideways', 'id', 'name', 'type,rate', 'nope'),
+  ),
   { maxKeys: 4 },
 );
 
@@ -83,8 +155,21 @@ function nearValid(seed: Record<string, unknown>, fields: readonly string[]): fc
   const names = [...new Set([...Object.keys(seed), ...fields])];
   if (!names.length) return fc.constant(seed);
   return fc.oneof(
-    { weight: 6, arbitrary: fc.tuple(fc.subarray(names, { minLength: 1, maxLength: Math.min(2, names.length) }), fc.array(nastyValue, { minLength: 2, maxLength: 2 })).map(([keys, values]) => ({ ...seed, ...Object.fromEntries(keys.map((k, i) => [k, values[i]])) })) },
-    { weight: 1, arbitrary: fc.constantFrom(...names).map((drop) => Object.fromEntries(Object.entries(seed).filter(([k]) => k !== drop))) },
+    {
+      weight: 6,
+      arbitrary: fc
+        .tuple(
+          fc.subarray(names, { minLength: 1, maxLength: Math.min(2, names.length) }),
+          fc.array(nastyValue, { minLength: 2, maxLength: 2 }),
+        )
+        .map(([keys, values]) => ({ ...seed, ...Object.fromEntries(keys.map((k, i) => [k, values[i]])) })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(...names)
+        .map((drop) => Object.fromEntries(Object.entries(seed).filter(([k]) => k !== drop))),
+    },
     { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 12 }), nastyValue).map(([k, v]) => ({ ...seed, [k]: v })) },
   );
 }
@@ -92,14 +177,38 @@ function nearValid(seed: Record<string, unknown>, fields: readonly string[]): fc
 function bodyArb(op: Operation, seed: Record<string, unknown>): fc.Arbitrary<FuzzRequest['body']> {
   return fc.oneof(
     { weight: 8, arbitrary: nearValid(seed, op.bodyFields).map((value) => ({ kind: 'json' as const, value })) },
-    { weight: 2, arbitrary: fc.dictionary(fc.string({ maxLength: 12 }), nastyValue, { maxKeys: 6 }).map((value) => ({ kind: 'json' as const, value })) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .dictionary(fc.string({ maxLength: 12 }), nastyValue, { maxKeys: 6 })
+        .map((value) => ({ kind: 'json' as const, value })),
+    },
     { weight: 1, arbitrary: nastyValue.map((value) => ({ kind: 'json' as const, value })) },
     {
       weight: 1,
-      arbitrary: fc.record({
-        type: fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'multipart/form-data; boundary=x', 'application/xml'),
-        text: fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('{', '{"a":', '[[[[', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}', '--x\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc')),
-      }).map(({ type, text }) => ({ kind: 'raw' as const, type, text })),
+      arbitrary: fc
+        .record({
+          type: fc.constantFrom(
+            'application/json',
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'multipart/form-data',
+            'multipart/form-data; boundary=x',
+            'application/xml',
+          ),
+          text: fc.oneof(
+            fc.string({ maxLength: 60 }),
+            fc.constantFrom(
+              '{',
+              '{"a":',
+              '[[[[',
+              '{"__proto__":{"x":1}}',
+              '{"constructor":{"prototype":{}}}',
+              '--x\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc',
+            ),
+          ),
+        })
+        .map(({ type, text }) => ({ kind: 'raw' as const, type, text })),
     },
     { weight: 1, arbitrary: fc.constant(undefined) },
   );
@@ -125,17 +234,31 @@ describe('fuzz: every operation of the OpenAPI document (issue 10)', () => {
   beforeAll(async () => {
     env = await testEnvironment({ AUTH_RATE_LIMIT: '10000', AUTH_RATE_LIMIT_PER_ADDRESS: '100000' });
     app = await bootStandalone(env.config);
-    const fuzz = await provision(app, organisationFile('fuzz', [
-      { key: 'admin', email: 'admin@fuzz.example', permissions: [...PERMISSIONS] },
-      { key: 'member', email: 'member@fuzz.example', permissions: ['create-expenses'] },
-    ]));
-    const other = await provision(app, organisationFile('other', [{ key: 'someone', email: 'someone@other.example', permissions: [...PERMISSIONS] }]));
+    const fuzz = await provision(
+      app,
+      organisationFile('fuzz', [
+        { key: 'admin', email: 'admin@fuzz.example', permissions: [...PERMISSIONS] },
+        { key: 'member', email: 'member@fuzz.example', permissions: ['create-expenses'] },
+      ]),
+    );
+    const other = await provision(
+      app,
+      organisationFile('other', [{ key: 'someone', email: 'someone@other.example', permissions: [...PERMISSIONS] }]),
+    );
     token = await logIn(app, 'admin@fuzz.example');
     const as = { authorization: `Bearer ${token}` };
     // A few real records, so generated requests also reach existing ids with bad bodies.
-    const type = (await http().post('/api/expenses/types').set(as).send({ name: 'Travel', position: 1 }).expect(201)).body;
-    const rate = (await http().post('/api/expenses/rates').set(as).send({ short_name: 'Car', rate: 0.45 }).expect(201)).body;
-    const expense = (await http().post('/api/expenses').set(as).send({ amount: 12.5, date: new Date().toISOString().slice(0, 10), type: { id: type.id } }).expect(201)).body;
+    const type = (await http().post('/api/expenses/types').set(as).send({ name: 'Travel', position: 1 }).expect(201))
+      .body;
+    const rate = (await http().post('/api/expenses/rates').set(as).send({ short_name: 'Car', rate: 0.45 }).expect(201))
+      .body;
+    const expense = (
+      await http()
+        .post('/api/expenses')
+        .set(as)
+        .send({ amount: 12.5, date: new Date().toISOString().slice(0, 10), type: { id: type.id } })
+        .expect(201)
+    ).body;
     Object.assign(ids, {
       types: [String(type.id)],
       rates: [String(rate.id)],
@@ -152,12 +275,50 @@ describe('fuzz: every operation of the OpenAPI document (issue 10)', () => {
       'put /api/organisation': { name: 'Fuzz volunteers', expenses_max_age: '3', header_logo: null },
       'post /api/expenses/types': { name: 'Parking', position: 2 },
       'put /api/expenses/types/{id}': { name: 'Parking', position: 3 },
-      'post /api/expenses/rates': { short_name: 'Bike', rate: 0.2, passenger_rate: 0.05, start_date: '2026-01-01', end_date: null, max_miles: 100, order_id: 1, description: 'x' },
-      'put /api/expenses/rates/{id}': { short_name: 'Bike', rate: 0.25, start_date: '2026-01-01', end_date: '2027-01-01' },
-      'post /api/expenses': { amount: 3.5, description: 'Bus', date: today, submitted: null, miles: null, passengers: null, type: { id: type.id }, rate: null, role: null },
-      'put /api/users/{userId}/expenses/{id}': { amount: 4, description: 'Bus', date: today, type: { id: type.id }, rate: { id: rate.id }, miles: 3, passengers: 0 },
+      'post /api/expenses/rates': {
+        short_name: 'Bike',
+        rate: 0.2,
+        passenger_rate: 0.05,
+        start_date: '2026-01-01',
+        end_date: null,
+        max_miles: 100,
+        order_id: 1,
+        description: 'x',
+      },
+      'put /api/expenses/rates/{id}': {
+        short_name: 'Bike',
+        rate: 0.25,
+        start_date: '2026-01-01',
+        end_date: '2027-01-01',
+      },
+      'post /api/expenses': {
+        amount: 3.5,
+        description: 'Bus',
+        date: today,
+        submitted: null,
+        miles: null,
+        passengers: null,
+        type: { id: type.id },
+        rate: null,
+        role: null,
+      },
+      'put /api/users/{userId}/expenses/{id}': {
+        amount: 4,
+        description: 'Bus',
+        date: today,
+        type: { id: type.id },
+        rate: { id: rate.id },
+        miles: 3,
+        passengers: 0,
+      },
       'post /api/claims': { assignedTo: { id: fuzz.users.member }, notes: 'x', expenses: [{ id: expense.id }] },
-      'put /api/users/{userId}/claims/{id}': { notes: 'x', approved: true, approval_note: null, submitted: false, submitted_date: '2026-01-01T10:00:00Z' },
+      'put /api/users/{userId}/claims/{id}': {
+        notes: 'x',
+        approved: true,
+        approval_note: null,
+        submitted: false,
+        submitted_date: '2026-01-01T10:00:00Z',
+      },
     });
 
     const doc = (await http().get('/api/docs-json').expect(200)).body as {
@@ -189,16 +350,26 @@ describe('fuzz: every operation of the OpenAPI document (issue 10)', () => {
 
   afterAll(async () => {
     if (sent) {
-      const table = [...outcomes].sort(([a], [b]) => a.localeCompare(b)).map(([status, n]) => `  ${status}: ${n}`).join('\n');
+      const table = [...outcomes]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([status, n]) => `  ${status}: ${n}`)
+        .join('\n');
       process.stderr.write(`\n[fuzz] seed ${SEED}, ${operations.length} operations, ${sent} requests\n${table}\n`);
       // FUZZ_VERBOSE=1: the same table for each operation, to see what a run reached.
-      if (process.env.FUZZ_VERBOSE) process.stderr.write([...operationOutcomes].sort().map(([k, n]) => `  ${k}: ${n}`).join('\n') + '\n');
+      if (process.env.FUZZ_VERBOSE)
+        process.stderr.write(
+          [...operationOutcomes]
+            .sort()
+            .map(([k, n]) => `  ${k}: ${n}`)
+            .join('\n') + '\n',
+        );
     }
     await app?.close();
     await env?.cleanup();
   });
 
-  const eventCount = async () => Number((await app.get(DataSource).query('SELECT count(*)::int AS n FROM events'))[0].n);
+  const eventCount = async () =>
+    Number((await app.get(DataSource).query('SELECT count(*)::int AS n FROM events'))[0].n);
 
   async function send(op: Operation, req: FuzzRequest) {
     let r = http()[op.method](req.url).query(req.query);
@@ -214,17 +385,25 @@ describe('fuzz: every operation of the OpenAPI document (issue 10)', () => {
     const failures: string[] = [];
     for (const op of operations) {
       const params = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-      const arb = fc.record({
-        values: fc.tuple(...params.map((p) => pathValue(idsFor(op.path, p)))),
-        query: queryArb,
-        body: op.method === 'get' || op.method === 'delete' ? fc.constant(undefined) : bodyArb(op, seeds[`${op.method} ${op.path}`] ?? {}),
-        authenticated: fc.oneof({ weight: 6, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
-      }).map(({ values, query, body, authenticated }): FuzzRequest => ({
-        url: params.reduce((url, p, i) => url.replace(`{${p}}`, values[i]!), op.path),
-        query,
-        body,
-        authenticated,
-      }));
+      const arb = fc
+        .record({
+          values: fc.tuple(...params.map((p) => pathValue(idsFor(op.path, p)))),
+          query: queryArb,
+          body:
+            op.method === 'get' || op.method === 'delete'
+              ? fc.constant(undefined)
+              : bodyArb(op, seeds[`${op.method} ${op.path}`] ?? {}),
+          authenticated: fc.oneof(
+            { weight: 6, arbitrary: fc.constant(true) },
+            { weight: 1, arbitrary: fc.constant(false) },
+          ),
+        })
+        .map(({ values, query, body, authenticated }): FuzzRequest => ({
+          url: params.reduce((url, p, i) => url.replace(`{${p}}`, values[i]!), op.path),
+          query,
+          body,
+          authenticated,
+        }));
       const details = await fc.check(
         fc.asyncProperty(arb, async (req) => {
           const before = await eventCount();
@@ -235,19 +414,30 @@ describe('fuzz: every operation of the OpenAPI document (issue 10)', () => {
           const perOp = `${op.method.toUpperCase()} ${op.path} ${res.status}`;
           operationOutcomes.set(perOp, (operationOutcomes.get(perOp) ?? 0) + 1);
           const where = `${op.method.toUpperCase()} ${op.path} as ${req.url}`;
-          expect({ where, status: res.status < 500 ? 'below 500' : res.status }).toEqual({ where, status: 'below 500' });
+          expect({ where, status: res.status < 500 ? 'below 500' : res.status }).toEqual({
+            where,
+            status: 'below 500',
+          });
           if (res.status >= 400) {
             expect(res.body).toEqual(expect.objectContaining({ message: expect.any(String), status_code: res.status }));
             if (res.body.errors !== undefined) {
-              for (const messages of Object.values(res.body.errors as Record<string, unknown>)) expect(messages).toEqual(expect.arrayContaining([expect.any(String)]));
+              for (const messages of Object.values(res.body.errors as Record<string, unknown>))
+                expect(messages).toEqual(expect.arrayContaining([expect.any(String)]));
             }
             expect({ where, events: await eventCount() }).toEqual({ where, events: before });
           }
         }),
-        { seed: SEED, numRuns: op.method === 'post' || op.method === 'put' ? RUNS : RUNS_WITHOUT_BODY, endOnFailure: true },
+        {
+          seed: SEED,
+          numRuns: op.method === 'post' || op.method === 'put' ? RUNS : RUNS_WITHOUT_BODY,
+          endOnFailure: true,
+        },
       );
       // Every operation runs; the failures of all of them are reported together.
-      if (details.failed) failures.push(`${op.method.toUpperCase()} ${op.path}: ${JSON.stringify(details.counterexample?.[0])}\n  ${String(details.errorInstance).split('\n').slice(0, 12).join('\n  ')}`);
+      if (details.failed)
+        failures.push(
+          `${op.method.toUpperCase()} ${op.path}: ${JSON.stringify(details.counterexample?.[0])}\n  ${String(details.errorInstance).split('\n').slice(0, 12).join('\n  ')}`,
+        );
     }
     expect(failures).toEqual([]);
   });

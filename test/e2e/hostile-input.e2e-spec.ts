@@ -14,12 +14,18 @@ describe('hostile input (api.md: errors; a 5xx or an event-loop stall is a bug)'
   let base: string;
   let adminToken: string;
   const http = () => request(app.getHttpServer());
-  const eventCount = async () => Number((await app.get(DataSource).query('SELECT count(*)::int AS n FROM events'))[0].n);
+  const eventCount = async () =>
+    Number((await app.get(DataSource).query('SELECT count(*)::int AS n FROM events'))[0].n);
 
   beforeAll(async () => {
     env = await testEnvironment({ AUTH_RATE_LIMIT_PER_ADDRESS: '100000' });
     app = await bootStandalone(env.config);
-    await provision(app, organisationFile('hostile', [{ key: 'admin', email: 'admin@hostile.example', permissions: ['manage-organisation', 'edit-expense-settings'] }]));
+    await provision(
+      app,
+      organisationFile('hostile', [
+        { key: 'admin', email: 'admin@hostile.example', permissions: ['manage-organisation', 'edit-expense-settings'] },
+      ]),
+    );
     adminToken = await logIn(app, 'admin@hostile.example');
     await app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
@@ -30,7 +36,10 @@ describe('hostile input (api.md: errors; a 5xx or an event-loop stall is a bug)'
   });
 
   /** The api.md error shape and the headers every answer carries. */
-  function expectErrorAnswer(res: { status: number; body: unknown; headers: Record<string, unknown> }, status: number): void {
+  function expectErrorAnswer(
+    res: { status: number; body: unknown; headers: Record<string, unknown> },
+    status: number,
+  ): void {
     expect(res.status).toBe(status);
     expect(res.body).toEqual(expect.objectContaining({ message: expect.any(String), status_code: status }));
     expect(res.headers['x-content-type-options']).toBe('nosniff');
@@ -42,7 +51,10 @@ describe('hostile input (api.md: errors; a 5xx or an event-loop stall is a bug)'
     const deepArrays = (bytes: number) => '['.repeat(bytes / 2) + ']'.repeat(bytes / 2);
 
     it('nesting beyond 16 levels is a 400, on a public route', async () => {
-      const res = await http().post('/auth/api/pre-auth-token').set('content-type', 'application/json').send(deepArrays(60_000));
+      const res = await http()
+        .post('/auth/api/pre-auth-token')
+        .set('content-type', 'application/json')
+        .send(deepArrays(60_000));
       expectErrorAnswer(res, 400);
       expect(res.body.message).toMatch(/nested deeper than 16/);
     });
@@ -56,7 +68,10 @@ describe('hostile input (api.md: errors; a 5xx or an event-loop stall is a bug)'
     });
 
     it('a body over the route’s limit is a 413 (1 MB on the log-in route)', async () => {
-      const res = await http().post('/auth/api/pre-auth-token').set('content-type', 'application/json').send(deepArrays(1_000_000));
+      const res = await http()
+        .post('/auth/api/pre-auth-token')
+        .set('content-type', 'application/json')
+        .send(deepArrays(1_000_000));
       expectErrorAnswer(res, 413);
     });
 
@@ -103,7 +118,9 @@ describe('hostile input (api.md: errors; a 5xx or an event-loop stall is a bug)'
       const { port } = app.getHttpServer().address() as AddressInfo;
       const body = Buffer.from(deepArrays(1_000_000));
       const head = (method: string, path: string) =>
-        Buffer.from(`${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+        Buffer.from(
+          `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+        );
       const requests = [head('PUT', '/api/organisation'), head('POST', '/auth/api/pre-auth-token')];
       // fetch loads its implementation on first use, in this process: once before, so the figure
       // below is the server's answer and not the client's start-up.
@@ -117,15 +134,19 @@ describe('hostile input (api.md: errors; a 5xx or an event-loop stall is a bug)'
         const quiet = performance.now();
         expect((await fetch(`${base}/health`)).status).toBe(200);
         const baseline = performance.now() - quiet;
-        const attacks = Array.from({ length: 20 }, (_, i) =>
-          new Promise<number>((resolve, reject) => {
-            const socket = connect(port, '127.0.0.1', () => socket.end(Buffer.concat([requests[i % 2]!, body])));
-            let answer = '';
-            socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
-            // The server may answer (413) and close before the whole body is sent.
-            socket.on('error', (err: NodeJS.ErrnoException) => (err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err)));
-            socket.on('close', () => resolve(Number(answer.split(' ')[1])));
-          }),
+        const attacks = Array.from(
+          { length: 20 },
+          (_, i) =>
+            new Promise<number>((resolve, reject) => {
+              const socket = connect(port, '127.0.0.1', () => socket.end(Buffer.concat([requests[i % 2]!, body])));
+              let answer = '';
+              socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+              // The server may answer (413) and close before the whole body is sent.
+              socket.on('error', (err: NodeJS.ErrnoException) =>
+                err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err),
+              );
+              socket.on('close', () => resolve(Number(answer.split(' ')[1])));
+            }),
         );
         await new Promise((resolve) => setTimeout(resolve, 10));
         const started = performance.now();
@@ -146,7 +167,9 @@ describe('hostile input (api.md: errors; a 5xx or an event-loop stall is a bug)'
 
   describe('framework-level refusals have the error body and the security headers', () => {
     it('a path parameter over the router’s length limit is a 414', async () => {
-      const res = await http().get(`/api/users/${'9'.repeat(500)}/expenses`).set('authorization', `Bearer ${adminToken}`);
+      const res = await http()
+        .get(`/api/users/${'9'.repeat(500)}/expenses`)
+        .set('authorization', `Bearer ${adminToken}`);
       expectErrorAnswer(res, 414);
     });
 
@@ -161,7 +184,9 @@ describe('hostile input (api.md: errors; a 5xx or an event-loop stall is a bug)'
         socket.on('close', () => {
           const [head = '', body = ''] = data.split('\r\n\r\n');
           const [statusLine = '', ...lines] = head.split('\r\n');
-          const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+          const headers = Object.fromEntries(
+            lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+          );
           resolve({ status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) });
         });
       });
@@ -173,7 +198,9 @@ describe('hostile input (api.md: errors; a 5xx or an event-loop stall is a bug)'
     });
 
     it('broken framing is a 400', async () => {
-      const res = await raw('GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\nzzz\r\n\r\n');
+      const res = await raw(
+        'GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\nzzz\r\n\r\n',
+      );
       expectErrorAnswer(res, 400);
     });
   });

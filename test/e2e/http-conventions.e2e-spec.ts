@@ -86,11 +86,18 @@ describe('HTTP conventions (api.md)', () => {
     });
 
     it('404 for an unknown id', async () => {
-      expect((await http().get('/api/test-items/999').expect(404)).body).toEqual({ message: 'Item not found', status_code: 404 });
+      expect((await http().get('/api/test-items/999').expect(404)).body).toEqual({
+        message: 'Item not found',
+        status_code: 404,
+      });
     });
 
     it('400 for malformed JSON', async () => {
-      const res = await http().post('/api/test-items').set('content-type', 'application/json').send('{"name": ').expect(400);
+      const res = await http()
+        .post('/api/test-items')
+        .set('content-type', 'application/json')
+        .send('{"name": ')
+        .expect(400);
       expect(res.body).toEqual(errorShape(400));
     });
 
@@ -109,7 +116,10 @@ describe('HTTP conventions (api.md)', () => {
     });
 
     it('422 naming every bad field, nested ones by path', async () => {
-      const res = await http().post('/api/test-items').send({ count: 99, type: { id: 'x' } }).expect(422);
+      const res = await http()
+        .post('/api/test-items')
+        .send({ count: 99, type: { id: 'x' } })
+        .expect(422);
       expect(res.body).toEqual({
         message: 'The given data was invalid.',
         status_code: 422,
@@ -118,7 +128,10 @@ describe('HTTP conventions (api.md)', () => {
     });
 
     it('422 for a field the body may not have', async () => {
-      const res = await http().post('/api/test-items').send({ name: 'a', count: 1, type: { id: 1 }, admin: true }).expect(422);
+      const res = await http()
+        .post('/api/test-items')
+        .send({ name: 'a', count: 1, type: { id: 1 }, admin: true })
+        .expect(422);
       expect(Object.keys(res.body.errors)).toEqual(['admin']);
     });
 
@@ -136,7 +149,10 @@ describe('HTTP conventions (api.md)', () => {
     });
 
     it('accepts a valid body', async () => {
-      const res = await http().post('/api/test-items').send({ name: 'a', count: 2, type: { id: 1 } }).expect(201);
+      const res = await http()
+        .post('/api/test-items')
+        .send({ name: 'a', count: 2, type: { id: 1 } })
+        .expect(201);
       expect(res.body).toEqual({ id: 43, name: 'a', count: 2, type: { id: 1 } });
     });
   });
@@ -156,7 +172,9 @@ describe('HTTP conventions (api.md)', () => {
     });
 
     it('refuses a type it never produces with 406', async () => {
-      expect((await http().get('/api/test-items/1').set('accept', 'text/csv').expect(406)).body).toEqual(errorShape(406));
+      expect((await http().get('/api/test-items/1').set('accept', 'text/csv').expect(406)).body).toEqual(
+        errorShape(406),
+      );
     });
   });
 
@@ -184,7 +202,9 @@ describe('HTTP conventions (api.md)', () => {
     });
 
     it('refuse an unknown sort column, direction, include or boolean with 422', async () => {
-      const res = await http().get('/api/test-items?s=secret&o=sideways&include=owner,password&archived=maybe').expect(422);
+      const res = await http()
+        .get('/api/test-items?s=secret&o=sideways&include=owner,password&archived=maybe')
+        .expect(422);
       expect(Object.keys(res.body.errors).sort()).toEqual(['include', 'o', 's']);
       const bool = await http().get('/api/test-items?archived=maybe').expect(422);
       expect(bool.body.errors).toHaveProperty('archived');

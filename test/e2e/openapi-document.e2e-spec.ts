@@ -47,7 +47,16 @@ type Document = {
 };
 
 /** Routes that take no JWT (api.md: the three authentication routes and the signed download; also the root, the health check and the magic-link page). */
-const PUBLIC = ['get /', 'get /health', 'post /auth/api/pre-auth-token', 'post /auth/api/token', 'post /auth/api/token/refresh', 'get /auth/magic-link', 'get /api/files/{id}/content', 'get /calendar/{token}.ics'];
+const PUBLIC = [
+  'get /',
+  'get /health',
+  'post /auth/api/pre-auth-token',
+  'post /auth/api/token',
+  'post /auth/api/token/refresh',
+  'get /auth/magic-link',
+  'get /api/files/{id}/content',
+  'get /calendar/{token}.ics',
+];
 /** Answers that are not JSON. */
 const NOT_JSON: Record<string, string[]> = {
   'get /calendar/{token}.ics': ['text/calendar'],
@@ -92,17 +101,21 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
     const composed = [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])];
     const open = typeof schema.additionalProperties === 'object' || schema.additionalProperties === true;
     if (schema.type === 'object' && !schema.properties && !composed.length && !open) found.push(at);
-    for (const [name, property] of Object.entries(schema.properties ?? {})) found.push(...bareObjects(property, `${at}.${name}`, seen));
+    for (const [name, property] of Object.entries(schema.properties ?? {}))
+      found.push(...bareObjects(property, `${at}.${name}`, seen));
     for (const part of composed) found.push(...bareObjects(part, at, seen));
     if (schema.items) found.push(...bareObjects(schema.items, `${at}[]`, seen));
-    if (typeof schema.additionalProperties === 'object') found.push(...bareObjects(schema.additionalProperties, `${at}{}`, seen));
+    if (typeof schema.additionalProperties === 'object')
+      found.push(...bareObjects(schema.additionalProperties, `${at}{}`, seen));
     return found;
   }
 
   it('is a valid OpenAPI 3.0 document naming its server', async () => {
     expect(doc.openapi).toMatch(/^3\.0\./);
     // openapi-backend validates the document against the OpenAPI 3.0 schema (strict: throws when invalid).
-    await expect(new OpenAPIBackend({ definition: structuredClone(doc) as never, strict: true, validate: false }).init()).resolves.toBeDefined();
+    await expect(
+      new OpenAPIBackend({ definition: structuredClone(doc) as never, strict: true, validate: false }).init(),
+    ).resolves.toBeDefined();
     expect(doc.servers).toEqual([expect.objectContaining({ url: env.config.http.publicUrl })]);
   });
 
@@ -110,10 +123,21 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
     const keys = ops.map(([key]) => key);
     expect(keys).toEqual(
       expect.arrayContaining([
-        'post /auth/api/pre-auth-token', 'post /auth/api/token', 'post /auth/api/token/refresh', 'post /auth/api/logout',
-        'get /api/organisation', 'get /api/organisation/detailed', 'put /api/organisation', 'get /api/organisation/history',
-        'post /api/files', 'get /api/files/{id}', 'get /api/files/{id}/content',
-        'get /api/users/me', 'get /api/users/{id}', 'get /health', 'get /auth/magic-link',
+        'post /auth/api/pre-auth-token',
+        'post /auth/api/token',
+        'post /auth/api/token/refresh',
+        'post /auth/api/logout',
+        'get /api/organisation',
+        'get /api/organisation/detailed',
+        'put /api/organisation',
+        'get /api/organisation/history',
+        'post /api/files',
+        'get /api/files/{id}',
+        'get /api/files/{id}/content',
+        'get /api/users/me',
+        'get /api/users/{id}',
+        'get /health',
+        'get /auth/magic-link',
       ]),
     );
     for (const [key, op] of ops) expect([key, op.tags?.length ? 'tagged' : 'untagged']).toEqual([key, 'tagged']);
@@ -142,7 +166,12 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
         } else {
           expect([key, success, Object.keys(response.content ?? {})]).toEqual([key, success, ['application/json']]);
           const schema = resolve(response.content!['application/json']!.schema);
-          expect([key, success, schema?.type, Object.keys(schema?.properties ?? {}).length > 0]).toEqual([key, success, 'object', true]);
+          expect([key, success, schema?.type, Object.keys(schema?.properties ?? {}).length > 0]).toEqual([
+            key,
+            success,
+            'object',
+            true,
+          ]);
         }
       }
       const errors = Object.keys(op.responses).filter((s) => /^4/.test(s));
@@ -151,13 +180,24 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
       // A JWT route can be refused its JWT; a path id can be too long for the router; a body can be too large or invalid.
       if (!PUBLIC.includes(key)) expect([key, errors]).toEqual([key, expect.arrayContaining(['401'])]);
       // A path id names nothing when unknown (404); a path date or token only has to fit the router (414).
-      if (op.parameters?.some((p) => p.in === 'path')) expect([key, errors]).toEqual([key, expect.arrayContaining(['414'])]);
-      if (op.parameters?.some((p) => p.in === 'path' && p.schema?.type === 'integer')) expect([key, errors]).toEqual([key, expect.arrayContaining(['404'])]);
-      if (op.requestBody?.content?.['application/json']) expect([key, errors]).toEqual([key, expect.arrayContaining(['400', '413', '422'])]);
+      if (op.parameters?.some((p) => p.in === 'path'))
+        expect([key, errors]).toEqual([key, expect.arrayContaining(['414'])]);
+      if (op.parameters?.some((p) => p.in === 'path' && p.schema?.type === 'integer'))
+        expect([key, errors]).toEqual([key, expect.arrayContaining(['404'])]);
+      if (op.requestBody?.content?.['application/json'])
+        expect([key, errors]).toEqual([key, expect.arrayContaining(['400', '413', '422'])]);
       for (const status of errors) {
-        expect([key, status, op.responses[status]!.content?.['application/json']?.schema?.$ref]).toEqual([key, status, '#/components/schemas/ErrorBody']);
+        expect([key, status, op.responses[status]!.content?.['application/json']?.schema?.$ref]).toEqual([
+          key,
+          status,
+          '#/components/schemas/ErrorBody',
+        ]);
       }
-      if (errors.includes('429')) expect([key, op.responses['429']!.headers]).toEqual([key, expect.objectContaining({ 'Retry-After': expect.anything() })]);
+      if (errors.includes('429'))
+        expect([key, op.responses['429']!.headers]).toEqual([
+          key,
+          expect.objectContaining({ 'Retry-After': expect.anything() }),
+        ]);
     }
   });
 
@@ -165,41 +205,76 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
     const bare = ops.flatMap(([key, op]) => [
       ...bareObjects(op.requestBody?.content?.['application/json']?.schema, `${key} body`),
       ...(op.parameters ?? []).flatMap((p) => bareObjects(p.schema, `${key} ${p.in} ${p.name}`)),
-      ...Object.entries(op.responses).flatMap(([status, r]) => Object.values(r.content ?? {}).flatMap((m) => bareObjects(m.schema, `${key} ${status}`))),
+      ...Object.entries(op.responses).flatMap(([status, r]) =>
+        Object.values(r.content ?? {}).flatMap((m) => bareObjects(m.schema, `${key} ${status}`)),
+      ),
     ]);
     expect(bare).toEqual([]);
     for (const [key, op] of ops) {
       // Path parameters are ids, except the calendar feed's token (a secret string) and the day view's date.
-      const typeOf = (name: string) => (name === 'token' ? { type: 'string' } : name === 'date' ? { type: 'string', format: 'date' } : { type: 'integer' });
+      const typeOf = (name: string) =>
+        name === 'token'
+          ? { type: 'string' }
+          : name === 'date'
+            ? { type: 'string', format: 'date' }
+            : { type: 'integer' };
       for (const p of op.parameters?.filter((q) => q.in === 'path') ?? []) {
-        expect([key, p.name, { type: p.schema?.type, ...(p.schema?.format === 'date' && { format: 'date' }) }]).toEqual([key, p.name, typeOf(p.name)]);
+        expect([key, p.name, { type: p.schema?.type, ...(p.schema?.format === 'date' && { format: 'date' }) }]).toEqual(
+          [key, p.name, typeOf(p.name)],
+        );
       }
     }
   });
 
   it('answers the records in their envelopes: organisation and files in `data`, history in the pagination envelope', () => {
-    const success = (key: string, status = '200') => ops.find(([k]) => k === key)![1].responses[status]!.content!['application/json']!.schema!;
+    const success = (key: string, status = '200') =>
+      ops.find(([k]) => k === key)![1].responses[status]!.content!['application/json']!.schema!;
     expect(success('get /api/organisation').properties!.data!.$ref).toBe('#/components/schemas/OrganisationBasic');
-    expect(success('get /api/organisation/detailed').properties!.data!.$ref).toBe('#/components/schemas/OrganisationDetailed');
+    expect(success('get /api/organisation/detailed').properties!.data!.$ref).toBe(
+      '#/components/schemas/OrganisationDetailed',
+    );
     expect(success('put /api/organisation').properties!.data!.$ref).toBe('#/components/schemas/OrganisationDetailed');
     expect(success('post /api/files', '201').properties!.data!.$ref).toBe('#/components/schemas/File');
     expect(success('get /api/files/{id}').properties!.data!.$ref).toBe('#/components/schemas/File');
     expect(success('get /api/users/me').properties!.data!.$ref).toBe('#/components/schemas/CurrentUser');
-    expect(success('get /api/organisation/history').properties!.data!.items!.$ref).toBe('#/components/schemas/OrganisationChange');
+    expect(success('get /api/organisation/history').properties!.data!.items!.$ref).toBe(
+      '#/components/schemas/OrganisationChange',
+    );
     expect(success('post /auth/api/pre-auth-token').$ref).toBe('#/components/schemas/PreAuthToken');
     expect(success('post /auth/api/token').$ref).toBe('#/components/schemas/JsonWebToken');
 
     const schemas = doc.components.schemas;
     // The spec's Image, as the detailed view embeds a logo; secrets only as flags, never readable.
-    expect(Object.keys(schemas.Image!.properties!).sort()).toEqual(['description', 'file_size', 'id', 'mime', 'original_name', 'thumbnails']);
+    expect(Object.keys(schemas.Image!.properties!).sort()).toEqual([
+      'description',
+      'file_size',
+      'id',
+      'mime',
+      'original_name',
+      'thumbnails',
+    ]);
     const detailed = schemas.OrganisationDetailed!.properties!;
     expect(detailed.logo!.allOf![0]!.$ref).toBe('#/components/schemas/Image');
-    for (const secret of ['idp_client_secret', 'helpdesk_token', 'lms_a_token', 'lms_a_auth_token', 'access_password']) {
+    for (const secret of [
+      'idp_client_secret',
+      'helpdesk_token',
+      'lms_a_token',
+      'lms_a_auth_token',
+      'access_password',
+    ]) {
       expect([secret, secret in detailed, `${secret}_set` in detailed]).toEqual([secret, false, true]);
     }
     // Every field of the basic view is in every answer; the others depend on the caller's permissions.
-    expect(schemas.OrganisationBasic!.required).toEqual(expect.arrayContaining(['name', 'slug', 'timezone', 'sso_enabled']));
+    expect(schemas.OrganisationBasic!.required).toEqual(
+      expect.arrayContaining(['name', 'slug', 'timezone', 'sso_enabled']),
+    );
     expect(schemas.OrganisationDetailed!.required).not.toEqual(expect.arrayContaining(['dpo_email']));
-    expect(schemas.PreAuthToken!.properties!.two_factor!.enum).toEqual(['email', 'sms', 'auth_app', 'magic_link', null]);
+    expect(schemas.PreAuthToken!.properties!.two_factor!.enum).toEqual([
+      'email',
+      'sms',
+      'auth_app',
+      'magic_link',
+      null,
+    ]);
   });
 });

@@ -6,7 +6,6 @@ import type { ProvisionResult } from '#app/identity';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootStandalone, logIn, organisationFile, provision } from '../support/test-app.js';
 
-
 describe('organisation settings (spec: Organisation; api.md permissions)', () => {
   let env: TestEnvironment;
   let app: NestFastifyApplication;
@@ -27,10 +26,22 @@ describe('organisation settings (spec: Organisation; api.md permissions)', () =>
     ]);
     riverside = await provision(app, {
       ...file,
-      organisation: { ...file.organisation, settings: { expenses_submission_email: 'claims@riverside.example', helpdesk_token: 'provisioned-helpdesk-token' } },
+      organisation: {
+        ...file.organisation,
+        settings: {
+          expenses_submission_email: 'claims@riverside.example',
+          helpdesk_token: 'provisioned-helpdesk-token',
+        },
+      },
     });
-    await provision(app, organisationFile('hillside', [{ key: 'other', email: 'other@hillside.example', permissions: ['manage-organisation'] }]));
-    for (const who of ['admin', 'integrator', 'finance', 'plain', 'both']) tokens[who] = await logIn(app, `${who}@riverside.example`);
+    await provision(
+      app,
+      organisationFile('hillside', [
+        { key: 'other', email: 'other@hillside.example', permissions: ['manage-organisation'] },
+      ]),
+    );
+    for (const who of ['admin', 'integrator', 'finance', 'plain', 'both'])
+      tokens[who] = await logIn(app, `${who}@riverside.example`);
     tokens.other = await logIn(app, 'other@hillside.example');
   });
   afterAll(async () => {
@@ -38,7 +49,8 @@ describe('organisation settings (spec: Organisation; api.md permissions)', () =>
     await env?.cleanup();
   });
 
-  const detailed = async (who: string) => (await http().get('/api/organisation/detailed').set(as(who)).expect(200)).body.data;
+  const detailed = async (who: string) =>
+    (await http().get('/api/organisation/detailed').set(as(who)).expect(200)).body.data;
 
   it('gives every user the basic view, with the spec’s defaults and types', async () => {
     const { body } = await http().get('/api/organisation').set(as('plain')).expect(200);
@@ -67,16 +79,35 @@ describe('organisation settings (spec: Organisation; api.md permissions)', () =>
     const integrator = await detailed('integrator');
     const finance = await detailed('finance');
     const plain = await detailed('plain');
-    expect(admin).toMatchObject({ dpo_email: '', public_site_enabled: '0', email_header_colour: '', header_logo: null, logo: null });
+    expect(admin).toMatchObject({
+      dpo_email: '',
+      public_site_enabled: '0',
+      email_header_colour: '',
+      header_logo: null,
+      logo: null,
+    });
     expect(admin).not.toHaveProperty('idp_domain');
     expect(admin).not.toHaveProperty('expenses_submission_email');
     expect(integrator).toMatchObject({ idp_enabled: '0', helpdesk_token_set: '1', idp_client_secret_set: '0' });
     expect(integrator).not.toHaveProperty('dpo_email');
-    expect(finance).toMatchObject({ expenses_submission_email: 'claims@riverside.example', expenses_require_authorisation: '1', expenses_max_age: '3' });
+    expect(finance).toMatchObject({
+      expenses_submission_email: 'claims@riverside.example',
+      expenses_require_authorisation: '1',
+      expenses_max_age: '3',
+    });
     expect(finance).not.toHaveProperty('helpdesk_token_set');
-    expect(Object.keys(plain).sort()).toEqual(Object.keys((await http().get('/api/organisation').set(as('plain'))).body.data).sort());
+    expect(Object.keys(plain).sort()).toEqual(
+      Object.keys((await http().get('/api/organisation').set(as('plain'))).body.data).sort(),
+    );
     for (const view of [admin, integrator, finance, plain]) {
-      for (const secret of ['idp_client_secret', 'helpdesk_token', 'lms_a_token', 'lms_a_auth_token', 'access_password']) expect(view).not.toHaveProperty(secret);
+      for (const secret of [
+        'idp_client_secret',
+        'helpdesk_token',
+        'lms_a_token',
+        'lms_a_auth_token',
+        'access_password',
+      ])
+        expect(view).not.toHaveProperty(secret);
       expect(JSON.stringify(view)).not.toContain('provisioned-helpdesk-token');
     }
   });
@@ -85,43 +116,98 @@ describe('organisation settings (spec: Organisation; api.md permissions)', () =>
     const { body } = await http()
       .put('/api/organisation')
       .set(as('admin'))
-      .send({ name: 'Riverside Volunteers', email_link_colour: '#AA00CC', minor_age: '16', dpo_email: 'dpo@riverside.example' })
+      .send({
+        name: 'Riverside Volunteers',
+        email_link_colour: '#AA00CC',
+        minor_age: '16',
+        dpo_email: 'dpo@riverside.example',
+      })
       .expect(200);
-    expect(body.data).toMatchObject({ name: 'Riverside Volunteers', email_link_colour: '#aa00cc', minor_age: '16', dpo_email: 'dpo@riverside.example' });
+    expect(body.data).toMatchObject({
+      name: 'Riverside Volunteers',
+      email_link_colour: '#aa00cc',
+      minor_age: '16',
+      dpo_email: 'dpo@riverside.example',
+    });
     expect((await http().get('/api/organisation').set(as('plain'))).body.data.name).toBe('Riverside Volunteers');
   });
 
   it('refuses bad input with the documented status and changes nothing', async () => {
     const before = await detailed('admin');
-    const readOnly = await http().put('/api/organisation').set(as('admin')).send({ slug: 'elsewhere', timezone: 'UTC', web_url: 'http://x' }).expect(422);
+    const readOnly = await http()
+      .put('/api/organisation')
+      .set(as('admin'))
+      .send({ slug: 'elsewhere', timezone: 'UTC', web_url: 'http://x' })
+      .expect(422);
     expect(Object.keys(readOnly.body.errors).sort()).toEqual(['slug', 'timezone', 'web_url']);
-    const forbidden = await http().put('/api/organisation').set(as('admin')).send({ name: 'x', idp_domain: 'x', expenses_max_age: '6' }).expect(403);
-    expect(forbidden.body).toEqual({ message: expect.stringMatching(/idp_domain, expenses_max_age/), status_code: 403 });
+    const forbidden = await http()
+      .put('/api/organisation')
+      .set(as('admin'))
+      .send({ name: 'x', idp_domain: 'x', expenses_max_age: '6' })
+      .expect(403);
+    expect(forbidden.body).toEqual({
+      message: expect.stringMatching(/idp_domain, expenses_max_age/),
+      status_code: 403,
+    });
     const invalid = await http()
       .put('/api/organisation')
       .set(as('admin'))
-      .send({ email_header_colour: 'blue', minor_age: 16, dpo_email: 'nope', public_site_enabled: true, no_such_field: 1 })
+      .send({
+        email_header_colour: 'blue',
+        minor_age: 16,
+        dpo_email: 'nope',
+        public_site_enabled: true,
+        no_such_field: 1,
+      })
       .expect(422);
     expect(Object.keys(invalid.body.errors)).toEqual(['no_such_field']);
-    const values = await http().put('/api/organisation').set(as('admin')).send({ email_header_colour: 'blue', minor_age: 16, dpo_email: 'nope', public_site_enabled: true }).expect(422);
-    expect(Object.keys(values.body.errors).sort()).toEqual(['dpo_email', 'email_header_colour', 'minor_age', 'public_site_enabled']);
+    const values = await http()
+      .put('/api/organisation')
+      .set(as('admin'))
+      .send({ email_header_colour: 'blue', minor_age: 16, dpo_email: 'nope', public_site_enabled: true })
+      .expect(422);
+    expect(Object.keys(values.body.errors).sort()).toEqual([
+      'dpo_email',
+      'email_header_colour',
+      'minor_age',
+      'public_site_enabled',
+    ]);
     // A JSON body that is not an object never reaches the field table (the JSON parser refuses it).
-    await http().put('/api/organisation').set(as('admin')).set('content-type', 'application/json').send('[1]').expect(400);
+    await http()
+      .put('/api/organisation')
+      .set(as('admin'))
+      .set('content-type', 'application/json')
+      .send('[1]')
+      .expect(400);
     expect(await detailed('admin')).toEqual(before);
   });
 
   it('keeps secrets write-only: the flag flips, and neither the log nor the read table holds the clear text', async () => {
     const secret = 'idp-secret-value-4711';
-    const { body } = await http().put('/api/organisation').set(as('integrator')).send({ idp_client_secret: secret, idp_enabled: '1' }).expect(200);
+    const { body } = await http()
+      .put('/api/organisation')
+      .set(as('integrator'))
+      .send({ idp_client_secret: secret, idp_enabled: '1' })
+      .expect(200);
     expect(body.data).toMatchObject({ idp_client_secret_set: '1', idp_enabled: '1' });
     expect(body.data).not.toHaveProperty('idp_client_secret');
     const ds = app.get(DataSource);
     for (const clear of [secret, 'provisioned-helpdesk-token']) {
-      const [{ events }] = await ds.query(`SELECT count(*)::int AS events FROM events WHERE data::text LIKE $1 OR metadata::text LIKE $1`, [`%${clear}%`]);
-      const [{ rows }] = await ds.query(`SELECT count(*)::int AS rows FROM organisation_settings WHERE value::text LIKE $1`, [`%${clear}%`]);
+      const [{ events }] = await ds.query(
+        `SELECT count(*)::int AS events FROM events WHERE data::text LIKE $1 OR metadata::text LIKE $1`,
+        [`%${clear}%`],
+      );
+      const [{ rows }] = await ds.query(
+        `SELECT count(*)::int AS rows FROM organisation_settings WHERE value::text LIKE $1`,
+        [`%${clear}%`],
+      );
       expect({ events, rows }).toEqual({ events: 0, rows: 0 });
     }
-    const cleared = await http().put('/api/organisation').set(as('integrator')).send({ idp_client_secret: null }).expect(200);
+    const cleared = await http()
+      .put('/api/organisation')
+      .set(as('integrator'))
+      .send({ idp_client_secret: null })
+      .expect(200);
     expect(cleared.body.data.idp_client_secret_set).toBe('0');
   });
 
@@ -129,7 +215,11 @@ describe('organisation settings (spec: Organisation; api.md permissions)', () =>
     const { body } = await http().get('/api/organisation/history').set(as('admin')).expect(200);
     expect(body.meta.pagination.total).toBe('3');
     // As the detailed view: fields of another permission (manage-integrations) are left out for this caller.
-    expect(body.data[0]).toEqual({ changed_at: expect.any(String), changed_by: expect.objectContaining({ id: riverside.users.integrator }), fields: {} });
+    expect(body.data[0]).toEqual({
+      changed_at: expect.any(String),
+      changed_by: expect.objectContaining({ id: riverside.users.integrator }),
+      fields: {},
+    });
     expect(body.data[1].fields).toEqual({});
     expect(body.data[2].fields).toMatchObject({ name: 'Riverside Volunteers', email_link_colour: '#aa00cc' });
     // Who reaches both sees them, secrets only as changed or cleared.

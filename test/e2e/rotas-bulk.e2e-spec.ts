@@ -10,9 +10,25 @@ import { testEnvironment, type TestEnvironment } from '../support/test-config.js
 import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
 
 const ZONE = 'Europe/London';
-interface Slot { weekday_start: string; start_time: string; weekday_end: string; end_time: string; min: number; ideal: number; max: number }
+interface Slot {
+  weekday_start: string;
+  start_time: string;
+  weekday_end: string;
+  end_time: string;
+  min: number;
+  ideal: number;
+  max: number;
+}
 type RotaTimeslot = Slot & { id: number };
-const slot = (weekday_start: string, start_time: string, weekday_end: string, end_time: string): Slot => ({ weekday_start, start_time, weekday_end, end_time, min: 1, ideal: 2, max: 3 });
+const slot = (weekday_start: string, start_time: string, weekday_end: string, end_time: string): Slot => ({
+  weekday_start,
+  start_time,
+  weekday_end,
+  end_time,
+  min: 1,
+  ideal: 2,
+  max: 3,
+});
 /** A calendar date `days` later (earlier when negative). */
 const addDays = (date: string, days: number) => DateTime.fromISO(date, { zone: 'UTC' }).plus({ days }).toISODate()!;
 const streamOf = { rota: (id: number) => `rotas.Rota-${id}` };
@@ -33,20 +49,33 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
   const http = () => request(app.getHttpServer());
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
   const user = (key: string, permissions: string[], teams: string[], domain = 'riverside') => ({
-    key, email: `${key}@${domain}.example`, password: TEST_PASSWORD, display_name: key, permissions, roles: teams.map((team) => ({ team, role_profile: 'shop' })),
+    key,
+    email: `${key}@${domain}.example`,
+    password: TEST_PASSWORD,
+    display_name: key,
+    permissions,
+    roles: teams.map((team) => ({ team, role_profile: 'shop' })),
   });
   const bulk = (who: string, body: object) => http().post('/api/rotas/bulk').set(as(who)).send(body);
   const replace = (who: string, body: object) => http().post('/api/rotas/replace').set(as(who)).send(body);
   const events = async () => Number((await ds.query('SELECT count(*)::int AS n FROM events'))[0].n);
   /** Every row of the context's rota tables: a refusal leaves it as it was. */
   const tables = async () =>
-    (await ds.query(`SELECT (SELECT md5(coalesce(string_agg(r::text, '|' ORDER BY id), '')) FROM rotas r) AS rotas,
-                            (SELECT md5(coalesce(string_agg(c::text, '|' ORDER BY id), '')) FROM rota_contacts c) AS contacts`))[0];
+    (
+      await ds.query(`SELECT (SELECT md5(coalesce(string_agg(r::text, '|' ORDER BY id), '')) FROM rotas r) AS rotas,
+                            (SELECT md5(coalesce(string_agg(c::text, '|' ORDER BY id), '')) FROM rota_contacts c) AS contacts`)
+    )[0];
   /** A refused request: its status, and nothing written. Answers the error body. */
-  async function refused(send: () => request.Test, status: number): Promise<{ message: string; errors?: Record<string, string[]> }> {
+  async function refused(
+    send: () => request.Test,
+    status: number,
+  ): Promise<{ message: string; errors?: Record<string, string[]> }> {
     const [before, rows] = [await events(), await tables()];
     const res = await send();
-    expect({ status: res.status, body: res.body }).toEqual({ status, body: expect.objectContaining({ status_code: status, message: expect.any(String) }) });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status,
+      body: expect.objectContaining({ status_code: status, message: expect.any(String) }),
+    });
     expect(await events()).toBe(before);
     expect(await tables()).toEqual(rows);
     return res.body;
@@ -56,18 +85,32 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
       `SELECT id::int, name, pattern_id::int, to_char(start_date, 'YYYY-MM-DD') AS start_date, to_char(end_date, 'YYYY-MM-DD') AS end_date, archived, closed_dates, timeline
          FROM rotas WHERE id = ANY($1) ORDER BY id`,
       [ids],
-    )) as { id: number; name: string; pattern_id: number; start_date: string; end_date: string | null; archived: boolean; closed_dates: string[]; timeline: { from: string; to: string | null; timeslots: RotaTimeslot[] }[] }[];
+    )) as {
+      id: number;
+      name: string;
+      pattern_id: number;
+      start_date: string;
+      end_date: string | null;
+      archived: boolean;
+      closed_dates: string[];
+      timeline: { from: string; to: string | null; timeslots: RotaTimeslot[] }[];
+    }[];
   const row = async (id: number) => (await rows([id]))[0]!;
 
   /** A shift pattern made over HTTP by `who` (archived with its DELETE when asked). */
   async function seedPattern(who: string, slots: Slot[], archived = false): Promise<number> {
-    const res = await http().post('/api/shift-patterns').set(as(who)).send({ name: `Pattern ${Math.random()}`, pattern: slots }).expect(201);
+    const res = await http()
+      .post('/api/shift-patterns')
+      .set(as(who))
+      .send({ name: `Pattern ${Math.random()}`, pattern: slots })
+      .expect(201);
     if (archived) await http().delete(`/api/shift-patterns/${res.body.data.id}`).set(as(who)).expect(204);
     return res.body.data.id;
   }
 
   /** Team keys `<region>-1` … `<region>-n` under `region`: one rota a team, so the one-rota-per-team rule never ends a test's rota. */
-  const children = (region: string, n: number) => Array.from({ length: n }, (_, i) => ({ key: `${region}-${i + 1}`, name: `${region} ${i + 1}`, parent: region }));
+  const children = (region: string, n: number) =>
+    Array.from({ length: n }, (_, i) => ({ key: `${region}-${i + 1}`, name: `${region} ${i + 1}`, parent: region }));
   const used = new Map<string, number>();
   const patterns: Record<string, number> = {};
 
@@ -75,12 +118,21 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
    * A rota made over HTTP (`POST /api/rotas`, by `boss` or, in Hillside, `other`) on a fresh team
    * under `region`, from `start` on, with the organisation's one-timeslot pattern.
    */
-  async function seedRota(of: ProvisionResult, region: string, name: string, start = addDays(today, -30)): Promise<number> {
+  async function seedRota(
+    of: ProvisionResult,
+    region: string,
+    name: string,
+    start = addDays(today, -30),
+  ): Promise<number> {
     const slug = of.organisation.slug;
     const n = (used.get(`${slug}:${region}`) ?? 0) + 1;
     used.set(`${slug}:${region}`, n);
     const who = of === hill ? 'other' : 'boss';
-    const res = await http().post('/api/rotas').set(as(who)).send({ name, start_date: start, pattern_id: patterns[slug], team: [{ id: of.teams[`${region}-${n}`] }] }).expect(201);
+    const res = await http()
+      .post('/api/rotas')
+      .set(as(who))
+      .send({ name, start_date: start, pattern_id: patterns[slug], team: [{ id: of.teams[`${region}-${n}`] }] })
+      .expect(201);
     return res.body.data[0].id;
   }
 
@@ -93,8 +145,12 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
       organisation: { name: 'Riverside', slug: 'riverside', timezone: ZONE, features: ['rota_v2'] },
       role_profiles: [{ key: 'shop', name: 'Shop volunteer' }],
       teams: [
-        { key: 'north', name: 'North' }, { key: 'north-shop', name: 'North shop', parent: 'north' }, { key: 'south', name: 'South' },
-        ...children('north', 20), ...children('north-shop', 20), ...children('south', 5),
+        { key: 'north', name: 'North' },
+        { key: 'north-shop', name: 'North shop', parent: 'north' },
+        { key: 'south', name: 'South' },
+        ...children('north', 20),
+        ...children('north-shop', 20),
+        ...children('south', 5),
       ],
       users: [
         // Makes the rotas the tests act on, in both regions.
@@ -145,44 +201,119 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
         { action: 'archive_rotas' },
         { action: 'add_contacts', data: { user_ids: [org.users.shifter] } },
       ]) {
-        const body = await refused(() => bulk('admin', { ...action, rota_ids: [a, south, b, theirs, 99_999_999] }), 422);
-        expect(body.errors).toEqual({ rota_ids: [expect.stringMatching(new RegExp(`: ${south}, ${theirs}, 99999999\\.$`))] });
+        const body = await refused(
+          () => bulk('admin', { ...action, rota_ids: [a, south, b, theirs, 99_999_999] }),
+          422,
+        );
+        expect(body.errors).toEqual({
+          rota_ids: [expect.stringMatching(new RegExp(`: ${south}, ${theirs}, 99999999\\.$`))],
+        });
       }
       // The other organisation's own admin cannot reach riverside's rotas either.
-      expect((await refused(() => bulk('other', { action: 'archive_rotas', rota_ids: [theirs, a] }), 422)).errors).toEqual({ rota_ids: [expect.stringMatching(new RegExp(`: ${a}\\.$`))] });
-      expect((await rows([a, b])).map((r) => [r.name, r.end_date, r.archived, r.closed_dates])).toEqual([['A', null, false, []], ['B', null, false, []]]);
+      expect(
+        (await refused(() => bulk('other', { action: 'archive_rotas', rota_ids: [theirs, a] }), 422)).errors,
+      ).toEqual({ rota_ids: [expect.stringMatching(new RegExp(`: ${a}\\.$`))] });
+      expect((await rows([a, b])).map((r) => [r.name, r.end_date, r.archived, r.closed_dates])).toEqual([
+        ['A', null, false, []],
+        ['B', null, false, []],
+      ]);
     });
 
     it('malformed bodies are 422s naming the field: action, rota_ids, data', async () => {
       const rota = await seedRota(org, 'north-shop', 'Shape');
-      expect(Object.keys((await refused(() => bulk('admin', { action: 'explode', rota_ids: [rota] }), 422)).errors!)).toEqual(['action']);
-      expect(Object.keys((await refused(() => bulk('admin', { action: 'archive_rotas', rota_ids: [] }), 422)).errors!)).toEqual(['rota_ids']);
-      expect(Object.keys((await refused(() => bulk('admin', { action: 'archive_rotas', rota_ids: Array.from({ length: 501 }, () => rota) }), 422)).errors!)).toEqual(['rota_ids']);
-      expect(Object.keys((await refused(() => bulk('admin', { action: 'archive_rotas', rota_ids: ['1'] }), 422)).errors!)).toEqual(['rota_ids']);
-      expect(Object.keys((await refused(() => bulk('admin', { action: 'name', rota_ids: [rota], data: 'x' }), 422)).errors!)).toEqual(['data']);
-      expect(Object.keys((await refused(() => bulk('admin', { action: 'name', rota_ids: [rota], data: { name: 'x', colour: '#000000' } }), 422)).errors!)).toEqual(['data.colour']);
-      expect(Object.keys((await refused(() => bulk('admin', { action: 'name', rota_ids: [rota] }), 422)).errors!)).toEqual(['data.name']);
+      expect(
+        Object.keys((await refused(() => bulk('admin', { action: 'explode', rota_ids: [rota] }), 422)).errors!),
+      ).toEqual(['action']);
+      expect(
+        Object.keys((await refused(() => bulk('admin', { action: 'archive_rotas', rota_ids: [] }), 422)).errors!),
+      ).toEqual(['rota_ids']);
+      expect(
+        Object.keys(
+          (
+            await refused(
+              () => bulk('admin', { action: 'archive_rotas', rota_ids: Array.from({ length: 501 }, () => rota) }),
+              422,
+            )
+          ).errors!,
+        ),
+      ).toEqual(['rota_ids']);
+      expect(
+        Object.keys((await refused(() => bulk('admin', { action: 'archive_rotas', rota_ids: ['1'] }), 422)).errors!),
+      ).toEqual(['rota_ids']);
+      expect(
+        Object.keys((await refused(() => bulk('admin', { action: 'name', rota_ids: [rota], data: 'x' }), 422)).errors!),
+      ).toEqual(['data']);
+      expect(
+        Object.keys(
+          (
+            await refused(
+              () => bulk('admin', { action: 'name', rota_ids: [rota], data: { name: 'x', colour: '#000000' } }),
+              422,
+            )
+          ).errors!,
+        ),
+      ).toEqual(['data.colour']);
+      expect(
+        Object.keys((await refused(() => bulk('admin', { action: 'name', rota_ids: [rota] }), 422)).errors!),
+      ).toEqual(['data.name']);
     });
   });
 
   describe('end_date', () => {
     it('sets the end date of every rota, skips archived rotas, and refuses a date before today or before a rota’s start', async () => {
-      const [a, b, gone] = [await seedRota(org, 'north-shop', 'A'), await seedRota(org, 'north', 'B'), await seedRota(org, 'north-shop', 'Gone')];
+      const [a, b, gone] = [
+        await seedRota(org, 'north-shop', 'A'),
+        await seedRota(org, 'north', 'B'),
+        await seedRota(org, 'north-shop', 'Gone'),
+      ];
       await bulk('admin', { action: 'archive_rotas', rota_ids: [gone] }).expect(204);
       const date = addDays(today, 14);
       const before = await events();
       await bulk('admin', { action: 'end_date', rota_ids: [a, b, gone], data: { date } }).expect(204);
       expect(await events()).toBe(before + 2);
       expect((await rows([a, b, gone])).map((r) => r.end_date)).toEqual([date, date, null]);
-      const listed = (await http().get('/api/rotas').set(as('admin')).expect(200)).body.data as { id: number; end: string | null }[];
+      const listed = (await http().get('/api/rotas').set(as('admin')).expect(200)).body.data as {
+        id: number;
+        end: string | null;
+      }[];
       expect([a, b].map((id) => listed.find((r) => r.id === id)?.end)).toEqual([date, date]);
-      const [ended] = await ds.query(`SELECT data FROM events WHERE stream_id = $1 AND type = 'rotas.RotaEnded'`, [streamOf.rota(a)]);
-      expect(ended.data).toMatchObject({ endDate: date, reason: 'end_date', effectiveFrom: addDays(date, 1), calendar: { endDate: date } });
+      const [ended] = await ds.query(`SELECT data FROM events WHERE stream_id = $1 AND type = 'rotas.RotaEnded'`, [
+        streamOf.rota(a),
+      ]);
+      expect(ended.data).toMatchObject({
+        endDate: date,
+        reason: 'end_date',
+        effectiveFrom: addDays(date, 1),
+        calendar: { endDate: date },
+      });
 
-      expect(Object.keys((await refused(() => bulk('admin', { action: 'end_date', rota_ids: [a], data: { date: addDays(today, -1) } }), 422)).errors!)).toEqual(['data.date']);
+      expect(
+        Object.keys(
+          (
+            await refused(
+              () => bulk('admin', { action: 'end_date', rota_ids: [a], data: { date: addDays(today, -1) } }),
+              422,
+            )
+          ).errors!,
+        ),
+      ).toEqual(['data.date']);
       const later = await seedRota(org, 'north', 'Later', addDays(today, 60));
-      expect(Object.keys((await refused(() => bulk('admin', { action: 'end_date', rota_ids: [a, later], data: { date: addDays(today, 30) } }), 422)).errors!)).toEqual(['data.date']);
-      expect(Object.keys((await refused(() => bulk('admin', { action: 'end_date', rota_ids: [a], data: { date: '2026-02-30' } }), 422)).errors!)).toEqual(['data.date']);
+      expect(
+        Object.keys(
+          (
+            await refused(
+              () => bulk('admin', { action: 'end_date', rota_ids: [a, later], data: { date: addDays(today, 30) } }),
+              422,
+            )
+          ).errors!,
+        ),
+      ).toEqual(['data.date']);
+      expect(
+        Object.keys(
+          (await refused(() => bulk('admin', { action: 'end_date', rota_ids: [a], data: { date: '2026-02-30' } }), 422))
+            .errors!,
+        ),
+      ).toEqual(['data.date']);
       // Today is allowed, and the same end date again records nothing.
       await bulk('admin', { action: 'end_date', rota_ids: [a], data: { date: today } }).expect(204);
       expect((await row(a)).end_date).toBe(today);
@@ -196,15 +327,24 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
     it('refuses an end date on or after the start of the team’s next rota, all or nothing; the day before it is fine', async () => {
       const first = await seedRota(org, 'north', 'First');
       const team = org.teams[`north-${used.get('riverside:north')}`];
-      const res = await http().post('/api/rotas').set(as('boss')).send({ name: 'Next', start_date: addDays(today, 20), pattern_id: patterns.riverside, team: [{ id: team }] }).expect(201);
+      const res = await http()
+        .post('/api/rotas')
+        .set(as('boss'))
+        .send({ name: 'Next', start_date: addDays(today, 20), pattern_id: patterns.riverside, team: [{ id: team }] })
+        .expect(201);
       const next = res.body.data[0].id as number;
       // Creating the next rota ended the first the day before (rotas.md, one rota per team per day).
       expect((await row(first)).end_date).toBe(addDays(today, 19));
       const other = await seedRota(org, 'north', 'Other');
       const before = await tables();
-      const body = await refused(() => bulk('admin', { action: 'end_date', rota_ids: [other, first], data: { date: addDays(today, 20) } }), 422);
+      const body = await refused(
+        () => bulk('admin', { action: 'end_date', rota_ids: [other, first], data: { date: addDays(today, 20) } }),
+        422,
+      );
       expect(Object.keys(body.errors!)).toEqual(['data.date']);
-      expect(body.errors!['data.date']![0]).toContain(`rota ${first} (its team's rota ${next} starts on ${addDays(today, 20)})`);
+      expect(body.errors!['data.date']![0]).toContain(
+        `rota ${first} (its team's rota ${next} starts on ${addDays(today, 20)})`,
+      );
       expect(await tables()).toEqual(before);
       await bulk('admin', { action: 'end_date', rota_ids: [first], data: { date: addDays(today, 19) } }).expect(204);
       await bulk('admin', { action: 'end_date', rota_ids: [first], data: { date: addDays(today, 10) } }).expect(204);
@@ -217,10 +357,18 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
       const [a, b] = [await seedRota(org, 'north-shop', 'A'), await seedRota(org, 'north', 'B')];
       await bulk('admin', { action: 'name', rota_ids: [a, b, a], data: { name: 'Saturday shop' } }).expect(204);
       expect((await rows([a, b])).map((r) => r.name)).toEqual(['Saturday shop', 'Saturday shop']);
-      expect(Object.keys((await refused(() => bulk('admin', { action: 'name', rota_ids: [a], data: { name: 'x'.repeat(256) } }), 422)).errors!)).toEqual(['data.name']);
+      expect(
+        Object.keys(
+          (await refused(() => bulk('admin', { action: 'name', rota_ids: [a], data: { name: 'x'.repeat(256) } }), 422))
+            .errors!,
+        ),
+      ).toEqual(['data.name']);
       const gone = await seedRota(org, 'north', 'Gone');
       await bulk('admin', { action: 'archive_rotas', rota_ids: [gone] }).expect(204);
-      expect((await refused(() => bulk('admin', { action: 'name', rota_ids: [a, gone], data: { name: 'New' } }), 409)).message).toMatch(new RegExp(`archived rotas: ${gone}\\.`));
+      expect(
+        (await refused(() => bulk('admin', { action: 'name', rota_ids: [a, gone], data: { name: 'New' } }), 409))
+          .message,
+      ).toMatch(new RegExp(`archived rotas: ${gone}\\.`));
     });
   });
 
@@ -229,17 +377,46 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
       const [a, b] = [await seedRota(org, 'north-shop', 'A'), await seedRota(org, 'north', 'B')];
       const [d1, d2, d3] = [addDays(today, 3), addDays(today, 10), addDays(today, 4)];
       await bulk('admin', { action: 'close', rota_ids: [a, b], data: { dates: [d2, d1, d3] } }).expect(204);
-      expect((await rows([a, b])).map((r) => r.closed_dates)).toEqual([[d1, d3, d2], [d1, d3, d2]]);
-      const [closed] = await ds.query(`SELECT data FROM events WHERE stream_id = $1 AND type = 'rotas.RotaClosed'`, [streamOf.rota(a)]);
+      expect((await rows([a, b])).map((r) => r.closed_dates)).toEqual([
+        [d1, d3, d2],
+        [d1, d3, d2],
+      ]);
+      const [closed] = await ds.query(`SELECT data FROM events WHERE stream_id = $1 AND type = 'rotas.RotaClosed'`, [
+        streamOf.rota(a),
+      ]);
       expect(closed.data).toMatchObject({ dates: [d1, d3, d2], effectiveFrom: d1 });
 
       await bulk('admin', { action: 'reopen', rota_ids: [a], data: { dates: [d3, addDays(today, 20)] } }).expect(204);
-      expect((await rows([a, b])).map((r) => r.closed_dates)).toEqual([[d1, d2], [d1, d3, d2]]);
+      expect((await rows([a, b])).map((r) => r.closed_dates)).toEqual([
+        [d1, d2],
+        [d1, d3, d2],
+      ]);
 
-      const bad = await refused(() => bulk('admin', { action: 'close', rota_ids: [a], data: { dates: [d1, addDays(today, -1), 'soon'] } }), 422);
+      const bad = await refused(
+        () => bulk('admin', { action: 'close', rota_ids: [a], data: { dates: [d1, addDays(today, -1), 'soon'] } }),
+        422,
+      );
       expect(Object.keys(bad.errors!).sort()).toEqual(['data.dates.1', 'data.dates.2']);
-      expect(Object.keys((await refused(() => bulk('admin', { action: 'close', rota_ids: [a], data: { dates: [] } }), 422)).errors!)).toEqual(['data.dates']);
-      expect(Object.keys((await refused(() => bulk('admin', { action: 'close', rota_ids: [a], data: { dates: Array.from({ length: 367 }, () => d1) } }), 422)).errors!)).toEqual(['data.dates']);
+      expect(
+        Object.keys(
+          (await refused(() => bulk('admin', { action: 'close', rota_ids: [a], data: { dates: [] } }), 422)).errors!,
+        ),
+      ).toEqual(['data.dates']);
+      expect(
+        Object.keys(
+          (
+            await refused(
+              () =>
+                bulk('admin', {
+                  action: 'close',
+                  rota_ids: [a],
+                  data: { dates: Array.from({ length: 367 }, () => d1) },
+                }),
+              422,
+            )
+          ).errors!,
+        ),
+      ).toEqual(['data.dates']);
     });
   });
 
@@ -251,12 +428,23 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
       await bulk('admin', { action: 'archive_rotas', rota_ids: [a, b], data: null }).expect(204);
       expect(await events()).toBe(before + 1);
       expect((await rows([a, b])).map((r) => r.archived)).toEqual([true, true]);
-      const ids = async (query: string) => ((await http().get(`/api/rotas${query}`).set(as('admin')).expect(200)).body.data as { id: number }[]).map((r) => r.id);
+      const ids = async (query: string) =>
+        ((await http().get(`/api/rotas${query}`).set(as('admin')).expect(200)).body.data as { id: number }[]).map(
+          (r) => r.id,
+        );
       expect(await ids('')).not.toContain(b);
       expect(await ids('?archived=true')).toEqual(expect.arrayContaining([a, b]));
-      const [archived] = await ds.query(`SELECT data FROM events WHERE stream_id = $1 AND type = 'rotas.RotaArchived'`, [streamOf.rota(b)]);
+      const [archived] = await ds.query(
+        `SELECT data FROM events WHERE stream_id = $1 AND type = 'rotas.RotaArchived'`,
+        [streamOf.rota(b)],
+      );
       expect(archived.data).toMatchObject({ effectiveFrom: today, calendar: { archived: true } });
-      expect(Object.keys((await refused(() => bulk('admin', { action: 'archive_rotas', rota_ids: [a], data: { date: today } }), 422)).errors!)).toEqual(['data.date']);
+      expect(
+        Object.keys(
+          (await refused(() => bulk('admin', { action: 'archive_rotas', rota_ids: [a], data: { date: today } }), 422))
+            .errors!,
+        ),
+      ).toEqual(['data.date']);
     });
   });
 
@@ -266,9 +454,16 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
       await http().post(`/api/rotas/${a}/contacts`).set(as('admin')).send({ user_id: org.users.shifter }).expect(201);
       const kept = (await ds.query(`SELECT id::int FROM rota_contacts WHERE rota_id = $1`, [a]))[0].id;
       const before = await events();
-      await bulk('admin', { action: 'add_contacts', rota_ids: [a, b], data: { user_ids: [org.users.shifter, org.users.vol, org.users.vol] } }).expect(204);
+      await bulk('admin', {
+        action: 'add_contacts',
+        rota_ids: [a, b],
+        data: { user_ids: [org.users.shifter, org.users.vol, org.users.vol] },
+      }).expect(204);
       expect(await events()).toBe(before + 3);
-      const contacts = await ds.query(`SELECT id::int, rota_id::int, user_id::int FROM rota_contacts WHERE rota_id = ANY($1) ORDER BY rota_id, user_id`, [[a, b]]);
+      const contacts = await ds.query(
+        `SELECT id::int, rota_id::int, user_id::int FROM rota_contacts WHERE rota_id = ANY($1) ORDER BY rota_id, user_id`,
+        [[a, b]],
+      );
       expect(contacts).toEqual([
         { id: kept, rota_id: a, user_id: org.users.shifter },
         { id: expect.any(Number), rota_id: a, user_id: org.users.vol },
@@ -276,21 +471,57 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
         { id: expect.any(Number), rota_id: b, user_id: org.users.vol },
       ]);
       // Again: nothing new.
-      await bulk('admin', { action: 'add_contacts', rota_ids: [a, b], data: { user_ids: [org.users.vol] } }).expect(204);
+      await bulk('admin', { action: 'add_contacts', rota_ids: [a, b], data: { user_ids: [org.users.vol] } }).expect(
+        204,
+      );
       expect(await events()).toBe(before + 3);
 
-      const foreign = await refused(() => bulk('admin', { action: 'add_contacts', rota_ids: [a], data: { user_ids: [org.users.vol, hill.users.other] } }), 422);
-      expect(foreign.errors).toEqual({ 'data.user_ids': [expect.stringMatching(new RegExp(`: ${hill.users.other}\\.$`))] });
-      expect(Object.keys((await refused(() => bulk('admin', { action: 'add_contacts', rota_ids: [a], data: { user_ids: Array.from({ length: 51 }, () => org.users.vol) } }), 422)).errors!)).toEqual(['data.user_ids']);
+      const foreign = await refused(
+        () =>
+          bulk('admin', {
+            action: 'add_contacts',
+            rota_ids: [a],
+            data: { user_ids: [org.users.vol, hill.users.other] },
+          }),
+        422,
+      );
+      expect(foreign.errors).toEqual({
+        'data.user_ids': [expect.stringMatching(new RegExp(`: ${hill.users.other}\\.$`))],
+      });
+      expect(
+        Object.keys(
+          (
+            await refused(
+              () =>
+                bulk('admin', {
+                  action: 'add_contacts',
+                  rota_ids: [a],
+                  data: { user_ids: Array.from({ length: 51 }, () => org.users.vol) },
+                }),
+              422,
+            )
+          ).errors!,
+        ),
+      ).toEqual(['data.user_ids']);
       const gone = await seedRota(org, 'north', 'Gone');
       await bulk('admin', { action: 'archive_rotas', rota_ids: [gone] }).expect(204);
-      await refused(() => bulk('admin', { action: 'add_contacts', rota_ids: [a, gone], data: { user_ids: [org.users.admin] } }), 409);
+      await refused(
+        () => bulk('admin', { action: 'add_contacts', rota_ids: [a, gone], data: { user_ids: [org.users.admin] } }),
+        409,
+      );
     });
 
     it('needs the organisation’s rota_v2 feature: without it, a 422 naming action', async () => {
       const theirs = await seedRota(hill, 't', 'Theirs');
-      expect((await refused(() => bulk('other', { action: 'add_contacts', rota_ids: [theirs], data: { user_ids: [hill.users.other] } }), 422)).errors).toEqual({
-        action: ['The add_contacts action needs the organisation\'s rota_v2 feature.'],
+      expect(
+        (
+          await refused(
+            () => bulk('other', { action: 'add_contacts', rota_ids: [theirs], data: { user_ids: [hill.users.other] } }),
+            422,
+          )
+        ).errors,
+      ).toEqual({
+        action: ["The add_contacts action needs the organisation's rota_v2 feature."],
       });
     });
   });
@@ -307,8 +538,13 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
       const after = await rows([a, b]);
       for (const r of after) {
         expect(r).toMatchObject({ name: 'Winter', pattern_id: p, start_date: oldA!.start_date, end_date: null });
-        expect(r.timeline.map((v) => [v.from, v.to])).toEqual([[oldA!.start_date, addDays(start, -1)], [start, null]]);
-        expect(r.timeline[0]!.timeslots).toEqual(oldA!.timeline[0]!.timeslots.map((t) => ({ ...t, id: expect.any(Number) })));
+        expect(r.timeline.map((v) => [v.from, v.to])).toEqual([
+          [oldA!.start_date, addDays(start, -1)],
+          [start, null],
+        ]);
+        expect(r.timeline[0]!.timeslots).toEqual(
+          oldA!.timeline[0]!.timeslots.map((t) => ({ ...t, id: expect.any(Number) })),
+        );
         expect(r.timeline[1]!.timeslots.map(({ id: _id, ...t }) => t)).toEqual(pattern);
       }
       // Each rota's timeslots have ids of their own.
@@ -321,12 +557,25 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
       const p = await seedPattern('admin', pattern);
       const [old] = await rows([a]);
       const [start, end] = [addDays(today, 7), addDays(today, 20)];
-      await replace('admin', { start_date: start, end_date: end, pattern_id: p, replace_rotas: [a], name: null }).expect(204);
+      await replace('admin', {
+        start_date: start,
+        end_date: end,
+        pattern_id: p,
+        replace_rotas: [a],
+        name: null,
+      }).expect(204);
       const r = await row(a);
       expect(r.name).toBe('Keep');
-      expect(r.timeline.map((v) => [v.from, v.to])).toEqual([[old!.start_date, addDays(start, -1)], [start, end], [addDays(end, 1), null]]);
+      expect(r.timeline.map((v) => [v.from, v.to])).toEqual([
+        [old!.start_date, addDays(start, -1)],
+        [start, end],
+        [addDays(end, 1), null],
+      ]);
       expect(r.timeline[2]!.timeslots).toEqual(old!.timeline[0]!.timeslots);
-      const [replaced] = await ds.query(`SELECT data FROM events WHERE stream_id = $1 AND type = 'rotas.RotaPatternReplaced'`, [streamOf.rota(a)]);
+      const [replaced] = await ds.query(
+        `SELECT data FROM events WHERE stream_id = $1 AND type = 'rotas.RotaPatternReplaced'`,
+        [streamOf.rota(a)],
+      );
       expect(replaced.data).toMatchObject({ patternId: p, from: start, to: end, effectiveFrom: start, name: null });
     });
 
@@ -338,16 +587,46 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
       const archivedPattern = await seedPattern('admin', pattern, true);
       const foreignPattern = await seedPattern('other', pattern);
       const start = addDays(today, 7);
-      const out = await refused(() => replace('admin', { start_date: start, pattern_id: p, replace_rotas: [a, south, theirs] }), 422);
+      const out = await refused(
+        () => replace('admin', { start_date: start, pattern_id: p, replace_rotas: [a, south, theirs] }),
+        422,
+      );
       expect(out.errors).toEqual({ replace_rotas: [expect.stringMatching(new RegExp(`: ${south}, ${theirs}\\.$`))] });
       for (const bad of [archivedPattern, foreignPattern, 99_999_999]) {
-        expect(Object.keys((await refused(() => replace('admin', { start_date: start, pattern_id: bad, replace_rotas: [a] }), 422)).errors!)).toEqual(['pattern_id']);
+        expect(
+          Object.keys(
+            (await refused(() => replace('admin', { start_date: start, pattern_id: bad, replace_rotas: [a] }), 422))
+              .errors!,
+          ),
+        ).toEqual(['pattern_id']);
       }
-      const dates = await refused(() => replace('admin', { start_date: addDays(today, -1), pattern_id: p, replace_rotas: [a], name: '' }), 422);
+      const dates = await refused(
+        () => replace('admin', { start_date: addDays(today, -1), pattern_id: p, replace_rotas: [a], name: '' }),
+        422,
+      );
       expect(Object.keys(dates.errors!).sort()).toEqual(['name', 'start_date']);
-      expect(Object.keys((await refused(() => replace('admin', { start_date: start, end_date: addDays(start, -1), pattern_id: p, replace_rotas: [a] }), 422)).errors!)).toEqual(['end_date']);
-      expect(Object.keys((await refused(() => replace('admin', { start_date: start, pattern_id: p }), 422)).errors!)).toEqual(['replace_rotas']);
-      expect(Object.keys((await refused(() => replace('admin', { pattern_id: p, replace_rotas: [a] }), 422)).errors!)).toEqual(['start_date']);
+      expect(
+        Object.keys(
+          (
+            await refused(
+              () =>
+                replace('admin', {
+                  start_date: start,
+                  end_date: addDays(start, -1),
+                  pattern_id: p,
+                  replace_rotas: [a],
+                }),
+              422,
+            )
+          ).errors!,
+        ),
+      ).toEqual(['end_date']);
+      expect(
+        Object.keys((await refused(() => replace('admin', { start_date: start, pattern_id: p }), 422)).errors!),
+      ).toEqual(['replace_rotas']);
+      expect(
+        Object.keys((await refused(() => replace('admin', { pattern_id: p, replace_rotas: [a] }), 422)).errors!),
+      ).toEqual(['start_date']);
       const gone = await seedRota(org, 'north', 'Gone');
       await bulk('admin', { action: 'archive_rotas', rota_ids: [gone] }).expect(204);
       await refused(() => replace('admin', { start_date: start, pattern_id: p, replace_rotas: [a, gone] }), 409);
@@ -356,9 +635,11 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
 
   it('replaying the rotas projection gives the same rows as the live one', async () => {
     const checksum = async () =>
-      (await ds.query(`SELECT (SELECT count(*)::int FROM rotas) AS n, (SELECT count(*)::int FROM rota_contacts) AS c,
+      (
+        await ds.query(`SELECT (SELECT count(*)::int FROM rotas) AS n, (SELECT count(*)::int FROM rota_contacts) AS c,
                               (SELECT md5(coalesce(string_agg(r::text, '|' ORDER BY id), '')) FROM rotas r) AS rotas,
-                              (SELECT md5(coalesce(string_agg(c::text, '|' ORDER BY id), '')) FROM rota_contacts c) AS contacts`))[0];
+                              (SELECT md5(coalesce(string_agg(c::text, '|' ORDER BY id), '')) FROM rota_contacts c) AS contacts`)
+      )[0];
     const live = await checksum();
     expect(live.n).toBeGreaterThan(10);
     expect(live.c).toBeGreaterThan(3);

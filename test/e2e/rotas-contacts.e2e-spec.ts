@@ -26,21 +26,34 @@ describe('rota contacts (rotas.md "Contacts")', () => {
   const http = () => request(app.getHttpServer());
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
   const user = (key: string, permissions: string[], teams: string[], domain = 'riverside') => ({
-    key, email: `${key}@${domain}.example`, password: TEST_PASSWORD, display_name: `${key} name`, permissions, roles: teams.map((team) => ({ team, role_profile: 'shop' })),
+    key,
+    email: `${key}@${domain}.example`,
+    password: TEST_PASSWORD,
+    display_name: `${key} name`,
+    permissions,
+    roles: teams.map((team) => ({ team, role_profile: 'shop' })),
   });
   const events = async () => Number((await ds.query('SELECT count(*)::int AS n FROM events'))[0].n);
   /** A refused request: its status, and nothing written. Answers the error body. */
-  async function refused(send: () => request.Test, status: number): Promise<{ message: string; errors?: Record<string, string[]> }> {
+  async function refused(
+    send: () => request.Test,
+    status: number,
+  ): Promise<{ message: string; errors?: Record<string, string[]> }> {
     const before = await events();
     const res = await send();
-    expect({ status: res.status, body: res.body }).toEqual({ status, body: expect.objectContaining({ status_code: status, message: expect.any(String) }) });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status,
+      body: expect.objectContaining({ status_code: status, message: expect.any(String) }),
+    });
     expect(await events()).toBe(before);
     return res.body;
   }
   const fields = async (send: () => request.Test) => Object.keys((await refused(send, 422)).errors ?? {}).sort();
   const list = (who: string, rota: number | string) => http().get(`/api/rotas/${rota}/contacts`).set(as(who));
-  const add = (who: string, rota: number | string, body: object) => http().post(`/api/rotas/${rota}/contacts`).set(as(who)).send(body);
-  const remove = (who: string, rota: number | string, id: number | string) => http().delete(`/api/rotas/${rota}/contacts/${id}`).set(as(who));
+  const add = (who: string, rota: number | string, body: object) =>
+    http().post(`/api/rotas/${rota}/contacts`).set(as(who)).send(body);
+  const remove = (who: string, rota: number | string, id: number | string) =>
+    http().delete(`/api/rotas/${rota}/contacts/${id}`).set(as(who));
   const validate = (who: string, body: object) => http().post('/api/rotas/contacts/validate').set(as(who)).send(body);
 
   const patterns: Record<string, number> = {};
@@ -48,13 +61,27 @@ describe('rota contacts (rotas.md "Contacts")', () => {
   /** A rota made over HTTP (`POST /api/rotas`, by `boss` or, in Hillside, `other`) on `team` from today on. */
   async function seedRota(of: ProvisionResult, team: string, name: string): Promise<number> {
     const who = of === hill ? 'other' : 'boss';
-    const body = { name, start_date: todayIn(ZONE), pattern_id: patterns[of.organisation.slug], team: [{ id: of.teams[team] }] };
+    const body = {
+      name,
+      start_date: todayIn(ZONE),
+      pattern_id: patterns[of.organisation.slug],
+      team: [{ id: of.teams[team] }],
+    };
     return (await http().post('/api/rotas').set(as(who)).send(body).expect(201)).body.data[0].id;
   }
 
   /** A shift pattern of one Monday timeslot, made over HTTP. */
   const seedPattern = async (who: string) =>
-    (await http().post('/api/shift-patterns').set(as(who)).send({ name: 'Mondays', pattern: [{ weekday_start: 'monday', start_time: '09:00', weekday_end: 'monday', end_time: '17:00' }] }).expect(201)).body.data.id;
+    (
+      await http()
+        .post('/api/shift-patterns')
+        .set(as(who))
+        .send({
+          name: 'Mondays',
+          pattern: [{ weekday_start: 'monday', start_time: '09:00', weekday_end: 'monday', end_time: '17:00' }],
+        })
+        .expect(201)
+    ).body.data.id;
 
   beforeAll(async () => {
     env = await testEnvironment({ AUTH_RATE_LIMIT_PER_ADDRESS: '100000' });
@@ -64,7 +91,9 @@ describe('rota contacts (rotas.md "Contacts")', () => {
       organisation: { name: 'Riverside', slug: 'riverside', timezone: ZONE, features: ['rota_v2'] },
       role_profiles: [{ key: 'shop', name: 'Shop volunteer' }],
       teams: [
-        { key: 'north', name: 'North' }, { key: 'north-shop', name: 'North shop', parent: 'north' }, { key: 'south', name: 'South' },
+        { key: 'north', name: 'North' },
+        { key: 'north-shop', name: 'North shop', parent: 'north' },
+        { key: 'south', name: 'South' },
         // One rota a team: the race rounds and the archived rota get teams of their own.
         ...Array.from({ length: 5 }, (_, i) => ({ key: `north-${i + 1}`, name: `North ${i + 1}`, parent: 'north' })),
       ],
@@ -85,7 +114,8 @@ describe('rota contacts (rotas.md "Contacts")', () => {
       teams: [{ key: 't', name: 'T' }],
       users: [user('other', ['manage-rotas'], ['t'], 'hillside')],
     });
-    for (const who of ['boss', 'admin', 'southadmin', 'shifter', 'vol', 'southvol']) tokens[who] = await logIn(app, `${who}@riverside.example`);
+    for (const who of ['boss', 'admin', 'southadmin', 'shifter', 'vol', 'southvol'])
+      tokens[who] = await logIn(app, `${who}@riverside.example`);
     tokens.other = await logIn(app, 'other@hillside.example');
     patterns.riverside = await seedPattern('boss');
     patterns.hillside = await seedPattern('other');
@@ -106,8 +136,13 @@ describe('rota contacts (rotas.md "Contacts")', () => {
       const created = (await add('admin', rotas.shop!, { user_id: org.users.shifter }).expect(201)).body;
       expect(created).toEqual({
         data: {
-          id: expect.any(Number), user_id: org.users.shifter,
-          user: expect.objectContaining({ id: org.users.shifter, display_name: 'shifter name', status: expect.objectContaining({ id: 'active' }) }),
+          id: expect.any(Number),
+          user_id: org.users.shifter,
+          user: expect.objectContaining({
+            id: org.users.shifter,
+            display_name: 'shifter name',
+            status: expect.objectContaining({ id: 'active' }),
+          }),
         },
       });
       expect(await events()).toBe(before + 1);
@@ -115,15 +150,33 @@ describe('rota contacts (rotas.md "Contacts")', () => {
       expect(await events()).toBe(before + 1);
       const second = (await add('admin', rotas.shop!, { user_id: org.users.vol }).expect(201)).body.data;
       for (const who of ['vol', 'shifter', 'admin']) {
-        expect((await list(who, rotas.shop!).expect(200)).body.data.map((c: { id: number; user_id: number }) => [c.id, c.user_id])).toEqual([
+        expect(
+          (await list(who, rotas.shop!).expect(200)).body.data.map((c: { id: number; user_id: number }) => [
+            c.id,
+            c.user_id,
+          ]),
+        ).toEqual([
           [created.data.id, org.users.shifter],
           [second.id, org.users.vol],
         ]);
       }
       await remove('admin', rotas.shop!, created.data.id).expect(204);
-      expect((await list('vol', rotas.shop!).expect(200)).body.data.map((c: { user_id: number }) => c.user_id)).toEqual([org.users.vol]);
-      const [{ type, data }] = await ds.query(`SELECT type, data FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1`, [`rotas.Rota-${rotas.shop}`]);
-      expect({ type, data }).toEqual({ type: 'rotas.RotaContactRemoved', data: { id: created.data.id, organisationId: org.organisation.id, rotaId: rotas.shop, userId: org.users.shifter } });
+      expect((await list('vol', rotas.shop!).expect(200)).body.data.map((c: { user_id: number }) => c.user_id)).toEqual(
+        [org.users.vol],
+      );
+      const [{ type, data }] = await ds.query(
+        `SELECT type, data FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1`,
+        [`rotas.Rota-${rotas.shop}`],
+      );
+      expect({ type, data }).toEqual({
+        type: 'rotas.RotaContactRemoved',
+        data: {
+          id: created.data.id,
+          organisationId: org.organisation.id,
+          rotaId: rotas.shop,
+          userId: org.users.shifter,
+        },
+      });
       // Removed once; again, an unknown contact id, or another rota's contact through this rota: 404.
       await refused(() => remove('admin', rotas.shop!, created.data.id), 404);
       await refused(() => remove('admin', rotas.shop!, 99_999_999), 404);
@@ -134,7 +187,14 @@ describe('rota contacts (rotas.md "Contacts")', () => {
     });
 
     it('refuses a user of another organisation, an unknown user or a malformed user_id with a 422 naming user_id', async () => {
-      for (const body of [{ user_id: hill.users.other }, { user_id: 99_999_999 }, {}, { user_id: 'x' }, { user_id: 0 }, { user_id: null }]) {
+      for (const body of [
+        { user_id: hill.users.other },
+        { user_id: 99_999_999 },
+        {},
+        { user_id: 'x' },
+        { user_id: 0 },
+        { user_id: null },
+      ]) {
         expect(await fields(() => add('admin', rotas.north!, body))).toEqual(['user_id']);
       }
     });
@@ -143,18 +203,26 @@ describe('rota contacts (rotas.md "Contacts")', () => {
       for (let round = 0; round < 3; round++) {
         const rota = await seedRota(org, `north-${round + 1}`, `Race ${round}`);
         const before = await events();
-        const answers = await Promise.all(Array.from({ length: 6 }, () => add('admin', rota, { user_id: org.users.vol })));
+        const answers = await Promise.all(
+          Array.from({ length: 6 }, () => add('admin', rota, { user_id: org.users.vol })),
+        );
         expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
         for (const answer of answers) expect(answer.body).toEqual(answers[0]!.body);
         expect(await events()).toBe(before + 1);
-        expect(await ds.query(`SELECT user_id::int FROM rota_contacts WHERE rota_id = $1`, [rota])).toEqual([{ user_id: org.users.vol }]);
+        expect(await ds.query(`SELECT user_id::int FROM rota_contacts WHERE rota_id = $1`, [rota])).toEqual([
+          { user_id: org.users.vol },
+        ]);
       }
     });
 
     it('an archived rota refuses new contacts and removals (409); a contact already there is still answered (200)', async () => {
       const rota = await seedRota(org, 'north-4', 'Archived');
       const kept = (await add('admin', rota, { user_id: org.users.vol }).expect(201)).body;
-      await http().post('/api/rotas/bulk').set(as('admin')).send({ action: 'archive_rotas', rota_ids: [rota] }).expect(204);
+      await http()
+        .post('/api/rotas/bulk')
+        .set(as('admin'))
+        .send({ action: 'archive_rotas', rota_ids: [rota] })
+        .expect(204);
       await refused(() => add('admin', rota, { user_id: org.users.shifter }), 409);
       await refused(() => remove('admin', rota, kept.data.id), 409);
       expect((await add('admin', rota, { user_id: org.users.vol }).expect(200)).body).toEqual(kept);
@@ -168,7 +236,8 @@ describe('rota contacts (rotas.md "Contacts")', () => {
       await list('admin', rotas.north!).expect(200);
       await refused(() => list('southvol', rotas.shop!), 403);
       await refused(() => list('vol', rotas.north!), 403);
-      for (const who of ['other', 'admin']) await refused(() => list(who, who === 'other' ? rotas.shop! : rotas.theirs!), 404);
+      for (const who of ['other', 'admin'])
+        await refused(() => list(who, who === 'other' ? rotas.shop! : rotas.theirs!), 404);
       await refused(() => list('admin', 99_999_999), 404);
       await refused(() => list('admin', 'abc'), 404);
     });
@@ -197,50 +266,98 @@ describe('rota contacts (rotas.md "Contacts")', () => {
 
   describe('validate', () => {
     const failure = (key: string, missing: boolean, unseen: [number, string][]) => ({
-      user_id: org.users[key], display_name: `${key} name`, missing_permission: missing, unseen_targets: unseen.map(([id, name]) => ({ id, name })),
+      user_id: org.users[key],
+      display_name: `${key} name`,
+      missing_permission: missing,
+      unseen_targets: unseen.map(([id, name]) => ({ id, name })),
     });
 
     it('reports exactly the users who cannot see each rota, and those holding neither add-user-shifts nor manage-rotas, writing nothing', async () => {
       const before = await events();
-      const res = await validate('admin', { user_ids: [org.users.vol, org.users.shifter, org.users.admin, org.users.southvol, org.users.vol], rota_ids: [rotas.shop, rotas.north, rotas.shop] }).expect(200);
+      const res = await validate('admin', {
+        user_ids: [org.users.vol, org.users.shifter, org.users.admin, org.users.southvol, org.users.vol],
+        rota_ids: [rotas.shop, rotas.north, rotas.shop],
+      }).expect(200);
       expect(res.body).toEqual({
         data: {
           valid: false,
           failures: [
             failure('vol', true, [[rotas.north!, 'North rota']]),
             failure('shifter', false, [[rotas.north!, 'North rota']]),
-            failure('southvol', true, [[rotas.shop!, 'Shop'], [rotas.north!, 'North rota']]),
+            failure('southvol', true, [
+              [rotas.shop!, 'Shop'],
+              [rotas.north!, 'North rota'],
+            ]),
           ],
         },
       });
       expect(await events()).toBe(before);
-      expect((await validate('admin', { user_ids: [org.users.admin, org.users.shifter], rota_ids: [rotas.shop] }).expect(200)).body).toEqual({ data: { valid: true, failures: [] } });
-      expect((await validate('admin', { user_ids: [], rota_ids: [rotas.shop] }).expect(200)).body).toEqual({ data: { valid: true, failures: [] } });
+      expect(
+        (
+          await validate('admin', { user_ids: [org.users.admin, org.users.shifter], rota_ids: [rotas.shop] }).expect(
+            200,
+          )
+        ).body,
+      ).toEqual({ data: { valid: true, failures: [] } });
+      expect((await validate('admin', { user_ids: [], rota_ids: [rotas.shop] }).expect(200)).body).toEqual({
+        data: { valid: true, failures: [] },
+      });
     });
 
     it('with team_ids, the targets are the teams', async () => {
-      const res = await validate('admin', { user_ids: [org.users.vol, org.users.shifter, org.users.admin], team_ids: [org.teams['north-shop'], org.teams.north], rota_ids: null }).expect(200);
+      const res = await validate('admin', {
+        user_ids: [org.users.vol, org.users.shifter, org.users.admin],
+        team_ids: [org.teams['north-shop'], org.teams.north],
+        rota_ids: null,
+      }).expect(200);
       expect(res.body.data).toEqual({
         valid: false,
-        failures: [failure('vol', true, [[org.teams.north!, 'North']]), failure('shifter', false, [[org.teams.north!, 'North']])],
+        failures: [
+          failure('vol', true, [[org.teams.north!, 'North']]),
+          failure('shifter', false, [[org.teams.north!, 'North']]),
+        ],
       });
     });
 
     it('refuses both or neither of rota_ids and team_ids, unknown ids (listed once) and lists over their limits, each a 422 naming the list', async () => {
-      expect(await fields(() => validate('admin', { user_ids: [org.users.vol], rota_ids: [rotas.shop], team_ids: [org.teams.north] }))).toEqual(['rota_ids', 'team_ids']);
+      expect(
+        await fields(() =>
+          validate('admin', { user_ids: [org.users.vol], rota_ids: [rotas.shop], team_ids: [org.teams.north] }),
+        ),
+      ).toEqual(['rota_ids', 'team_ids']);
       expect(await fields(() => validate('admin', { user_ids: [org.users.vol] }))).toEqual(['rota_ids', 'team_ids']);
-      const unknown = await refused(() => validate('admin', { user_ids: [org.users.vol, hill.users.other, 99_999_999, hill.users.other], rota_ids: [rotas.shop, rotas.south, rotas.theirs, rotas.theirs] }), 422);
+      const unknown = await refused(
+        () =>
+          validate('admin', {
+            user_ids: [org.users.vol, hill.users.other, 99_999_999, hill.users.other],
+            rota_ids: [rotas.shop, rotas.south, rotas.theirs, rotas.theirs],
+          }),
+        422,
+      );
       expect(unknown.errors).toEqual({
         user_ids: [expect.stringMatching(new RegExp(`: ${hill.users.other}, 99999999\\.$`))],
         rota_ids: [expect.stringMatching(new RegExp(`: ${rotas.south}, ${rotas.theirs}\\.$`))],
       });
-      expect((await refused(() => validate('admin', { user_ids: [org.users.vol], team_ids: [org.teams.south, hill.teams.t] }), 422)).errors).toEqual({
+      expect(
+        (
+          await refused(
+            () => validate('admin', { user_ids: [org.users.vol], team_ids: [org.teams.south, hill.teams.t] }),
+            422,
+          )
+        ).errors,
+      ).toEqual({
         team_ids: [expect.stringMatching(new RegExp(`: ${org.teams.south}, ${hill.teams.t}\\.$`))],
       });
       const many = (n: number, id: number) => Array.from({ length: n }, () => id);
-      expect(await fields(() => validate('admin', { user_ids: many(51, org.users.vol!), rota_ids: [rotas.shop] }))).toEqual(['user_ids']);
-      expect(await fields(() => validate('admin', { user_ids: [org.users.vol], rota_ids: many(501, rotas.shop!) }))).toEqual(['rota_ids']);
-      expect(await fields(() => validate('admin', { user_ids: [org.users.vol], team_ids: many(101, org.teams.north!) }))).toEqual(['team_ids']);
+      expect(
+        await fields(() => validate('admin', { user_ids: many(51, org.users.vol!), rota_ids: [rotas.shop] })),
+      ).toEqual(['user_ids']);
+      expect(
+        await fields(() => validate('admin', { user_ids: [org.users.vol], rota_ids: many(501, rotas.shop!) })),
+      ).toEqual(['rota_ids']);
+      expect(
+        await fields(() => validate('admin', { user_ids: [org.users.vol], team_ids: many(101, org.teams.north!) })),
+      ).toEqual(['team_ids']);
       expect(await fields(() => validate('admin', { rota_ids: [rotas.shop] }))).toEqual(['user_ids']);
       expect(await fields(() => validate('admin', { user_ids: ['x'], rota_ids: [rotas.shop] }))).toEqual(['user_ids']);
     });

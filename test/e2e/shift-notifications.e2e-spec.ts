@@ -26,7 +26,8 @@ function attachment(raw: string, filename: string): string | null {
   if (at < 0) return null;
   const headers = raw.slice(raw.lastIndexOf('\r\n--', at), raw.indexOf('\r\n\r\n', at));
   const body = raw.slice(raw.indexOf('\r\n\r\n', at) + 4, raw.indexOf('\r\n--', at));
-  if (/content-transfer-encoding:\s*base64/i.test(headers)) return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
+  if (/content-transfer-encoding:\s*base64/i.test(headers))
+    return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
   if (/content-transfer-encoding:\s*quoted-printable/i.test(headers)) return mailText(`\r\n\r\n${body}`);
   return body;
 }
@@ -35,7 +36,10 @@ function calendarOf(mail: CaughtMail, filename: string): { method: string | unde
   const content = attachment(mail.raw, filename);
   if (content === null) throw new Error(`no ${filename} in the mail`);
   const parsed = ical.sync.parseICS(content);
-  return { method: parsed.vcalendar?.method, events: Object.values(parsed).filter((c): c is VEvent => c?.type === 'VEVENT') };
+  return {
+    method: parsed.vcalendar?.method,
+    events: Object.values(parsed).filter((c): c is VEvent => c?.type === 'VEVENT'),
+  };
 }
 
 /**
@@ -59,9 +63,20 @@ describe('shift notification e-mails', () => {
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
   const inbox = (key: string) => mail.mails.filter((m) => m.to.includes(address(key)));
   const uid = (shiftId: number) => `shift-${org.organisation.id}-${shiftId}@api.test`;
-  const body = (who: string, date: string, from: string, to: string) => ({ rota: { id: rota }, user: { id: org.users[who] }, start_datetime: `${date} ${from}`, end_datetime: `${date} ${to}` });
+  const body = (who: string, date: string, from: string, to: string) => ({
+    rota: { id: rota },
+    user: { id: org.users[who] },
+    start_datetime: `${date} ${from}`,
+    end_datetime: `${date} ${to}`,
+  });
   const book = async (by: string, who: string, date: string, from = '10:00', to = '12:00'): Promise<number> =>
-    (await http().post('/api/rota/shifts').set(as(by)).send(body(who, date, from, to)).expect(201)).body.data.id;
+    (
+      await http()
+        .post('/api/rota/shifts')
+        .set(as(by))
+        .send(body(who, date, from, to))
+        .expect(201)
+    ).body.data.id;
   /** The notification job of a shift's latest event, once the worker is done with it. */
   async function settledJob(shiftId: number): Promise<Job> {
     const [last] = (await app.get(EventStore).readStream(`rotas.Shift-${shiftId}`)).slice(-1);
@@ -85,18 +100,50 @@ describe('shift notification e-mails', () => {
     env = await testEnvironment({ SMTP_URL: mail.url, AUTH_RATE_LIMIT_PER_ADDRESS: '100000' });
     app = await bootStandalone(env.config);
     queue = app.get<Queue>(getQueueToken(ROTA_NOTIFICATIONS), { strict: false });
-    const user = (key: string, permissions: string[], team: string) => ({ key, email: address(key), password: TEST_PASSWORD, display_name: `${key[0]!.toUpperCase()}${key.slice(1)}`, permissions, roles: [{ team, role_profile: 'shop' }] });
+    const user = (key: string, permissions: string[], team: string) => ({
+      key,
+      email: address(key),
+      password: TEST_PASSWORD,
+      display_name: `${key[0]!.toUpperCase()}${key.slice(1)}`,
+      permissions,
+      roles: [{ team, role_profile: 'shop' }],
+    });
     const volunteers = ['ann', 'bea', 'cat', 'dan', 'eve'];
     org = await provision(app, {
       organisation: { name: 'Notify', slug: 'notify', timezone: ZONE },
       role_profiles: [{ key: 'shop', name: 'Shop volunteer' }],
-      teams: [{ key: 'north', name: 'North' }, { key: 'shop', name: 'Shop', parent: 'north' }],
-      users: [user('boss', ['manage-rotas'], 'north'), user('shifter', ['add-user-shifts'], 'north'), user('contact', [], 'shop'), ...volunteers.map((v) => user(v, [], 'shop'))],
+      teams: [
+        { key: 'north', name: 'North' },
+        { key: 'shop', name: 'Shop', parent: 'north' },
+      ],
+      users: [
+        user('boss', ['manage-rotas'], 'north'),
+        user('shifter', ['add-user-shifts'], 'north'),
+        user('contact', [], 'shop'),
+        ...volunteers.map((v) => user(v, [], 'shop')),
+      ],
     });
     for (const who of ['boss', ...volunteers]) tokens[who] = await logIn(app, address(who));
-    const pattern = WEEKDAYS.map((d) => ({ weekday_start: d, start_time: '09:00', weekday_end: d, end_time: '17:00', min: 1, ideal: 1, max: 5 }));
-    const patternId = (await http().post('/api/shift-patterns').set(as('boss')).send({ name: 'Days', pattern }).expect(201)).body.data.id;
-    const created = { name: 'Café', start_date: plusDays(today, -7), pattern_id: patternId, team: [{ id: org.teams.shop }], self_manage: true, contacts: [org.users.contact] };
+    const pattern = WEEKDAYS.map((d) => ({
+      weekday_start: d,
+      start_time: '09:00',
+      weekday_end: d,
+      end_time: '17:00',
+      min: 1,
+      ideal: 1,
+      max: 5,
+    }));
+    const patternId = (
+      await http().post('/api/shift-patterns').set(as('boss')).send({ name: 'Days', pattern }).expect(201)
+    ).body.data.id;
+    const created = {
+      name: 'Café',
+      start_date: plusDays(today, -7),
+      pattern_id: patternId,
+      team: [{ id: org.teams.shop }],
+      self_manage: true,
+      contacts: [org.users.contact],
+    };
     rota = (await http().post('/api/rotas').set(as('boss')).send(created).expect(201)).body.data[0].id;
   });
   afterAll(async () => {
@@ -122,10 +169,18 @@ describe('shift notification e-mails', () => {
 
   it('a bulk booking of three shifts for one volunteer: one mail listing the three', async () => {
     const dates = [3, 4, 5].map((n) => plusDays(today, n));
-    const res = await http().post('/api/rota/shifts').set(as('boss')).send({ shifts: dates.map((d) => body('bea', d, '10:00', '12:00')) }).expect(201);
+    const res = await http()
+      .post('/api/rota/shifts')
+      .set(as('boss'))
+      .send({ shifts: dates.map((d) => body('bea', d, '10:00', '12:00')) })
+      .expect(201);
     const ids: number[] = res.body.data.map((s: { id: number }) => s.id);
     const message = await mail.waitFor(address('bea'));
-    expect(calendarOf(message, 'invite.ics').events.map((e) => e.uid).sort()).toEqual(ids.map(uid).sort());
+    expect(
+      calendarOf(message, 'invite.ics')
+        .events.map((e) => e.uid)
+        .sort(),
+    ).toEqual(ids.map(uid).sort());
     expect(message.raw).toMatch(/Subject: Your shifts: 3 booked/);
     for (const id of ids) await settledJob(id);
     await new Promise((r) => setTimeout(r, 300));
@@ -154,14 +209,20 @@ describe('shift notification e-mails', () => {
     const job = await settledJob(shift);
     await runAgain(job);
     await new Promise((r) => setTimeout(r, 300));
-    expect([inbox('contact').length, inbox('shifter').length, inbox('dan').length, inbox('boss').length]).toEqual([1, 1, 0, 0]);
+    expect([inbox('contact').length, inbox('shifter').length, inbox('dan').length, inbox('boss').length]).toEqual([
+      1, 1, 0, 0,
+    ]);
   });
 
   it('a rota change that cancels a volunteer’s shift mails them, as the rota’s doing, with the reason and a cancel.ics', async () => {
     const date = plusDays(today, 6);
     const shift = await book('boss', 'eve', date);
     await mail.waitFor(address('eve'));
-    await http().post('/api/rotas/bulk').set(as('boss')).send({ action: 'close', rota_ids: [rota], data: { dates: [date] } }).expect(204);
+    await http()
+      .post('/api/rotas/bulk')
+      .set(as('boss'))
+      .send({ action: 'close', rota_ids: [rota], data: { dates: [date] } })
+      .expect(204);
     const message = await mail.waitFor(address('eve'), 2);
     expect(mailText(message.raw)).toContain('A change to the rota has changed your shifts:');
     expect(mailText(message.raw)).toContain('(the rota is closed that day)');

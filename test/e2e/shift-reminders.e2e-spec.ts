@@ -16,7 +16,9 @@ import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test
  * A zone where it is about noon while the suite runs (fixed offsets: Etc/GMT-3 is UTC+3), so a
  * shift of the next minutes never runs into midnight, where each day's timeslot ends.
  */
-const ZONE = ((offset: number) => (offset >= 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`))(12 - new Date().getUTCHours());
+const ZONE = ((offset: number) => (offset >= 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`))(
+  12 - new Date().getUTCHours(),
+);
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 /** The reminder queues (libs/rotas/src/reminders/reminders.reactor.ts): plan jobs, and the delayed reminders. */
 const REMINDER_PLANS = 'rotas-reminder-plans';
@@ -31,11 +33,22 @@ const wall = (t: DateTime) => t.toFormat('yyyy-LL-dd HH:mm');
 /** The Subject header, unfolded, its encoded words (RFC 2047, UTF-8, as nodemailer writes a subject that is not ASCII) decoded. */
 function subjectOf(raw: string): string {
   const headers = raw.slice(0, raw.indexOf('\r\n\r\n')).replace(/\r\n[ \t]/g, ' ');
-  const subject = headers.split('\r\n').find((l) => l.startsWith('Subject: '))?.slice('Subject: '.length) ?? '';
+  const subject =
+    headers
+      .split('\r\n')
+      .find((l) => l.startsWith('Subject: '))
+      ?.slice('Subject: '.length) ?? '';
   const bytes = (encoding: string, text: string) =>
-    encoding.toUpperCase() === 'B' ? Buffer.from(text, 'base64') : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1');
+    encoding.toUpperCase() === 'B'
+      ? Buffer.from(text, 'base64')
+      : Buffer.from(
+          text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+          'latin1',
+        );
   // Whitespace between two encoded words is not part of the text.
-  return subject.replace(/=\?UTF-8\?([QB])\?([^?]*)\?=(\s+(?==\?))?/gi, (_, encoding: string, text: string) => bytes(encoding, text).toString('utf8'));
+  return subject.replace(/=\?UTF-8\?([QB])\?([^?]*)\?=(\s+(?==\?))?/gi, (_, encoding: string, text: string) =>
+    bytes(encoding, text).toString('utf8'),
+  );
 }
 /** The plain-text body: quoted-printable undone (mailText gives its bytes as characters), as UTF-8, with plain line ends. */
 const bodyOf = (raw: string) => Buffer.from(mailText(raw), 'latin1').toString('utf8').replace(/\r\n/g, '\n');
@@ -84,27 +97,61 @@ describe('shift reminders', () => {
   }
   const reminderState = async (jobId: string) => (await reminders.getJob(jobId))?.getState();
   /** The shift time's reminder waits as a delayed job. */
-  const expectWaiting = async (shiftId: number, start: DateTime) => expect(await reminderState(reminderJob(shiftId, start))).toBe('delayed');
+  const expectWaiting = async (shiftId: number, start: DateTime) =>
+    expect(await reminderState(reminderJob(shiftId, start))).toBe('delayed');
 
   /** An organisation with a manager (manage-rotas), an administrator (manage-organisation), volunteers and a rota open all week around today. */
   async function world(volunteers: string[] = ['vol']) {
     const slug = `reminders-${++worlds}`;
     const address = (key: string) => `${key}@${slug}.example`;
-    const user = (key: string, permissions: string[], team: string) => ({ key, email: address(key), password: TEST_PASSWORD, display_name: `${key[0]!.toUpperCase()}${key.slice(1)}`, permissions, roles: [{ team, role_profile: 'shop' }] });
+    const user = (key: string, permissions: string[], team: string) => ({
+      key,
+      email: address(key),
+      password: TEST_PASSWORD,
+      display_name: `${key[0]!.toUpperCase()}${key.slice(1)}`,
+      permissions,
+      roles: [{ team, role_profile: 'shop' }],
+    });
     const org = await provision(app, {
       organisation: { name: `Reminders ${worlds}`, slug, timezone: ZONE },
       role_profiles: [{ key: 'shop', name: 'Shop volunteer' }],
-      teams: [{ key: 'north', name: 'North' }, { key: 'shop', name: 'Shop', parent: 'north' }],
-      users: [user('boss', ['manage-rotas'], 'north'), user('admin', ['manage-organisation'], 'north'), ...volunteers.map((v) => user(v, [], 'shop'))],
+      teams: [
+        { key: 'north', name: 'North' },
+        { key: 'shop', name: 'Shop', parent: 'north' },
+      ],
+      users: [
+        user('boss', ['manage-rotas'], 'north'),
+        user('admin', ['manage-organisation'], 'north'),
+        ...volunteers.map((v) => user(v, [], 'shop')),
+      ],
     });
     const tokens: Record<string, string> = {};
     for (const who of ['boss', 'admin', ...volunteers]) tokens[who] = await logIn(app, address(who));
     const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
-    const pattern = WEEKDAYS.map((d) => ({ weekday_start: d, start_time: '00:00', weekday_end: d, end_time: '23:59', min: 1, ideal: 1, max: 5 }));
-    const patternId = (await http().post('/api/shift-patterns').set(as('boss')).send({ name: 'Week', pattern }).expect(201)).body.data.id;
-    const rotaBody = { name: 'Café', start_date: DateTime.fromISO(today).minus({ days: 7 }).toISODate(), pattern_id: patternId, team: [{ id: org.teams.shop }], self_manage: true };
+    const pattern = WEEKDAYS.map((d) => ({
+      weekday_start: d,
+      start_time: '00:00',
+      weekday_end: d,
+      end_time: '23:59',
+      min: 1,
+      ideal: 1,
+      max: 5,
+    }));
+    const patternId = (
+      await http().post('/api/shift-patterns').set(as('boss')).send({ name: 'Week', pattern }).expect(201)
+    ).body.data.id;
+    const rotaBody = {
+      name: 'Café',
+      start_date: DateTime.fromISO(today).minus({ days: 7 }).toISODate(),
+      pattern_id: patternId,
+      team: [{ id: org.teams.shop }],
+      self_manage: true,
+    };
     const rota = (await http().post('/api/rotas').set(as('boss')).send(rotaBody).expect(201)).body.data[0].id;
-    const times = (start: DateTime) => ({ start_datetime: wall(start), end_datetime: wall(start.plus({ minutes: 30 })) });
+    const times = (start: DateTime) => ({
+      start_datetime: wall(start),
+      end_datetime: wall(start.plus({ minutes: 30 })),
+    });
     return {
       org,
       as,
@@ -115,20 +162,32 @@ describe('shift reminders', () => {
         await eventually(() => mail.mails.some((m) => m.to.includes(address(key)) && isReminder(m.raw)), 30_000);
         return mail.mails.find((m) => m.to.includes(address(key)) && isReminder(m.raw))!;
       },
-      detailed: async (who: string) => (await http().get('/api/organisation/detailed').set(as(who)).expect(200)).body.data,
+      detailed: async (who: string) =>
+        (await http().get('/api/organisation/detailed').set(as(who)).expect(200)).body.data,
       async setHours(hours: number | string): Promise<void> {
-        await http().put('/api/organisation').set(as('boss')).send({ shift_reminder_hours: String(hours) }).expect(200);
+        await http()
+          .put('/api/organisation')
+          .set(as('boss'))
+          .send({ shift_reminder_hours: String(hours) })
+          .expect(200);
         await planned(`organisation.Settings-${org.organisation.id}`);
       },
       /** Books a shift as the manager, once its plan job is done. */
       async book(who: string, start: DateTime): Promise<number> {
-        const res = await http().post('/api/rota/shifts').set(as('boss')).send({ rota: { id: rota }, user: { id: org.users[who] }, ...times(start) });
+        const res = await http()
+          .post('/api/rota/shifts')
+          .set(as('boss'))
+          .send({ rota: { id: rota }, user: { id: org.users[who] }, ...times(start) });
         expect({ status: res.status, body: res.status === 201 ? null : res.body }).toEqual({ status: 201, body: null });
         await planned(`rotas.Shift-${res.body.data.id}`);
         return res.body.data.id;
       },
       async move(id: number, start: DateTime): Promise<void> {
-        await http().put(`/api/rota/shifts/${id}`).set(as('boss')).send({ ...times(start), edit_mode: 'single' }).expect(200);
+        await http()
+          .put(`/api/rota/shifts/${id}`)
+          .set(as('boss'))
+          .send({ ...times(start), edit_mode: 'single' })
+          .expect(200);
         await planned(`rotas.Shift-${id}`);
       },
       async cancel(id: number): Promise<void> {
@@ -140,7 +199,11 @@ describe('shift reminders', () => {
 
   beforeAll(async () => {
     mail = await startMailCatcher();
-    env = await testEnvironment({ SMTP_URL: mail.url, REMINDER_HOUR_MS: String(HOUR_MS), AUTH_RATE_LIMIT_PER_ADDRESS: '100000' });
+    env = await testEnvironment({
+      SMTP_URL: mail.url,
+      REMINDER_HOUR_MS: String(HOUR_MS),
+      AUTH_RATE_LIMIT_PER_ADDRESS: '100000',
+    });
     app = await bootStandalone(env.config);
     plans = app.get<Queue>(getQueueToken(REMINDER_PLANS), { strict: false });
     reminders = app.get<Queue>(getQueueToken(ROTA_REMINDERS), { strict: false });
@@ -163,7 +226,9 @@ describe('shift reminders', () => {
     const message = await w.reminder('vol');
     expect(subjectOf(message.raw)).toBe(`Shift reminder: Café, ${start.toFormat('cccc yyyy-LL-dd HH:mm')}`);
     expect(message.to).toEqual([w.address('vol')]);
-    expect(bodyOf(message.raw)).toContain(`A reminder of your shift on Café:\n\n${start.toFormat('cccc yyyy-LL-dd')}, ${start.toFormat('HH:mm')} to ${start.plus({ minutes: 30 }).toFormat('HH:mm')}`);
+    expect(bodyOf(message.raw)).toContain(
+      `A reminder of your shift on Café:\n\n${start.toFormat('cccc yyyy-LL-dd')}, ${start.toFormat('HH:mm')} to ${start.plus({ minutes: 30 }).toFormat('HH:mm')}`,
+    );
     expect(bodyOf(message.raw)).toContain('Hello Vol,');
     await eventually(async () => (await reminderState(reminderJob(id, start))) === undefined, 10_000);
     expect(w.inbox('vol')).toHaveLength(1);
@@ -256,19 +321,33 @@ describe('shift reminders', () => {
     const events = async () => (await ds.query(`SELECT count(*)::int AS n FROM events`))[0].n as number;
     expect((await w.detailed('boss')).shift_reminder_hours).toBe('48');
     for (const who of ['admin', 'vol']) expect(await w.detailed(who)).not.toHaveProperty('shift_reminder_hours');
-    expect((await http().get('/api/organisation').set(w.as('boss')).expect(200)).body.data).not.toHaveProperty('shift_reminder_hours');
+    expect((await http().get('/api/organisation').set(w.as('boss')).expect(200)).body.data).not.toHaveProperty(
+      'shift_reminder_hours',
+    );
 
     const before = await events();
     for (const bad of ['337', '-1', '1.5', '4 8', 'x', '', 48, null, true]) {
-      const res = await http().put('/api/organisation').set(w.as('boss')).send({ shift_reminder_hours: bad }).expect(422);
+      const res = await http()
+        .put('/api/organisation')
+        .set(w.as('boss'))
+        .send({ shift_reminder_hours: bad })
+        .expect(422);
       expect(Object.keys(res.body.errors)).toEqual(['shift_reminder_hours']);
     }
-    const forbidden = await http().put('/api/organisation').set(w.as('admin')).send({ shift_reminder_hours: '24' }).expect(403);
+    const forbidden = await http()
+      .put('/api/organisation')
+      .set(w.as('admin'))
+      .send({ shift_reminder_hours: '24' })
+      .expect(403);
     expect(forbidden.body.message).toMatch(/shift_reminder_hours/);
     expect(await events()).toBe(before);
 
     for (const value of ['0', '336', '24']) {
-      const res = await http().put('/api/organisation').set(w.as('boss')).send({ shift_reminder_hours: value }).expect(200);
+      const res = await http()
+        .put('/api/organisation')
+        .set(w.as('boss'))
+        .send({ shift_reminder_hours: value })
+        .expect(200);
       expect(res.body.data.shift_reminder_hours).toBe(value);
     }
     const byAdmin = await http().put('/api/organisation').set(w.as('admin')).send({ name: 'Renamed' }).expect(200);

@@ -28,18 +28,44 @@ describe('claim submission mail', () => {
     await mail?.stop();
   });
 
-
   it('arrives once, with the CSV, though the worker restarts mid-send', async () => {
     const org = await provision(app!, {
-      organisation: { name: 'R', slug: 'r', timezone: 'Europe/London', settings: { expenses_submission_email: 'finance@r.example', expenses_require_authorisation: '0' } },
+      organisation: {
+        name: 'R',
+        slug: 'r',
+        timezone: 'Europe/London',
+        settings: { expenses_submission_email: 'finance@r.example', expenses_require_authorisation: '0' },
+      },
       role_profiles: [{ key: 'p', name: 'P' }],
       teams: [{ key: 't', name: 'T' }],
-      users: [{ key: 'u', email: 'u@r.example', password: PASSWORD, display_name: 'U', permissions: ['create-expenses', 'approve-claims', 'edit-expense-settings'], roles: [{ team: 't', role_profile: 'p' }] }],
+      users: [
+        {
+          key: 'u',
+          email: 'u@r.example',
+          password: PASSWORD,
+          display_name: 'U',
+          permissions: ['create-expenses', 'approve-claims', 'edit-expense-settings'],
+          roles: [{ team: 't', role_profile: 'p' }],
+        },
+      ],
     });
     const auth = { authorization: `Bearer ${await logIn(app!, 'u@r.example')}` };
-    const type = (await http().post('/api/expenses/types').set(auth).send({ name: 'Travel', position: 1 }).expect(201)).body;
-    const e = (await http().post('/api/expenses').set(auth).send({ type: { id: type.id }, date: new Date().toISOString().slice(0, 10), amount: 12.3, description: 'bus' }).expect(201)).body;
-    const c = (await http().post('/api/claims').set(auth).send({ assignedTo: { id: org.users.u }, expenses: [{ id: e.id }] }).expect(201)).body;
+    const type = (await http().post('/api/expenses/types').set(auth).send({ name: 'Travel', position: 1 }).expect(201))
+      .body;
+    const e = (
+      await http()
+        .post('/api/expenses')
+        .set(auth)
+        .send({ type: { id: type.id }, date: new Date().toISOString().slice(0, 10), amount: 12.3, description: 'bus' })
+        .expect(201)
+    ).body;
+    const c = (
+      await http()
+        .post('/api/claims')
+        .set(auth)
+        .send({ assignedTo: { id: org.users.u }, expenses: [{ id: e.id }] })
+        .expect(201)
+    ).body;
     await http().put(`/api/users/${org.users.u}/claims/${c.id}`).set(auth).send({ submitted: true }).expect(200);
 
     await startedReceiving;
@@ -49,7 +75,16 @@ describe('claim submission mail', () => {
     const message = await mail.waitFor('finance@r.example');
     expect(mailText(message.raw)).toContain(`Claim ${c.id} has been submitted.`);
     expect(message.raw).toMatch(/claim-\d+\.csv/);
-    expect(Buffer.from(message.raw.split(/filename="?claim-\d+\.csv"?/)[1]!.split('\r\n\r\n')[1]!.split('\r\n--')[0]!.replace(/\s/g, ''), 'base64').toString()).toContain('bus');
+    expect(
+      Buffer.from(
+        message.raw
+          .split(/filename="?claim-\d+\.csv"?/)[1]!
+          .split('\r\n\r\n')[1]!
+          .split('\r\n--')[0]!
+          .replace(/\s/g, ''),
+        'base64',
+      ).toString(),
+    ).toContain('bus');
     await new Promise((r) => setTimeout(r, 4_000));
     expect(mail.mails.filter((m) => m.to.includes('finance@r.example'))).toHaveLength(1);
   });

@@ -32,7 +32,10 @@ describe('validation at the edge (api.md: 422 naming the field; bad input never 
   async function refused(send: () => request.Test, status: number, fields?: string[]) {
     const before = await events();
     const res = await send();
-    expect({ status: res.status, body: res.body }).toEqual({ status, body: expect.objectContaining({ status_code: status, message: expect.any(String) }) });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status,
+      body: expect.objectContaining({ status_code: status, message: expect.any(String) }),
+    });
     if (fields) expect(Object.keys(res.body.errors ?? {}).sort()).toEqual([...fields].sort());
     expect(await events()).toBe(before);
     return res.body as { message: string; errors?: Record<string, string[]> };
@@ -53,17 +56,63 @@ describe('validation at the edge (api.md: 422 naming the field; bad input never 
     org = await provision(
       app,
       organisationFile('riverside', [
-        { key: 'admin', email: 'admin@riverside.example', permissions: ['edit-expense-settings', 'create-expenses', 'manage-organisation', 'approve-claims'] },
-        { key: 'vol', email: 'vol@riverside.example', permissions: ['create-expenses'], roles: [{ team: 'north-shop', role_profile: 'shop' }] },
+        {
+          key: 'admin',
+          email: 'admin@riverside.example',
+          permissions: ['edit-expense-settings', 'create-expenses', 'manage-organisation', 'approve-claims'],
+        },
+        {
+          key: 'vol',
+          email: 'vol@riverside.example',
+          permissions: ['create-expenses'],
+          roles: [{ team: 'north-shop', role_profile: 'shop' }],
+        },
       ]),
     );
     for (const who of ['admin', 'vol']) tokens[who] = await logIn(app, `${who}@riverside.example`);
-    type = (await http().post('/api/expenses/types').set(as('admin')).send({ name: 'Travel', position: 1 }).expect(201)).body;
-    rate = (await http().post('/api/expenses/rates').set(as('admin')).send({ short_name: 'Car', rate: 0.45, start_date: daysAgo(400), max_miles: 100 }).expect(201)).body;
-    expense = (await http().post('/api/expenses').set(as('vol')).send({ type: { id: type.id }, date: daysAgo(3), amount: 4.5, description: 'bus' }).expect(201)).body;
-    const other = (await http().post('/api/expenses').set(as('vol')).send({ type: { id: type.id }, date: daysAgo(3), amount: 1 }).expect(201)).body;
-    claim = (await http().post('/api/claims').set(as('vol')).send({ assignedTo: { id: org.users.admin }, expenses: [{ id: other.id }] }).expect(201)).body;
-    logo = (await http().post('/api/files').set(as('admin')).attach('file', await sharp({ create: { width: 20, height: 20, channels: 3, background: '#336699' } }).png().toBuffer(), 'logo.png').expect(201)).body.data.id;
+    type = (await http().post('/api/expenses/types').set(as('admin')).send({ name: 'Travel', position: 1 }).expect(201))
+      .body;
+    rate = (
+      await http()
+        .post('/api/expenses/rates')
+        .set(as('admin'))
+        .send({ short_name: 'Car', rate: 0.45, start_date: daysAgo(400), max_miles: 100 })
+        .expect(201)
+    ).body;
+    expense = (
+      await http()
+        .post('/api/expenses')
+        .set(as('vol'))
+        .send({ type: { id: type.id }, date: daysAgo(3), amount: 4.5, description: 'bus' })
+        .expect(201)
+    ).body;
+    const other = (
+      await http()
+        .post('/api/expenses')
+        .set(as('vol'))
+        .send({ type: { id: type.id }, date: daysAgo(3), amount: 1 })
+        .expect(201)
+    ).body;
+    claim = (
+      await http()
+        .post('/api/claims')
+        .set(as('vol'))
+        .send({ assignedTo: { id: org.users.admin }, expenses: [{ id: other.id }] })
+        .expect(201)
+    ).body;
+    logo = (
+      await http()
+        .post('/api/files')
+        .set(as('admin'))
+        .attach(
+          'file',
+          await sharp({ create: { width: 20, height: 20, channels: 3, background: '#336699' } })
+            .png()
+            .toBuffer(),
+          'logo.png',
+        )
+        .expect(201)
+    ).body.data.id;
   });
   afterAll(async () => {
     await app?.close();
@@ -74,22 +123,70 @@ describe('validation at the edge (api.md: 422 naming the field; bad input never 
     const BAD = { nul: 'a\u0000b', high: 'car \ud800', low: '\udc00 car' };
 
     it.each(Object.entries(BAD))('refuses %s in expense type, rate and expense text', async (_, text) => {
-      await refused(() => http().post('/api/expenses/types').set(as('admin')).send({ name: text, position: 1 }), 422, ['name']);
-      await refused(() => http().put(`/api/expenses/types/${type.id}`).set(as('admin')).send({ name: text }), 422, ['name']);
-      await refused(() => http().post('/api/expenses/rates').set(as('admin')).send({ short_name: 'Bike', rate: 0.2, description: text }), 422, ['description']);
-      await refused(() => http().put(`/api/expenses/rates/${rate.id}`).set(as('admin')).send({ short_name: text }), 422, ['short_name']);
-      await refused(() => http().post('/api/expenses').set(as('vol')).send({ type: { id: type.id }, date: daysAgo(1), amount: 1, description: text }), 422, ['description']);
-      await refused(() => http().put(`/api/users/${org.users.vol}/expenses/${expense.id}`).set(as('vol')).send({ description: text }), 422, ['description']);
-      await refused(() => http().put(`/api/users/${org.users.vol}/claims/${claim.id}`).set(as('vol')).send({ notes: text }), 422, ['notes']);
+      await refused(() => http().post('/api/expenses/types').set(as('admin')).send({ name: text, position: 1 }), 422, [
+        'name',
+      ]);
+      await refused(() => http().put(`/api/expenses/types/${type.id}`).set(as('admin')).send({ name: text }), 422, [
+        'name',
+      ]);
+      await refused(
+        () =>
+          http()
+            .post('/api/expenses/rates')
+            .set(as('admin'))
+            .send({ short_name: 'Bike', rate: 0.2, description: text }),
+        422,
+        ['description'],
+      );
+      await refused(
+        () => http().put(`/api/expenses/rates/${rate.id}`).set(as('admin')).send({ short_name: text }),
+        422,
+        ['short_name'],
+      );
+      await refused(
+        () =>
+          http()
+            .post('/api/expenses')
+            .set(as('vol'))
+            .send({ type: { id: type.id }, date: daysAgo(1), amount: 1, description: text }),
+        422,
+        ['description'],
+      );
+      await refused(
+        () =>
+          http().put(`/api/users/${org.users.vol}/expenses/${expense.id}`).set(as('vol')).send({ description: text }),
+        422,
+        ['description'],
+      );
+      await refused(
+        () => http().put(`/api/users/${org.users.vol}/claims/${claim.id}`).set(as('vol')).send({ notes: text }),
+        422,
+        ['notes'],
+      );
     });
 
     it.each(Object.entries(BAD))('refuses %s in organisation fields, naming each', async (_, text) => {
-      const body = await refused(() => http().put('/api/organisation').set(as('admin')).send({ name: text, login_text: text, support_email: `x${text}@r.example` }), 422, ['name', 'login_text', 'support_email']);
+      const body = await refused(
+        () =>
+          http()
+            .put('/api/organisation')
+            .set(as('admin'))
+            .send({ name: text, login_text: text, support_email: `x${text}@r.example` }),
+        422,
+        ['name', 'login_text', 'support_email'],
+      );
       expect(body.errors!.name).toEqual([expect.stringMatching(/NUL|surrogate/)]);
     });
 
     it.each(Object.entries(BAD))('refuses %s in the pre-authentication e-mail', async (_, text) => {
-      await refused(() => http().post('/auth/api/pre-auth-token').send({ email: `vol${text}@riverside.example`, password: 'whatever it is' }), 422, ['email']);
+      await refused(
+        () =>
+          http()
+            .post('/auth/api/pre-auth-token')
+            .send({ email: `vol${text}@riverside.example`, password: 'whatever it is' }),
+        422,
+        ['email'],
+      );
     });
 
     it('refuses NUL in a query (an unpaired surrogate has no URL form: it arrives as U+FFFD)', async () => {
@@ -98,34 +195,97 @@ describe('validation at the edge (api.md: 422 naming the field; bad input never 
     });
 
     it('names a nested field by its path and an element by its index', async () => {
-      await refused(() => http().post('/api/claims').set(as('vol')).send({ assignedTo: { id: org.users.admin }, expenses: [{ id: expense.id }, { id: 'x\u0000' }] }), 422, ['expenses.1.id']);
+      await refused(
+        () =>
+          http()
+            .post('/api/claims')
+            .set(as('vol'))
+            .send({ assignedTo: { id: org.users.admin }, expenses: [{ id: expense.id }, { id: 'x\u0000' }] }),
+        422,
+        ['expenses.1.id'],
+      );
     });
 
     it('accepts surrogate pairs (an emoji) and stores them intact', async () => {
-      const created = await http().post('/api/expenses/types').set(as('admin')).send({ name: 'Taxi 🚕', position: 2 }).expect(201);
+      const created = await http()
+        .post('/api/expenses/types')
+        .set(as('admin'))
+        .send({ name: 'Taxi 🚕', position: 2 })
+        .expect(201);
       expect(created.body.name).toBe('Taxi 🚕');
-      const { body } = await http().put('/api/organisation').set(as('admin')).send({ login_text: 'Welcome 👋' }).expect(200);
+      const { body } = await http()
+        .put('/api/organisation')
+        .set(as('admin'))
+        .send({ login_text: 'Welcome 👋' })
+        .expect(200);
       expect(body.data.login_text).toBe('Welcome 👋');
     });
   });
 
   describe('dates that do not exist: 422 naming the field', () => {
-    it.each(['2026-02-30', '2026-13-01', '0000-00-00', '2025-02-29', '2026-04-31', '0000-01-01'])('refuses %s as a rate, expense and claims-list date', async (date) => {
-      await refused(() => http().post('/api/expenses/rates').set(as('admin')).send({ short_name: 'Van', rate: 0.5, start_date: date, end_date: date }), 422, ['start_date', 'end_date']);
-      await refused(() => http().put(`/api/expenses/rates/${rate.id}`).set(as('admin')).send({ end_date: date }), 422, ['end_date']);
-      await refused(() => http().post('/api/expenses').set(as('vol')).send({ type: { id: type.id }, date, submitted: date, amount: 1 }), 422, ['date', 'submitted']);
-      await refused(() => http().put(`/api/users/${org.users.vol}/expenses/${expense.id}`).set(as('vol')).send({ date }), 422, ['date']);
-      await refused(() => http().get(`/api/claims?from=${date}`).set(as('admin')), 422, ['from']);
-      await refused(() => http().get(`/api/users/${org.users.vol}/claims?to=${date}`).set(as('vol')), 422, ['to']);
-    });
+    it.each(['2026-02-30', '2026-13-01', '0000-00-00', '2025-02-29', '2026-04-31', '0000-01-01'])(
+      'refuses %s as a rate, expense and claims-list date',
+      async (date) => {
+        await refused(
+          () =>
+            http()
+              .post('/api/expenses/rates')
+              .set(as('admin'))
+              .send({ short_name: 'Van', rate: 0.5, start_date: date, end_date: date }),
+          422,
+          ['start_date', 'end_date'],
+        );
+        await refused(
+          () => http().put(`/api/expenses/rates/${rate.id}`).set(as('admin')).send({ end_date: date }),
+          422,
+          ['end_date'],
+        );
+        await refused(
+          () =>
+            http()
+              .post('/api/expenses')
+              .set(as('vol'))
+              .send({ type: { id: type.id }, date, submitted: date, amount: 1 }),
+          422,
+          ['date', 'submitted'],
+        );
+        await refused(
+          () => http().put(`/api/users/${org.users.vol}/expenses/${expense.id}`).set(as('vol')).send({ date }),
+          422,
+          ['date'],
+        );
+        await refused(() => http().get(`/api/claims?from=${date}`).set(as('admin')), 422, ['from']);
+        await refused(() => http().get(`/api/users/${org.users.vol}/claims?to=${date}`).set(as('vol')), 422, ['to']);
+      },
+    );
 
     it('refuses a claim submission date-time on a day that does not exist', async () => {
-      await refused(() => http().put(`/api/users/${org.users.vol}/claims/${claim.id}`).set(as('vol')).send({ submitted: true, submitted_date: '2026-02-30T09:00:00Z' }), 422, ['submitted_date']);
-      await refused(() => http().put(`/api/users/${org.users.vol}/claims/${claim.id}`).set(as('vol')).send({ submitted: true, submitted_date: '2026-W01' }), 422, ['submitted_date']);
+      await refused(
+        () =>
+          http()
+            .put(`/api/users/${org.users.vol}/claims/${claim.id}`)
+            .set(as('vol'))
+            .send({ submitted: true, submitted_date: '2026-02-30T09:00:00Z' }),
+        422,
+        ['submitted_date'],
+      );
+      await refused(
+        () =>
+          http()
+            .put(`/api/users/${org.users.vol}/claims/${claim.id}`)
+            .set(as('vol'))
+            .send({ submitted: true, submitted_date: '2026-W01' }),
+        422,
+        ['submitted_date'],
+      );
     });
 
     it('accepts a leap day', async () => {
-      const leap = await http().post('/api/expenses/rates').set(as('admin')).send({ short_name: 'Leap', rate: 0.1, start_date: '2024-02-29', end_date: '2028-02-29' }).expect(201);
+      const leap = await http()
+        .post('/api/expenses/rates')
+        .set(as('admin'))
+        .send({ short_name: 'Leap', rate: 0.1, start_date: '2024-02-29', end_date: '2028-02-29' })
+        .expect(201);
       expect(leap.body).toMatchObject({ start_date: '2024-02-29', end_date: '2028-02-29' });
       await http().get('/api/claims?from=2024-02-29&to=2028-02-29').set(as('admin')).expect(200);
     });
@@ -133,60 +293,155 @@ describe('validation at the edge (api.md: 422 naming the field; bad input never 
 
   describe('one message a field, naming the one thing wrong (issue 12)', () => {
     it('says a word for an amount must be a number, not that it is out of range', async () => {
-      const body = await refused(() => http().post('/api/expenses').set(as('vol')).send({ type: { id: type.id }, date: daysAgo(1), amount: 'twelve' }), 422, ['amount']);
+      const body = await refused(
+        () =>
+          http()
+            .post('/api/expenses')
+            .set(as('vol'))
+            .send({ type: { id: type.id }, date: daysAgo(1), amount: 'twelve' }),
+        422,
+        ['amount'],
+      );
       expect(body.errors!.amount).toEqual([expect.stringMatching(/must be a number/)]);
     });
 
     it('says a missing field is required, not that it is too long or of the wrong type', async () => {
-      const body = await refused(() => http().post('/auth/api/pre-auth-token').send({ password: 'whatever it is' }), 422, ['email']);
+      const body = await refused(
+        () => http().post('/auth/api/pre-auth-token').send({ password: 'whatever it is' }),
+        422,
+        ['email'],
+      );
       expect(body.errors).toEqual({ email: ['The email field is required.'] });
-      const expense = await refused(() => http().post('/api/expenses').set(as('vol')).send({ amount: 1 }), 422, ['date', 'type']);
+      const expense = await refused(() => http().post('/api/expenses').set(as('vol')).send({ amount: 1 }), 422, [
+        'date',
+        'type',
+      ]);
       expect(expense.errors).toEqual({ date: ['The date field is required.'], type: ['The type field is required.'] });
     });
 
     it('keeps "must not be null" for a null required field', async () => {
-      const body = await refused(() => http().post('/auth/api/pre-auth-token').send({ email: null, password: 'whatever it is' }), 422, ['email']);
+      const body = await refused(
+        () => http().post('/auth/api/pre-auth-token').send({ email: null, password: 'whatever it is' }),
+        422,
+        ['email'],
+      );
       expect(body.errors).toEqual({ email: ['The email field must not be null.'] });
     });
   });
 
   describe('null for a field that cannot be null: 422 "must not be null"', () => {
     it.each(['description', 'passenger_rate', 'order_id'])('refuses %s: null when a rate is created', async (field) => {
-      const body = await refused(() => http().post('/api/expenses/rates').set(as('admin')).send({ short_name: 'Bike', rate: 0.2, [field]: null }), 422, [field]);
+      const body = await refused(
+        () =>
+          http()
+            .post('/api/expenses/rates')
+            .set(as('admin'))
+            .send({ short_name: 'Bike', rate: 0.2, [field]: null }),
+        422,
+        [field],
+      );
       expect(body.errors![field]).toEqual([expect.stringMatching(/must not be null/)]);
     });
 
-    it.each(['short_name', 'rate', 'description', 'passenger_rate', 'order_id'])('refuses %s: null when a rate is updated', async (field) => {
-      await refused(() => http().put(`/api/expenses/rates/${rate.id}`).set(as('admin')).send({ [field]: null }), 422, [field]);
-    });
+    it.each(['short_name', 'rate', 'description', 'passenger_rate', 'order_id'])(
+      'refuses %s: null when a rate is updated',
+      async (field) => {
+        await refused(
+          () =>
+            http()
+              .put(`/api/expenses/rates/${rate.id}`)
+              .set(as('admin'))
+              .send({ [field]: null }),
+          422,
+          [field],
+        );
+      },
+    );
 
     it('refuses null names and positions of types, and null amount, date, type or description of expenses', async () => {
-      await refused(() => http().put(`/api/expenses/types/${type.id}`).set(as('admin')).send({ name: null, position: null }), 422, ['name', 'position']);
+      await refused(
+        () => http().put(`/api/expenses/types/${type.id}`).set(as('admin')).send({ name: null, position: null }),
+        422,
+        ['name', 'position'],
+      );
       for (const field of ['amount', 'date', 'type', 'description']) {
-        const body = await refused(() => http().put(`/api/users/${org.users.vol}/expenses/${expense.id}`).set(as('vol')).send({ [field]: null }), 422, [field]);
+        const body = await refused(
+          () =>
+            http()
+              .put(`/api/users/${org.users.vol}/expenses/${expense.id}`)
+              .set(as('vol'))
+              .send({ [field]: null }),
+          422,
+          [field],
+        );
         expect(body.errors![field]).toEqual([`The ${field} field must not be null.`]);
       }
-      await refused(() => http().post('/api/expenses').set(as('vol')).send({ type: null, date: daysAgo(1), amount: 1 }), 422, ['type']);
-      await refused(() => http().put(`/api/users/${org.users.vol}/expenses/${expense.id}`).set(as('vol')).send({ type: { id: null } }), 422, ['type.id']);
+      await refused(
+        () =>
+          http()
+            .post('/api/expenses')
+            .set(as('vol'))
+            .send({ type: null, date: daysAgo(1), amount: 1 }),
+        422,
+        ['type'],
+      );
+      await refused(
+        () =>
+          http()
+            .put(`/api/users/${org.users.vol}/expenses/${expense.id}`)
+            .set(as('vol'))
+            .send({ type: { id: null } }),
+        422,
+        ['type.id'],
+      );
     });
 
     it('refuses null notes, rejection notes and switches on a claim', async () => {
       for (const field of ['notes', 'rejection_note', 'approved', 'submitted', 'assignedTo']) {
-        await refused(() => http().put(`/api/users/${org.users.vol}/claims/${claim.id}`).set(as(field === 'rejection_note' || field === 'approved' ? 'admin' : 'vol')).send({ [field]: null }), 422, [field]);
+        await refused(
+          () =>
+            http()
+              .put(`/api/users/${org.users.vol}/claims/${claim.id}`)
+              .set(as(field === 'rejection_note' || field === 'approved' ? 'admin' : 'vol'))
+              .send({ [field]: null }),
+          422,
+          [field],
+        );
       }
     });
 
     it('still takes null where the field is nullable', async () => {
-      const { body } = await http().put(`/api/expenses/rates/${rate.id}`).set(as('admin')).send({ max_miles: null, end_date: null }).expect(200);
+      const { body } = await http()
+        .put(`/api/expenses/rates/${rate.id}`)
+        .set(as('admin'))
+        .send({ max_miles: null, end_date: null })
+        .expect(200);
       expect(body).toMatchObject({ max_miles: null, end_date: null });
     });
 
     it('clears an organisation logo with null only; { id } must be a positive id', async () => {
-      await http().put('/api/organisation').set(as('admin')).send({ header_logo: { id: logo } }).expect(200);
-      for (const ref of [{ id: null }, { id: 0 }, { id: -1 }, { id: '1' }, { id: 1.5 }, [{ id: logo }], {}, { id: logo, extra: 1 }]) {
-        await refused(() => http().put('/api/organisation').set(as('admin')).send({ header_logo: ref }), 422, ['header_logo']);
+      await http()
+        .put('/api/organisation')
+        .set(as('admin'))
+        .send({ header_logo: { id: logo } })
+        .expect(200);
+      for (const ref of [
+        { id: null },
+        { id: 0 },
+        { id: -1 },
+        { id: '1' },
+        { id: 1.5 },
+        [{ id: logo }],
+        {},
+        { id: logo, extra: 1 },
+      ]) {
+        await refused(() => http().put('/api/organisation').set(as('admin')).send({ header_logo: ref }), 422, [
+          'header_logo',
+        ]);
       }
-      expect((await http().get('/api/organisation/detailed').set(as('admin')).expect(200)).body.data.header_logo).toMatchObject({ id: logo });
+      expect(
+        (await http().get('/api/organisation/detailed').set(as('admin')).expect(200)).body.data.header_logo,
+      ).toMatchObject({ id: logo });
       const cleared = await http().put('/api/organisation').set(as('admin')).send({ header_logo: null }).expect(200);
       expect(cleared.body.data.header_logo).toBeNull();
     });
@@ -195,12 +450,60 @@ describe('validation at the edge (api.md: 422 naming the field; bad input never 
   describe('structure: arrays where { id } is expected, missing bodies', () => {
     it('refuses an array (or a scalar) where a reference { id } is expected', async () => {
       const mileage = { type: { id: type.id }, date: daysAgo(1), miles: 10 };
-      await refused(() => http().post('/api/expenses').set(as('vol')).send({ ...mileage, rate: [{ id: rate.id }] }), 422, ['rate']);
-      await refused(() => http().post('/api/expenses').set(as('vol')).send({ ...mileage, rate: { id: rate.id }, type: [{ id: type.id }] }), 422, ['type']);
-      await refused(() => http().post('/api/expenses').set(as('vol')).send({ ...mileage, rate: rate.id }), 422, ['rate']);
-      await refused(() => http().put(`/api/users/${org.users.vol}/expenses/${expense.id}`).set(as('vol')).send({ role: [{ id: org.roles.vol![0] }] }), 422, ['role']);
-      await refused(() => http().post('/api/claims').set(as('vol')).send({ assignedTo: [{ id: org.users.admin }], expenses: [{ id: expense.id }] }), 422, ['assignedTo']);
-      await refused(() => http().post('/api/claims').set(as('vol')).send({ assignedTo: { id: org.users.admin }, expenses: [[{ id: expense.id }]] }), 422, ['expenses']);
+      await refused(
+        () =>
+          http()
+            .post('/api/expenses')
+            .set(as('vol'))
+            .send({ ...mileage, rate: [{ id: rate.id }] }),
+        422,
+        ['rate'],
+      );
+      await refused(
+        () =>
+          http()
+            .post('/api/expenses')
+            .set(as('vol'))
+            .send({ ...mileage, rate: { id: rate.id }, type: [{ id: type.id }] }),
+        422,
+        ['type'],
+      );
+      await refused(
+        () =>
+          http()
+            .post('/api/expenses')
+            .set(as('vol'))
+            .send({ ...mileage, rate: rate.id }),
+        422,
+        ['rate'],
+      );
+      await refused(
+        () =>
+          http()
+            .put(`/api/users/${org.users.vol}/expenses/${expense.id}`)
+            .set(as('vol'))
+            .send({ role: [{ id: org.roles.vol![0] }] }),
+        422,
+        ['role'],
+      );
+      await refused(
+        () =>
+          http()
+            .post('/api/claims')
+            .set(as('vol'))
+            .send({ assignedTo: [{ id: org.users.admin }], expenses: [{ id: expense.id }] }),
+        422,
+        ['assignedTo'],
+      );
+      await refused(
+        () =>
+          http()
+            .post('/api/claims')
+            .set(as('vol'))
+            .send({ assignedTo: { id: org.users.admin }, expenses: [[{ id: expense.id }]] }),
+        422,
+        ['expenses'],
+      );
     });
 
     it.each<[string, string, string]>([
@@ -212,8 +515,11 @@ describe('validation at the edge (api.md: 422 naming the field; bad input never 
       ['POST', '/api/expenses', 'vol'],
     ])('%s %s without a body, or with a multipart one, is a 400', async (method, template, who) => {
       const path = template
-        .replace(':type', String(type.id)).replace(':rate', String(rate.id)).replace(':vol', String(org.users.vol))
-        .replace(':expense', String(expense.id)).replace(':claim', String(claim.id));
+        .replace(':type', String(type.id))
+        .replace(':rate', String(rate.id))
+        .replace(':vol', String(org.users.vol))
+        .replace(':expense', String(expense.id))
+        .replace(':claim', String(claim.id));
       const send = () => (method === 'PUT' ? http().put(path) : http().post(path)).set(as(who));
       expect((await refused(() => send(), 400)).message).toBe('A JSON object body is required.');
       expect((await refused(() => send().field('name', 'x'), 400)).message).toBe('A JSON object body is required.');
@@ -221,28 +527,65 @@ describe('validation at the edge (api.md: 422 naming the field; bad input never 
 
     it('leaves routes that take no body alone (log-out)', async () => {
       const token = await logIn(app, 'vol@riverside.example');
-      await http().post('/auth/api/logout').set({ authorization: `Bearer ${token}` }).expect(204);
+      await http()
+        .post('/auth/api/logout')
+        .set({ authorization: `Bearer ${token}` })
+        .expect(204);
     });
   });
 
   describe('an update that changes nothing records nothing', () => {
     it('expense type: {} and its own values', async () => {
-      expect(await unchanged(() => http().put(`/api/expenses/types/${type.id}`).set(as('admin')).send({}))).toEqual(type);
-      expect(await unchanged(() => http().put(`/api/expenses/types/${type.id}`).set(as('admin')).send({ name: type.name, position: type.order_id }))).toEqual(type);
+      expect(await unchanged(() => http().put(`/api/expenses/types/${type.id}`).set(as('admin')).send({}))).toEqual(
+        type,
+      );
+      expect(
+        await unchanged(() =>
+          http()
+            .put(`/api/expenses/types/${type.id}`)
+            .set(as('admin'))
+            .send({ name: type.name, position: type.order_id }),
+        ),
+      ).toEqual(type);
     });
 
     it('expense rate: {} and its own values', async () => {
       const current = (await http().get(`/api/expenses/rates/${rate.id}`).set(as('admin')).expect(200)).body;
-      expect(await unchanged(() => http().put(`/api/expenses/rates/${rate.id}`).set(as('admin')).send({}))).toEqual(current);
-      const same = { short_name: current.short_name, rate: current.rate, start_date: current.start_date, end_date: current.end_date, max_miles: current.max_miles, description: current.description };
-      expect(await unchanged(() => http().put(`/api/expenses/rates/${rate.id}`).set(as('admin')).send(same))).toEqual(current);
+      expect(await unchanged(() => http().put(`/api/expenses/rates/${rate.id}`).set(as('admin')).send({}))).toEqual(
+        current,
+      );
+      const same = {
+        short_name: current.short_name,
+        rate: current.rate,
+        start_date: current.start_date,
+        end_date: current.end_date,
+        max_miles: current.max_miles,
+        description: current.description,
+      };
+      expect(await unchanged(() => http().put(`/api/expenses/rates/${rate.id}`).set(as('admin')).send(same))).toEqual(
+        current,
+      );
     });
 
     it('expense: {} and its own values', async () => {
-      const current = (await http().get(`/api/users/${org.users.vol}/expenses/${expense.id}`).set(as('vol')).expect(200)).body;
+      const current = (
+        await http().get(`/api/users/${org.users.vol}/expenses/${expense.id}`).set(as('vol')).expect(200)
+      ).body;
       const path = `/api/users/${org.users.vol}/expenses/${expense.id}`;
       expect(await unchanged(() => http().put(path).set(as('vol')).send({}))).toEqual(current);
-      expect(await unchanged(() => http().put(path).set(as('vol')).send({ amount: current.amount, date: current.date, description: current.description, type: { id: type.id } }))).toEqual(current);
+      expect(
+        await unchanged(() =>
+          http()
+            .put(path)
+            .set(as('vol'))
+            .send({
+              amount: current.amount,
+              date: current.date,
+              description: current.description,
+              type: { id: type.id },
+            }),
+        ),
+      ).toEqual(current);
     });
 
     it('organisation: {} and its own values', async () => {

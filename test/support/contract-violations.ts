@@ -28,4 +28,3 @@ export function formatViolations(violations: readonly ContractViolation[]): stri
   const lines = violations.map((v) => `  ${v.method} ${v.url} (route ${v.route}) → ${v.status}: ${v.problem}`);
   return `The service broke its OpenAPI document (test/support/openapi-contract.ts) ${violations.length} time(s):\n${lines.join('\n')}`;
 }
-

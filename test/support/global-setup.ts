@@ -25,7 +25,12 @@ async function postgresAnswers(url: string): Promise<boolean> {
 }
 
 async function redisAnswers(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 1500, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 1500,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   try {
     await redis.connect();
     return (await redis.ping()) === 'PONG';
@@ -57,7 +62,8 @@ export default async function globalSetup(): Promise<void> {
   if (process.env.DATABASE_URL && !adminUrl) throw new Error('DATABASE_URL is set but does not answer');
   const askedRedis = process.env.TEST_REDIS_URL || process.env.REDIS_URL || undefined;
   const redisUrl = embedded ? undefined : (askedRedis ?? ((await redisAnswers(LOCAL_REDIS)) ? LOCAL_REDIS : undefined));
-  if (redisUrl && askedRedis && !(await redisAnswers(askedRedis))) throw new Error(`${process.env.TEST_REDIS_URL ? 'TEST_REDIS_URL' : 'REDIS_URL'} is set but does not answer`);
+  if (redisUrl && askedRedis && !(await redisAnswers(askedRedis)))
+    throw new Error(`${process.env.TEST_REDIS_URL ? 'TEST_REDIS_URL' : 'REDIS_URL'} is set but does not answer`);
   const runId = `${process.pid}`;
   process.env.TEST_PG_ADMIN_URL = adminUrl ?? '';
   process.env.TEST_REDIS_URL = redisUrl ?? '';
@@ -68,5 +74,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.TMPDIR = process.env.TEST_TMP_ROOT;
   const hidePassword = (url: string) => url.replace(/:[^:@/]+@/, ':***@');
   const shownDb = adminUrl ? hidePassword(adminUrl) : 'embedded PGlite';
-  process.stderr.write(`\n[tests] database: ${shownDb}; queues: ${redisUrl ? hidePassword(redisUrl) : 'BullMQ on PostgreSQL'}\n`);
+  process.stderr.write(
+    `\n[tests] database: ${shownDb}; queues: ${redisUrl ? hidePassword(redisUrl) : 'BullMQ on PostgreSQL'}\n`,
+  );
 }

@@ -28,7 +28,9 @@ export default async function globalTeardown(): Promise<void> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    const { rows } = await admin.query(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [`uvol_t_${runId}_`]);
+    const { rows } = await admin.query(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [
+      `uvol_t_${runId}_`,
+    ]);
     for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   } finally {
     await admin.end();
@@ -40,7 +42,12 @@ export default async function globalTeardown(): Promise<void> {
  * it deleted. Best effort: a Redis that does not answer is skipped, not an error.
  */
 export async function deleteRedisKeys(url: string, pattern: string): Promise<number> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 1500, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 1500,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+  });
   let deleted = 0;
   try {
     await redis.connect();

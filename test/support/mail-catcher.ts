@@ -8,7 +8,12 @@ export interface CaughtMail {
 }
 
 /** A real SMTP server on a free port that keeps every message it receives. */
-export async function startMailCatcher(options: { delayMs?: number; onReceiving?: () => void } = {}): Promise<{ url: string; mails: CaughtMail[]; waitFor(to: string, count?: number): Promise<CaughtMail>; stop(): Promise<void> }> {
+export async function startMailCatcher(options: { delayMs?: number; onReceiving?: () => void } = {}): Promise<{
+  url: string;
+  mails: CaughtMail[];
+  waitFor(to: string, count?: number): Promise<CaughtMail>;
+  stop(): Promise<void>;
+}> {
   const mails: CaughtMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -21,7 +26,10 @@ export async function startMailCatcher(options: { delayMs?: number; onReceiving?
       stream.on('end', () => {
         // A slow server lets a test act while a message is being sent; it counts once accepted.
         setTimeout(() => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+          mails.push({
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          });
           done();
         }, options.delayMs ?? 0);
       });
@@ -32,13 +40,19 @@ export async function startMailCatcher(options: { delayMs?: number; onReceiving?
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
-    waitFor: (to, count = 1) => poll(() => mails.filter((m) => m.to.includes(to))[count - 1], `mail number ${count} to ${to}`),
+    waitFor: (to, count = 1) =>
+      poll(() => mails.filter((m) => m.to.includes(to))[count - 1], `mail number ${count} to ${to}`),
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
 
 /** A webhook receiver standing in for an SMS gateway: a real HTTP server keeping each JSON body. */
-export async function startSmsGateway(): Promise<{ url: string; texts: { to: string; body: string }[]; waitFor(to: string): Promise<{ to: string; body: string }>; stop(): Promise<void> }> {
+export async function startSmsGateway(): Promise<{
+  url: string;
+  texts: { to: string; body: string }[];
+  waitFor(to: string): Promise<{ to: string; body: string }>;
+  stop(): Promise<void>;
+}> {
   const texts: { to: string; body: string }[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';

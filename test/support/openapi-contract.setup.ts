@@ -14,5 +14,8 @@ afterEach(() => {
 
 afterAll(() => {
   const violations = takeViolations();
-  if (violations.length) throw new Error(`${formatViolations(violations)}\n(recorded after the last test of ${expect.getState().testPath ?? 'this file'})`);
+  if (violations.length)
+    throw new Error(
+      `${formatViolations(violations)}\n(recorded after the last test of ${expect.getState().testPath ?? 'this file'})`,
+    );
 });

@@ -58,7 +58,9 @@ type Document = Json & { paths: Record<string, Record<string, Json>>; components
 type OpenApiOperation = Operation & { responses?: Record<string, { content?: Record<string, { schema?: Json }> }> };
 
 const AjvClass = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as typeof Ajv;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: unknown) => unknown;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: unknown,
+) => unknown;
 
 /** Not checked: the documentation page, its assets and the document. */
 const UNCHECKED = /^\/api\/docs(-json|\/|$)/;
@@ -71,20 +73,26 @@ const checkers = new Map<string, Checker>();
  * Watches `app` (before `app.init()`): each answer is checked once the document is known, which
  * `ready(app)` (after init) fetches. `extra` are the test-only modules given to the boot helper.
  */
-export function watchContract(app: NestFastifyApplication, extra: readonly (Type<unknown> | DynamicModule)[] = []): { ready(): Promise<void> } {
+export function watchContract(
+  app: NestFastifyApplication,
+  extra: readonly (Type<unknown> | DynamicModule)[] = [],
+): { ready(): Promise<void> } {
   const fastify = app.getHttpAdapter().getInstance();
   let checker: Checker | undefined;
   const fixtures = fixtureControllers(extra);
-  fastify.addHook('onSend', (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-    if (checker) {
-      try {
-        checker.check(req, reply, payload, fixtures);
-      } catch (err) {
-        record(req, reply, `the contract check itself failed: ${(err as Error).stack ?? String(err)}`);
+  fastify.addHook(
+    'onSend',
+    (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+      if (checker) {
+        try {
+          checker.check(req, reply, payload, fixtures);
+        } catch (err) {
+          record(req, reply, `the contract check itself failed: ${(err as Error).stack ?? String(err)}`);
+        }
       }
-    }
-    done(null, payload);
-  });
+      done(null, payload);
+    },
+  );
   return {
     async ready() {
       const res = await fastify.inject({ method: 'GET', url: '/api/docs-json' });
@@ -114,7 +122,13 @@ function fixtureControllers(extra: readonly (Type<unknown> | DynamicModule)[]): 
 }
 
 function record(req: FastifyRequest, reply: FastifyReply, problem: string): void {
-  recordedViolations().push({ method: req.method, url: req.url, route: req.routeOptions?.url ?? '(no route)', status: reply.statusCode, problem });
+  recordedViolations().push({
+    method: req.method,
+    url: req.url,
+    route: req.routeOptions?.url ?? '(no route)',
+    status: reply.statusCode,
+    problem,
+  });
 }
 
 const describeErrors = (where: string, errors: readonly ErrorObject[] | null | undefined) =>
@@ -135,7 +149,12 @@ const OPENAPI_FORMATS: Record<string, { type: 'number' | 'string'; validate: (va
 function rebased(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(rebased);
   if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `doc${v}` : rebased(v)]));
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `doc${v}` : rebased(v),
+    ]),
+  );
 }
 
 type Parameter = { name: string; in: string; required?: boolean; schema?: Json };
@@ -143,7 +162,10 @@ type Parameter = { name: string; in: string; required?: boolean; schema?: Json }
 class Checker {
   /** Per operation and status (`opId status`); per operation for requests. Compiled on first use, once. */
   private readonly responses = new Map<string, ValidateFunction | null>();
-  private readonly requests = new Map<string, { params: ValidateFunction; body?: ValidateFunction; bodyRequired: boolean }>();
+  private readonly requests = new Map<
+    string,
+    { params: ValidateFunction; body?: ValidateFunction; bodyRequired: boolean }
+  >();
 
   private constructor(
     private readonly router: OpenAPIRouter,
@@ -172,7 +194,12 @@ class Checker {
     const ajv = make({});
     if (!prepared.components?.schemas?.ErrorBody) throw new Error('The document has no ErrorBody schema');
     const errorBody = ajv.getSchema('doc#/components/schemas/ErrorBody')!;
-    return new Checker(new OpenAPIRouter({ definition: prepared as never }), ajv, make({ coerceTypes: 'array' }), errorBody);
+    return new Checker(
+      new OpenAPIRouter({ definition: prepared as never }),
+      ajv,
+      make({ coerceTypes: 'array' }),
+      errorBody,
+    );
   }
 
   check(req: FastifyRequest, reply: FastifyReply, payload: unknown, fixtures: ReadonlySet<string>): void {
@@ -180,21 +207,40 @@ class Checker {
     if (req.method === 'OPTIONS' || UNCHECKED.test(path)) return;
     const status = reply.statusCode;
     const method = req.method === 'HEAD' ? 'GET' : req.method;
-    const operation = this.router.matchOperation({ method, path: req.url, headers: {} }) as OpenApiOperation | undefined;
+    const operation = this.router.matchOperation({ method, path: req.url, headers: {} }) as
+      OpenApiOperation | undefined;
     const fixture = operation?.operationId && fixtures.has(operation.operationId.split('_')[0]!);
-    const contentType = String(reply.getHeader('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const contentType = String(reply.getHeader('content-type') ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
     if (!operation || fixture) {
       if (status < 400) {
-        if (!fixture) record(req, reply, 'no operation of the document matches this request, yet it succeeded: an undocumented route');
+        if (!fixture)
+          record(
+            req,
+            reply,
+            'no operation of the document matches this request, yet it succeeded: an undocumented route',
+          );
         return;
       }
       this.checkErrorBody(req, reply, contentType, payload);
       return;
     }
     const responses = operation.responses ?? {};
-    const key = responses[String(status)] ? String(status) : responses[`${Math.floor(status / 100)}XX`] ? `${Math.floor(status / 100)}XX` : responses.default ? 'default' : undefined;
+    const key = responses[String(status)]
+      ? String(status)
+      : responses[`${Math.floor(status / 100)}XX`]
+        ? `${Math.floor(status / 100)}XX`
+        : responses.default
+          ? 'default'
+          : undefined;
     if (!key) {
-      record(req, reply, `status ${status} is not declared for ${operation.operationId} (declared: ${Object.keys(responses).join(', ')})`);
+      record(
+        req,
+        reply,
+        `status ${status} is not declared for ${operation.operationId} (declared: ${Object.keys(responses).join(', ')})`,
+      );
       return;
     }
     if (status >= 200 && status < 300) this.checkRequest(req, reply, operation);
@@ -202,12 +248,23 @@ class Checker {
     const types = Object.keys(content);
     const body = bodyText(payload);
     if (!types.length) {
-      if (body !== undefined && body !== '') record(req, reply, `${operation.operationId} declares no body for ${status}, but one was sent (${contentType || 'no content type'})`);
+      if (body !== undefined && body !== '')
+        record(
+          req,
+          reply,
+          `${operation.operationId} declares no body for ${status}, but one was sent (${contentType || 'no content type'})`,
+        );
       return;
     }
-    const media = types.find((t) => t === contentType || (t.endsWith('/*') && contentType.startsWith(t.slice(0, -1))) || t === '*/*');
+    const media = types.find(
+      (t) => t === contentType || (t.endsWith('/*') && contentType.startsWith(t.slice(0, -1))) || t === '*/*',
+    );
     if (!media) {
-      record(req, reply, `content type "${contentType}" is not declared for ${operation.operationId} ${status} (declared: ${types.join(', ')})`);
+      record(
+        req,
+        reply,
+        `content type "${contentType}" is not declared for ${operation.operationId} ${status} (declared: ${types.join(', ')})`,
+      );
       return;
     }
     if (req.method === 'HEAD' || !JSON_TYPE.test(media)) return; // non-JSON bodies: status and type only
@@ -223,14 +280,30 @@ class Checker {
       return;
     }
     const validate = this.responseValidator(operation, key, media);
-    if (validate && !validate(parsed)) record(req, reply, describeErrors(`response body of ${operation.operationId}`, validate.errors));
+    if (validate && !validate(parsed))
+      record(req, reply, describeErrors(`response body of ${operation.operationId}`, validate.errors));
   }
 
   private responseValidator(operation: OpenApiOperation, status: string, media: string): ValidateFunction | null {
     const id = `${operation.operationId} ${status} ${media}`;
     if (!this.responses.has(id)) {
       const schema = operation.responses?.[status]?.content?.[media]?.schema;
-      this.responses.set(id, schema ? this.inDocument(this.ajv, 'paths', operation.path, operation.method, 'responses', status, 'content', media, 'schema') : null);
+      this.responses.set(
+        id,
+        schema
+          ? this.inDocument(
+              this.ajv,
+              'paths',
+              operation.path,
+              operation.method,
+              'responses',
+              status,
+              'content',
+              media,
+              'schema',
+            )
+          : null,
+      );
     }
     return this.responses.get(id)!;
   }
@@ -279,11 +352,26 @@ class Checker {
           additionalProperties: additional,
         };
       };
-      const requestBody = operation.requestBody as { required?: boolean; content?: Record<string, { schema?: Json }> } | undefined;
+      const requestBody = operation.requestBody as
+        { required?: boolean; content?: Record<string, { schema?: Json }> } | undefined;
       const bodySchema = requestBody?.content?.['application/json']?.schema;
       found = {
-        params: this.paramsAjv.compile({ type: 'object', properties: { path: group('path', false), query: group('query', true) } }),
-        body: bodySchema ? this.inDocument(this.ajv, 'paths', operation.path, operation.method, 'requestBody', 'content', 'application/json', 'schema') : undefined,
+        params: this.paramsAjv.compile({
+          type: 'object',
+          properties: { path: group('path', false), query: group('query', true) },
+        }),
+        body: bodySchema
+          ? this.inDocument(
+              this.ajv,
+              'paths',
+              operation.path,
+              operation.method,
+              'requestBody',
+              'content',
+              'application/json',
+              'schema',
+            )
+          : undefined,
         bodyRequired: requestBody?.required === true,
       };
       this.requests.set(id, found);
@@ -294,23 +382,55 @@ class Checker {
   /** The request of a 2xx: path and query parameters, and the body by its content type. */
   private checkRequest(req: FastifyRequest, reply: FastifyReply, operation: OpenApiOperation): void {
     const validators = this.requestValidators(operation);
-    const parsed = this.router.parseRequest({ method: req.method, path: req.url, query: { ...(req.query as Record<string, string | string[]>) }, headers: {} }, operation);
+    const parsed = this.router.parseRequest(
+      {
+        method: req.method,
+        path: req.url,
+        query: { ...(req.query as Record<string, string | string[]>) },
+        headers: {},
+      },
+      operation,
+    );
     const params = { path: { ...parsed.params }, query: { ...parsed.query } };
-    if (!validators.params(params)) record(req, reply, describeErrors(`request parameters of ${operation.operationId} (answered ${reply.statusCode})`, validators.params.errors));
-    const requestType = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!validators.params(params))
+      record(
+        req,
+        reply,
+        describeErrors(
+          `request parameters of ${operation.operationId} (answered ${reply.statusCode})`,
+          validators.params.errors,
+        ),
+      );
+    const requestType = String(req.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
     const declared = (operation.requestBody as { content?: Record<string, unknown> } | undefined)?.content;
     if (!declared) return; // a body sent to a route that takes none is ignored, as the service does
     if (requestType && !(requestType in declared)) {
-      record(req, reply, `request content type "${requestType}" is not declared for ${operation.operationId} (declared: ${Object.keys(declared).join(', ')})`);
+      record(
+        req,
+        reply,
+        `request content type "${requestType}" is not declared for ${operation.operationId} (declared: ${Object.keys(declared).join(', ')})`,
+      );
       return;
     }
     // A multipart body is not validated field by field (the file is a stream): only its type.
     if (requestType === 'multipart/form-data') return;
     if (req.body === undefined) {
-      if (validators.bodyRequired) record(req, reply, `${operation.operationId} requires a body, yet answered ${reply.statusCode} without one`);
+      if (validators.bodyRequired)
+        record(req, reply, `${operation.operationId} requires a body, yet answered ${reply.statusCode} without one`);
       return;
     }
-    if (validators.body && !validators.body(req.body)) record(req, reply, describeErrors(`request body of ${operation.operationId} (answered ${reply.statusCode})`, validators.body.errors));
+    if (validators.body && !validators.body(req.body))
+      record(
+        req,
+        reply,
+        describeErrors(
+          `request body of ${operation.operationId} (answered ${reply.statusCode})`,
+          validators.body.errors,
+        ),
+      );
   }
 }
 
@@ -331,7 +451,14 @@ export function forAjv(document: Document): Document {
     if (!node || typeof node !== 'object') return node;
     const out: Json = {};
     for (const [k, v] of Object.entries(node)) out[k] = k === 'example' || k === 'examples' ? v : visit(v);
-    if (out.properties && typeof out.properties === 'object' && out.additionalProperties === undefined && !out.allOf && !out.oneOf && !out.anyOf) {
+    if (
+      out.properties &&
+      typeof out.properties === 'object' &&
+      out.additionalProperties === undefined &&
+      !out.allOf &&
+      !out.oneOf &&
+      !out.anyOf
+    ) {
       out.additionalProperties = false;
     }
     if (out.nullable === true && (Array.isArray(out.allOf) || Array.isArray(out.oneOf) || Array.isArray(out.anyOf))) {
@@ -341,5 +468,9 @@ export function forAjv(document: Document): Document {
     }
     return out;
   };
-  return { ...document, paths: visit(document.paths) as Document['paths'], components: visit(document.components) as Document['components'] };
+  return {
+    ...document,
+    paths: visit(document.paths) as Document['paths'],
+    components: visit(document.components) as Document['components'],
+  };
 }

@@ -20,7 +20,11 @@ export interface CliRun {
  * Runs the CLI as an operator does, in a child process with only the environment it needs, against
  * the test file's database (in embedded mode its DATA_DIR: nothing else may have it open meanwhile).
  */
-export async function runCli(env: TestEnvironment, args: readonly string[], extra: Record<string, string> = {}): Promise<CliRun> {
+export async function runCli(
+  env: TestEnvironment,
+  args: readonly string[],
+  extra: Record<string, string> = {},
+): Promise<CliRun> {
   const childEnv: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     NODE_ENV: 'test',
@@ -41,7 +45,9 @@ export async function runCli(env: TestEnvironment, args: readonly string[], extr
 
 /** Reads the database the CLI wrote (in embedded mode by opening DATA_DIR once the CLI has exited). */
 export async function querySql<T>(env: TestEnvironment, text: string, params: unknown[] = []): Promise<T[]> {
-  const embedded = env.config.database.url ? undefined : await startEmbeddedPostgres(env.config.database.embeddedDir, env.config.database.embeddedDir);
+  const embedded = env.config.database.url
+    ? undefined
+    : await startEmbeddedPostgres(env.config.database.embeddedDir, env.config.database.embeddedDir);
   const client = new pg.Client({ connectionString: embedded?.url ?? env.config.database.url });
   await client.connect();
   try {

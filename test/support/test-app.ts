@@ -12,7 +12,10 @@ import { watchContract } from './openapi-contract.js';
  * API and worker in one process, as `npm start` runs them, plus test-only modules. Every answer it
  * gives is checked against its own OpenAPI document (openapi-contract.ts).
  */
-export async function bootStandalone(config: AppConfig, extra: (Type<unknown> | DynamicModule)[] = []): Promise<NestFastifyApplication> {
+export async function bootStandalone(
+  config: AppConfig,
+  extra: (Type<unknown> | DynamicModule)[] = [],
+): Promise<NestFastifyApplication> {
   @Module({ imports: [StandaloneModule.forRoot(config), ...extra] })
   class TestStandaloneModule {}
   const app = await createHttpApp(TestStandaloneModule);
@@ -36,7 +39,12 @@ export function organisationFile(slug: string, users: Record<string, unknown>[])
       { key: 'north', name: 'North region' },
       { key: 'north-shop', name: 'North shop', parent: 'north' },
     ],
-    users: users.map((u) => ({ password: TEST_PASSWORD, display_name: String(u.key), roles: [{ team: 'north-shop', role_profile: 'shop' }], ...u })),
+    users: users.map((u) => ({
+      password: TEST_PASSWORD,
+      display_name: String(u.key),
+      roles: [{ team: 'north-shop', role_profile: 'shop' }],
+      ...u,
+    })),
   };
 }
 

@@ -9,7 +9,10 @@ import { watchContract } from './openapi-contract.js';
  * The real API application (same conventions as `npm start`), plus test-only modules. Every
  * answer it gives is checked against its own OpenAPI document (openapi-contract.ts).
  */
-export async function bootApi(config: AppConfig, extra: (Type<unknown> | DynamicModule)[] = []): Promise<NestFastifyApplication> {
+export async function bootApi(
+  config: AppConfig,
+  extra: (Type<unknown> | DynamicModule)[] = [],
+): Promise<NestFastifyApplication> {
   @Module({ imports: [ApiModule.forRoot(config), ...extra] })
   class TestApiModule {}
   const app = await createHttpApp(TestApiModule);

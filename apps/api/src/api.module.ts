@@ -8,7 +8,13 @@ export class ApiModule {
   static forRoot(config: AppConfig = loadConfig()): DynamicModule {
     return {
       module: ApiModule,
-      imports: [...coreImports(config, { migrate: true }), LoggingModule, HealthModule, ...contexts.domain, ...contexts.http],
+      imports: [
+        ...coreImports(config, { migrate: true }),
+        LoggingModule,
+        HealthModule,
+        ...contexts.domain,
+        ...contexts.http,
+      ],
     };
   }
 }

@@ -40,7 +40,10 @@ export class CliLogger implements LoggerService {
       return;
     }
     this.line('error: ', message, context);
-    const stack = message instanceof Error ? message.stack : rest.find((r): r is string => typeof r === 'string' && r.includes('\n    at '));
+    const stack =
+      message instanceof Error
+        ? message.stack
+        : rest.find((r): r is string => typeof r === 'string' && r.includes('\n    at '));
     if (this.detailed && stack) this.out.write(`${stack}\n`);
   }
 
@@ -49,7 +52,8 @@ export class CliLogger implements LoggerService {
   }
 
   private line(prefix: string, message: unknown, context?: string): void {
-    const text = message instanceof Error ? message.message : typeof message === 'string' ? message : JSON.stringify(message);
+    const text =
+      message instanceof Error ? message.message : typeof message === 'string' ? message : JSON.stringify(message);
     this.out.write(`${prefix}${context ? `[${context}] ` : ''}${text.replace(/\s*\n\s*/g, ' ')}\n`);
   }
 }

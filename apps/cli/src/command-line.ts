@@ -17,7 +17,8 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Invocat
   if (HELP.has(first) || first === 'help') {
     if (rest.length === 0) return { help: generalHelp() };
     const command = Object.hasOwn(commands, rest[0]!) ? commands[rest[0]!] : undefined;
-    if (!command || rest.length > 1) throw new UsageError(`unknown command "${rest.join(' ')}" (${hint()} lists the commands)`);
+    if (!command || rest.length > 1)
+      throw new UsageError(`unknown command "${rest.join(' ')}" (${hint()} lists the commands)`);
     return { help: await commandHelp(command) };
   }
   const command = Object.hasOwn(commands, first) ? commands[first] : undefined;
@@ -31,7 +32,9 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Invocat
   const [min, max] = command.arity;
   if (args.length < min || args.length > max) {
     const wanted = command.usage.split(' ').slice(1).join(' ') || 'no arguments';
-    throw new UsageError(`${first}: expects ${wanted}, got ${args.length === 0 ? 'none' : args.map((a) => JSON.stringify(a)).join(' ')} (${hint(first)})`);
+    throw new UsageError(
+      `${first}: expects ${wanted}, got ${args.length === 0 ? 'none' : args.map((a) => JSON.stringify(a)).join(' ')} (${hint(first)})`,
+    );
   }
   try {
     await command.check?.(args);
@@ -67,8 +70,8 @@ export function generalHelp(): string {
     'Commands:',
     ...Object.values(commands).map((c) => `  ${c.usage.padEnd(width)}${c.summary}`),
     '',
-    'A command\'s result goes to stdout alone (JSON for provision and the users: commands); progress and messages',
-    'go to stderr. Use `npm run -s cli` to keep npm\'s own lines out of stdout:',
+    "A command's result goes to stdout alone (JSON for provision and the users: commands); progress and messages",
+    "go to stderr. Use `npm run -s cli` to keep npm's own lines out of stdout:",
     '  npm run -s cli -- provision riverside.json > ids.json',
     '',
     'Every command but migrate first brings the database schema up to date. Without DATABASE_URL the commands open',
@@ -82,5 +85,14 @@ export function generalHelp(): string {
 }
 
 export async function commandHelp(command: CommandInfo): Promise<string> {
-  return [`Usage: npm run cli -- ${command.usage}`, '', ...(await command.help()), '', ...EXIT_CODES, '', ...ERRORS, ''].join('\n');
+  return [
+    `Usage: npm run cli -- ${command.usage}`,
+    '',
+    ...(await command.help()),
+    '',
+    ...EXIT_CODES,
+    '',
+    ...ERRORS,
+    '',
+  ].join('\n');
 }

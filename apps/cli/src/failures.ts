@@ -3,9 +3,11 @@ import { EXIT, Failure, UsageError } from './usage.js';
 
 /** Node's and PostgreSQL's codes for a database or port the command could not use: expected, one line. */
 const ENVIRONMENT: Record<string, (e: NodeError) => string> = {
-  EADDRINUSE: (e) => `${e.address ?? 'the address'}:${e.port ?? '?'} is in use by another process (set PORT, or stop that process)`,
+  EADDRINUSE: (e) =>
+    `${e.address ?? 'the address'}:${e.port ?? '?'} is in use by another process (set PORT, or stop that process)`,
   EACCES: (e) => (e.port !== undefined ? `not allowed to listen on port ${e.port}` : e.message),
-  ECONNREFUSED: (e) => `cannot reach the database at ${e.address ?? ''}${e.port ? `:${e.port}` : ''}: connection refused (is it running? is DATABASE_URL right?)`,
+  ECONNREFUSED: (e) =>
+    `cannot reach the database at ${e.address ?? ''}${e.port ? `:${e.port}` : ''}: connection refused (is it running? is DATABASE_URL right?)`,
   ENOTFOUND: (e) => `cannot reach the database: host ${e.hostname ?? ''} not found (is DATABASE_URL right?)`,
   ETIMEDOUT: () => 'cannot reach the database: the connection timed out (is DATABASE_URL right?)',
   '28P01': () => 'the database refused the password of DATABASE_URL',
@@ -41,11 +43,16 @@ export function outcomeOf(err: unknown, command: string): Outcome {
     const problems = (err as { problems?: unknown }).problems;
     if (Array.isArray(problems)) {
       const [header] = err.message.split('\n') as [string];
-      return { code: EXIT.refused, lines: [say(header.charAt(0).toLowerCase() + header.slice(1)), ...problems.map((p) => `  - ${String(p)}`)], unexpected: false };
+      return {
+        code: EXIT.refused,
+        lines: [say(header.charAt(0).toLowerCase() + header.slice(1)), ...problems.map((p) => `  - ${String(p)}`)],
+        unexpected: false,
+      };
     }
     const refused = err.code === 'validation' || err.code === 'not_found' || err.code === 'bad_request';
     // A lost race (409): someone else wrote to the same records meanwhile; running it again decides on what they wrote.
-    const message = err.code === 'conflict' ? `${err.message} (nothing was written; run the command again)` : err.message;
+    const message =
+      err.code === 'conflict' ? `${err.message} (nothing was written; run the command again)` : err.message;
     return { code: refused ? EXIT.refused : EXIT.failed, lines: [say(oneLine(message))], unexpected: false };
   }
   const e = (err ?? {}) as NodeError & { driverError?: NodeError; errors?: NodeError[] };
@@ -54,7 +61,8 @@ export function outcomeOf(err: unknown, command: string): Outcome {
   const known = inner.code ? ENVIRONMENT[inner.code] : undefined;
   if (known) return { code: EXIT.failed, lines: [say(known(inner))], unexpected: false };
   // The embedded database's own refusal when another process has its folder (libs/platform, embedded-postgres.ts).
-  if (e instanceof Error && /embedded database .* is in use by process/.test(e.message)) return { code: EXIT.failed, lines: [say(oneLine(e.message))], unexpected: false };
+  if (e instanceof Error && /embedded database .* is in use by process/.test(e.message))
+    return { code: EXIT.failed, lines: [say(oneLine(e.message))], unexpected: false };
   const message = e instanceof Error ? e.message || e.name : String(err);
   return { code: EXIT.failed, lines: [say(`failed: ${oneLine(message)}`)], unexpected: true };
 }

@@ -19,15 +19,24 @@ export async function run(name: string, args: readonly string[]): Promise<number
   const detailed = config.log.level === 'debug' || config.log.level === 'trace';
   let app: INestApplicationContext | undefined;
   try {
-    app = await NestFactory.createApplicationContext(CliModule.forRoot(config, { migrate: name !== 'migrate' }), { logger: new CliLogger(detailed), abortOnError: false });
-    await runners[name]!(app, args, { out: (text) => process.stdout.write(text), err: (line) => process.stderr.write(`${line}\n`) });
+    app = await NestFactory.createApplicationContext(CliModule.forRoot(config, { migrate: name !== 'migrate' }), {
+      logger: new CliLogger(detailed),
+      abortOnError: false,
+    });
+    await runners[name]!(app, args, {
+      out: (text) => process.stdout.write(text),
+      err: (line) => process.stderr.write(`${line}\n`),
+    });
     await app.close();
     return EXIT.done;
   } catch (err) {
     await app?.close().catch(() => undefined);
     const outcome = outcomeOf(err, name);
     process.stderr.write(`${outcome.lines.join('\n')}\n`);
-    if (outcome.unexpected) process.stderr.write(detailed && err instanceof Error && err.stack ? `${err.stack}\n` : 'LOG_LEVEL=debug shows where it failed.\n');
+    if (outcome.unexpected)
+      process.stderr.write(
+        detailed && err instanceof Error && err.stack ? `${err.stack}\n` : 'LOG_LEVEL=debug shows where it failed.\n',
+      );
     return outcome.code;
   }
 }

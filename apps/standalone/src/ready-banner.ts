@@ -11,7 +11,9 @@ export function readyBanner(config: Pick<AppConfig, 'http' | 'database' | 'dataD
     `uvol is ready: ${url}`,
     `  API documentation  ${url}/api/docs`,
     `  health check       ${url}/health`,
-    config.database.url ? '  database           DATABASE_URL' : `  data               ${config.dataDir} (delete it, stopped, to start over)`,
+    config.database.url
+      ? '  database           DATABASE_URL'
+      : `  data               ${config.dataDir} (delete it, stopped, to start over)`,
     '  stop with Ctrl+C',
   ];
   const width = Math.max(...lines.map((l) => l.length));

@@ -9,7 +9,13 @@ export class WorkerModule {
   static forRoot(config: AppConfig = loadConfig()): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [...coreImports(config, { migrate: false }), LoggingModule, ReactorRunnerModule, ...contexts.domain, ...contexts.worker],
+      imports: [
+        ...coreImports(config, { migrate: false }),
+        LoggingModule,
+        ReactorRunnerModule,
+        ...contexts.domain,
+        ...contexts.worker,
+      ],
     };
   }
 }

@@ -12,7 +12,12 @@ describe('actors and causation', () => {
 
   it('given a cause, the caused metadata names the system, the cause and the chain', () => {
     const first = { eventId: 'e-1', metadata: { organisationId: 3, actor: userActor(5) } };
-    expect(causedBy(first, 'finance mail')).toEqual({ organisationId: 3, actor: systemActor('finance mail'), correlationId: 'e-1', causationId: 'e-1' });
+    expect(causedBy(first, 'finance mail')).toEqual({
+      organisationId: 3,
+      actor: systemActor('finance mail'),
+      correlationId: 'e-1',
+      causationId: 'e-1',
+    });
     const second = { eventId: 'e-2', metadata: causedBy(first, 'finance mail') };
     expect(causedBy(second, 'next')).toMatchObject({ correlationId: 'e-1', causationId: 'e-2' });
   });
@@ -21,6 +26,8 @@ describe('actors and causation', () => {
     const id = derivedEventId('e-1', 0);
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(derivedEventId('e-1', 0)).toBe(id);
-    expect(new Set([id, derivedEventId('e-1', 1), derivedEventId('e-2', 0), derivedEventId('e-1', '2027-01-04')]).size).toBe(4);
+    expect(
+      new Set([id, derivedEventId('e-1', 1), derivedEventId('e-2', 0), derivedEventId('e-1', '2027-01-04')]).size,
+    ).toBe(4);
   });
 });

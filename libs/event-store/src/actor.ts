@@ -5,7 +5,8 @@ import type { EventMetadata, StoredEvent } from './event.types.js';
  * Who caused an event: a user acting through the API, or the system acting on its own (a worker
  * following the log, a scheduler), with the reason a person reading the history would want.
  */
-export type Actor = { readonly kind: 'user'; readonly userId: number } | { readonly kind: 'system'; readonly reason: string };
+export type Actor =
+  { readonly kind: 'user'; readonly userId: number } | { readonly kind: 'system'; readonly reason: string };
 
 export const userActor = (userId: number): Actor => ({ kind: 'user', userId });
 export const systemActor = (reason: string): Actor => ({ kind: 'system', reason });

@@ -30,7 +30,9 @@ export class AppendStatements {
       // The gate is the events' unique (stream, version) key: a version already taken fails the
       // whole statement (a unique violation, turned into a ConcurrencyError), and appending after
       // version n needs event n to exist, so a version from the future writes nothing.
-      const after = newStream ? '' : ` AND EXISTS (SELECT FROM events WHERE stream_id = $1::text AND stream_version = $2::int)`;
+      const after = newStream
+        ? ''
+        : ` AND EXISTS (SELECT FROM events WHERE stream_id = $1::text AND stream_version = $2::int)`;
       return `WITH a AS (SELECT pg_try_advisory_xact_lock_shared(${LOCKS.projections}) AS locked),
             ev AS (INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
                    SELECT e.id, $1::text, $2::int + e.n::int, e.type, e.schema_version, e.data, $4::jsonb, $5::timestamptz
@@ -48,8 +50,10 @@ export class AppendStatements {
    * was written), then per event its `event_id`, `position` and `transaction_id`.
    */
   manyStreams(statements: readonly PlannedStatement[]): string {
-    return this.cached(`n\0${statements.map((s) => s.text).join('\0')}`, () =>
-      `WITH a AS (SELECT pg_try_advisory_xact_lock_shared(${LOCKS.projections}) AS locked),
+    return this.cached(
+      `n\0${statements.map((s) => s.text).join('\0')}`,
+      () =>
+        `WITH a AS (SELECT pg_try_advisory_xact_lock_shared(${LOCKS.projections}) AS locked),
             ${insert({ guard: 'a', returning: 'event_id, position, transaction_id::text AS transaction_id' })}
             ${writes(statements, 4)}
        SELECT a.locked, g.stale, ev.event_id, ev.position, ev.transaction_id FROM a CROSS JOIN g LEFT JOIN ev ON true`,
@@ -62,7 +66,10 @@ export class AppendStatements {
    * as stored (EVENT_COLUMNS).
    */
   inTransaction(): string {
-    return this.cached('tx', () => `WITH ${insert({ returning: EVENT_COLUMNS })} SELECT g.stale, ev.* FROM g LEFT JOIN ev ON true`);
+    return this.cached(
+      'tx',
+      () => `WITH ${insert({ returning: EVENT_COLUMNS })} SELECT g.stale, ev.* FROM g LEFT JOIN ev ON true`,
+    );
   }
 
   /**
@@ -74,7 +81,12 @@ export class AppendStatements {
    */
   inTransactionOne(follows: 'new' | 'any' | 'version'): string {
     return this.cached(`tx1\0${follows}`, () => {
-      const base = follows === 'new' ? '0' : follows === 'any' ? '(SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = $1::text)' : '$5::int';
+      const base =
+        follows === 'new'
+          ? '0'
+          : follows === 'any'
+            ? '(SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = $1::text)'
+            : '$5::int';
       return `INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
               SELECT e.id, $1::text, ${base} + e.n, e.type, e.schema_version, e.data, $3::jsonb, $4::timestamptz
                 FROM jsonb_to_recordset($2::jsonb) AS e(id uuid, n int, type text, schema_version int, data jsonb)

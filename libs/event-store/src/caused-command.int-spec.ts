@@ -25,9 +25,14 @@ class TallyHandler implements ICommandHandler<Tally> {
   constructor(private readonly store: EventStore) {}
 
   async execute({ cause, streamId }: Tally): Promise<number> {
-    const result = await this.store.handle(streamId, (n: number | null) => (n ?? 0) + 1, () => cause.identify('tally', [{ type: 'test.Tallied', data: {} }]), {
-      metadata: cause.metadata,
-    });
+    const result = await this.store.handle(
+      streamId,
+      (n: number | null) => (n ?? 0) + 1,
+      () => cause.identify('tally', [{ type: 'test.Tallied', data: {} }]),
+      {
+        metadata: cause.metadata,
+      },
+    );
     return result.events.length;
   }
 }
@@ -50,10 +55,15 @@ describe('commands caused by an event, through the command bus', () => {
   });
 
   async function causeEvent(): Promise<StoredEvent> {
-    const { events } = await store.handle(`cause-${randomUUID()}`, () => null, () => [{ type: 'test.Caused', data: {} }], {
-      expect: 'no_stream',
-      metadata: { organisationId: 4, actor: userActor(9) },
-    });
+    const { events } = await store.handle(
+      `cause-${randomUUID()}`,
+      () => null,
+      () => [{ type: 'test.Caused', data: {} }],
+      {
+        expect: 'no_stream',
+        metadata: { organisationId: 4, actor: userActor(9) },
+      },
+    );
     return events[0]!;
   }
 
@@ -68,7 +78,12 @@ describe('commands caused by an event, through the command bus', () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       eventId: derivedEventId(cause.eventId, 'tally/0'),
-      metadata: { organisationId: 4, actor: systemActor('tallying'), causationId: cause.eventId, correlationId: cause.eventId },
+      metadata: {
+        organisationId: 4,
+        actor: systemActor('tallying'),
+        causationId: cause.eventId,
+        correlationId: cause.eventId,
+      },
     });
   });
 
@@ -82,6 +97,8 @@ describe('commands caused by an event, through the command bus', () => {
     expect(appended.filter((n) => n === 1)).toHaveLength(1);
     expect(refused.filter((e) => !(e instanceof ConcurrencyError))).toEqual([]);
     expect(await tally()).toBe(0);
-    expect((await store.readStream(streamId)).map((e) => e.eventId)).toEqual([derivedEventId(cause.eventId, 'tally/0')]);
+    expect((await store.readStream(streamId)).map((e) => e.eventId)).toEqual([
+      derivedEventId(cause.eventId, 'tally/0'),
+    ]);
   });
 });

@@ -32,7 +32,12 @@ export type CausedJob<D = unknown> = D & { readonly cause: CauseRef };
  * The job a reactor enqueues for `event`: `data` (the event's data unless given) and the event as
  * `cause`. The runner makes the event id the job id.
  */
-export function causedJob(name: string, event: StoredEvent, data: object = event.data as object, options?: Omit<JobsOptions, 'jobId'>): ReactorJob {
+export function causedJob(
+  name: string,
+  event: StoredEvent,
+  data: object = event.data as object,
+  options?: Omit<JobsOptions, 'jobId'>,
+): ReactorJob {
   const payload: CausedJob<object> = { ...data, cause: { eventId: event.eventId, metadata: event.metadata } };
   return { name, data: payload, ...(options && { options }) };
 }

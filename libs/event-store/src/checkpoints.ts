@@ -45,7 +45,13 @@ export class Checkpoints {
           WHERE type = ANY($3::text[]) AND (transaction_id, position) > ($1::xid8, $2::bigint)`,
         [cursor.transactionId, cursor.position, r.handles],
       );
-      out.push({ name: r.name, kind: 'reactor', position: cursor.position, behind, state: behind ? 'catching up' : 'idle' });
+      out.push({
+        name: r.name,
+        kind: 'reactor',
+        position: cursor.position,
+        behind,
+        state: behind ? 'catching up' : 'idle',
+      });
     }
     return out;
   }

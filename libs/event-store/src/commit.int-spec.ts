@@ -17,7 +17,10 @@ import { ProjectionRegistry } from './projection-registry.js';
  * Each projection below pushes it down another path; every path must give the same rows.
  */
 const notes: Projection = {
-  name: 'test-notes', version: 1, tables: ['commit_notes'], handles: ['test.Noted', 'test.Renoted'],
+  name: 'test-notes',
+  version: 1,
+  tables: ['commit_notes'],
+  handles: ['test.Noted', 'test.Renoted'],
   project: (e: StoredEvent) => {
     const d = e.data as { id: string; text: string };
     return e.type === 'test.Noted'
@@ -27,19 +30,34 @@ const notes: Projection = {
 };
 /** Reads the position, which only the database assigns: the store must insert first. */
 const positions: Projection = {
-  name: 'test-positions', version: 1, tables: ['commit_positions'], handles: ['test.Positioned'],
-  project: (e: StoredEvent) => [op.upsert('commit_positions', ['id'], { id: (e.data as { id: string }).id, position: e.position })],
+  name: 'test-positions',
+  version: 1,
+  tables: ['commit_positions'],
+  handles: ['test.Positioned'],
+  project: (e: StoredEvent) => [
+    op.upsert('commit_positions', ['id'], { id: (e.data as { id: string }).id, position: e.position }),
+  ],
 };
 /** Two statements on one table (delete, then upsert): undefined in one statement, so it may not share it. */
 const twice: Projection = {
-  name: 'test-twice', version: 1, tables: ['commit_twice'], handles: ['test.Twice'],
+  name: 'test-twice',
+  version: 1,
+  tables: ['commit_twice'],
+  handles: ['test.Twice'],
   project: (e: StoredEvent) => {
     const id = (e.data as { id: string }).id;
-    return [op.delete('commit_twice', { id }), op.upsert('commit_twice', ['id'], { id, n: 1 }), op.update('commit_twice', { id }, { n: 2 })];
+    return [
+      op.delete('commit_twice', { id }),
+      op.upsert('commit_twice', ['id'], { id, n: 1 }),
+      op.update('commit_twice', { id }, { n: 2 }),
+    ];
   },
 };
 const failing: Projection = {
-  name: 'test-failing', version: 1, tables: ['commit_notes'], handles: ['test.Broken'],
+  name: 'test-failing',
+  version: 1,
+  tables: ['commit_notes'],
+  handles: ['test.Broken'],
   project: () => {
     throw new Error('projection bug');
   },
@@ -59,7 +77,9 @@ describe('EventStore.commit', () => {
     store = app.get(EventStore);
     internal = storeInternals(store);
     ds = app.get(DataSource);
-    await ds.query(`CREATE TABLE commit_notes (id text PRIMARY KEY, text text NOT NULL, at timestamptz NOT NULL, version int NOT NULL)`);
+    await ds.query(
+      `CREATE TABLE commit_notes (id text PRIMARY KEY, text text NOT NULL, at timestamptz NOT NULL, version int NOT NULL)`,
+    );
     await ds.query(`CREATE TABLE commit_positions (id text PRIMARY KEY, position bigint NOT NULL)`);
     await ds.query(`CREATE TABLE commit_twice (id text PRIMARY KEY, n int NOT NULL)`);
     const registry = app.get(ProjectionRegistry);
@@ -80,8 +100,12 @@ describe('EventStore.commit', () => {
     return spy.mock.calls.length > 0;
   };
   const note = (id: string, expectedVersion: number | 'no_stream' | 'any', text = 'hello', type = 'test.Noted') =>
-    internal.commit({ streamId: `note-${id}`, expectedVersion, events: [{ type, data: { id, text } }] }, { organisationId: 4, actorId: 2 });
-  const row = async (id: string) => (await ds.query(`SELECT text, at, version FROM commit_notes WHERE id = $1`, [id]))[0];
+    internal.commit(
+      { streamId: `note-${id}`, expectedVersion, events: [{ type, data: { id, text } }] },
+      { organisationId: 4, actorId: 2 },
+    );
+  const row = async (id: string) =>
+    (await ds.query(`SELECT text, at, version FROM commit_notes WHERE id = $1`, [id]))[0];
 
   it('stores the event and its projection rows together, and returns what the log holds', async () => {
     const id = randomUUID();
@@ -90,7 +114,12 @@ describe('EventStore.commit', () => {
     const [stored] = await store.readStream(`note-${id}`);
     expect(result!.nextExpectedVersion).toBe(1);
     expect(result!.events).toEqual([stored]);
-    expect(stored).toMatchObject({ type: 'test.Noted', streamVersion: 1, data: { id, text: 'hello' }, metadata: { organisationId: 4, actorId: 2 } });
+    expect(stored).toMatchObject({
+      type: 'test.Noted',
+      streamVersion: 1,
+      data: { id, text: 'hello' },
+      metadata: { organisationId: 4, actorId: 2 },
+    });
     expect(await row(id)).toEqual({ text: 'hello', at: stored!.recordedAt, version: 1 });
   });
 
@@ -105,9 +134,19 @@ describe('EventStore.commit', () => {
   it('appends at a known version, and refuses a stale or a too-new one, writing nothing', async () => {
     const id = randomUUID();
     await note(id, 'no_stream');
-    await internal.commit({ streamId: `note-${id}`, expectedVersion: 1, events: [{ type: 'test.Renoted', data: { id, text: 'second' } }] });
+    await internal.commit({
+      streamId: `note-${id}`,
+      expectedVersion: 1,
+      events: [{ type: 'test.Renoted', data: { id, text: 'second' } }],
+    });
     for (const stale of ['no_stream', 1, 5] as const) {
-      await expect(internal.commit({ streamId: `note-${id}`, expectedVersion: stale, events: [{ type: 'test.Renoted', data: { id, text: 'lost' } }] })).rejects.toBeInstanceOf(ConcurrencyError);
+      await expect(
+        internal.commit({
+          streamId: `note-${id}`,
+          expectedVersion: stale,
+          events: [{ type: 'test.Renoted', data: { id, text: 'lost' } }],
+        }),
+      ).rejects.toBeInstanceOf(ConcurrencyError);
     }
     expect((await store.readStream(`note-${id}`)).map((e) => e.streamVersion)).toEqual([1, 2]);
     expect(await row(id)).toMatchObject({ text: 'second', version: 2 });
@@ -116,18 +155,31 @@ describe('EventStore.commit', () => {
   it('refuses a stale version of a commit of two events without writing either', async () => {
     const id = randomUUID();
     await note(id, 'no_stream');
-    await internal.commit({ streamId: `note-${id}`, expectedVersion: 1, events: [{ type: 'test.Renoted', data: { id, text: 'second' } }] });
+    await internal.commit({
+      streamId: `note-${id}`,
+      expectedVersion: 1,
+      events: [{ type: 'test.Renoted', data: { id, text: 'second' } }],
+    });
     // Version 2 is taken, version 3 is free: the statement must not keep version 3 alone.
-    const two = [{ type: 'test.Renoted', data: { id, text: 'lost 2' } }, { type: 'test.Renoted', data: { id, text: 'lost 3' } }];
-    await expect(internal.commit({ streamId: `note-${id}`, expectedVersion: 1, events: two })).rejects.toBeInstanceOf(ConcurrencyError);
-    await expect(internal.transaction((tx) => internal.append(tx, [{ streamId: `note-${id}`, expectedVersion: 1, events: two }]))).rejects.toBeInstanceOf(ConcurrencyError);
+    const two = [
+      { type: 'test.Renoted', data: { id, text: 'lost 2' } },
+      { type: 'test.Renoted', data: { id, text: 'lost 3' } },
+    ];
+    await expect(internal.commit({ streamId: `note-${id}`, expectedVersion: 1, events: two })).rejects.toBeInstanceOf(
+      ConcurrencyError,
+    );
+    await expect(
+      internal.transaction((tx) => internal.append(tx, [{ streamId: `note-${id}`, expectedVersion: 1, events: two }])),
+    ).rejects.toBeInstanceOf(ConcurrencyError);
     expect((await store.readStream(`note-${id}`)).map((e) => e.streamVersion)).toEqual([1, 2]);
     expect(await row(id)).toMatchObject({ text: 'second', version: 2 });
   });
 
   it('lets exactly one of many concurrent creators of a stream win', async () => {
     const id = randomUUID();
-    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => note(id, 'no_stream', `writer ${i}`)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => note(id, 'no_stream', `writer ${i}`)),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(ConcurrencyError);
     expect(await store.readStream(`note-${id}`)).toHaveLength(1);
@@ -136,41 +188,54 @@ describe('EventStore.commit', () => {
   it('appends at an unknown version (any) through the transaction path', async () => {
     const id = randomUUID();
     await note(id, 'no_stream');
-    const any = () => internal.commit({ streamId: `note-${id}`, expectedVersion: 'any', events: [{ type: 'test.Renoted', data: { id, text: 'any' } }] });
+    const any = () =>
+      internal.commit({
+        streamId: `note-${id}`,
+        expectedVersion: 'any',
+        events: [{ type: 'test.Renoted', data: { id, text: 'any' } }],
+      });
     expect(await viaTransaction(any)).toBe(true);
     expect(await row(id)).toMatchObject({ text: 'any', version: 2 });
   });
 
   it('gives a projection that writes one table twice the same rows as in a transaction', async () => {
     const id = randomUUID();
-    const commit = () => internal.commit({ streamId: `twice-${id}`, expectedVersion: 'no_stream', events: [{ type: 'test.Twice', data: { id } }] });
+    const commit = () =>
+      internal.commit({
+        streamId: `twice-${id}`,
+        expectedVersion: 'no_stream',
+        events: [{ type: 'test.Twice', data: { id } }],
+      });
     expect(await viaTransaction(commit)).toBe(true);
     expect(await ds.query(`SELECT n FROM commit_twice WHERE id = $1`, [id])).toEqual([{ n: 2 }]);
   });
 
   // Needs two transactions at once, which embedded PGlite serialises (see event-store.int-spec).
-  (process.env.TEST_PG_ADMIN_URL ? it : it.skip)('waits behind a replay\'s swap instead of deadlocking with it', async () => {
-    // What a replay's swap does: the projections lock exclusively, then its tables exclusively.
-    const replay = new pg.Client({ connectionString: env.config.database.url });
-    await replay.connect();
-    try {
-      await replay.query('BEGIN');
-      await replay.query(`SELECT pg_advisory_xact_lock(${LOCKS.projections})`);
-      const id = randomUUID();
-      const spy = jest.spyOn(store as unknown as StoreInternals, 'transaction');
-      const write = note(id, 'no_stream', 'during the swap');
-      await new Promise((r) => setTimeout(r, 300));
-      expect(spy).toHaveBeenCalled();
-      // A write that waited for the lock while holding commit_notes would deadlock here.
-      await replay.query(`SET LOCAL lock_timeout = '5s'`);
-      await replay.query('LOCK TABLE commit_notes IN ACCESS EXCLUSIVE MODE');
-      await replay.query('COMMIT');
-      await write;
-      expect(await row(id)).toMatchObject({ text: 'during the swap', version: 1 });
-    } finally {
-      await replay.end();
-    }
-  });
+  (process.env.TEST_PG_ADMIN_URL ? it : it.skip)(
+    "waits behind a replay's swap instead of deadlocking with it",
+    async () => {
+      // What a replay's swap does: the projections lock exclusively, then its tables exclusively.
+      const replay = new pg.Client({ connectionString: env.config.database.url });
+      await replay.connect();
+      try {
+        await replay.query('BEGIN');
+        await replay.query(`SELECT pg_advisory_xact_lock(${LOCKS.projections})`);
+        const id = randomUUID();
+        const spy = jest.spyOn(store as unknown as StoreInternals, 'transaction');
+        const write = note(id, 'no_stream', 'during the swap');
+        await new Promise((r) => setTimeout(r, 300));
+        expect(spy).toHaveBeenCalled();
+        // A write that waited for the lock while holding commit_notes would deadlock here.
+        await replay.query(`SET LOCAL lock_timeout = '5s'`);
+        await replay.query('LOCK TABLE commit_notes IN ACCESS EXCLUSIVE MODE');
+        await replay.query('COMMIT');
+        await write;
+        expect(await row(id)).toMatchObject({ text: 'during the swap', version: 1 });
+      } finally {
+        await replay.end();
+      }
+    },
+  );
 
   it('writes nothing when a projection fails', async () => {
     const id = randomUUID();

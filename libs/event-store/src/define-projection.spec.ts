@@ -9,7 +9,16 @@ type ThingEvent =
   | { type: 'things.Looked'; data: { id: number } };
 
 const stored = <T extends string, D>(type: T, data: D): StoredEvent<T, D> => ({
-  position: 1, transactionId: '1', eventId: 'e', streamId: 's', streamVersion: 1, type, schemaVersion: 1, data, metadata: {}, recordedAt: new Date(0),
+  position: 1,
+  transactionId: '1',
+  eventId: 'e',
+  streamId: 's',
+  streamVersion: 1,
+  type,
+  schemaVersion: 1,
+  data,
+  metadata: {},
+  recordedAt: new Date(0),
 });
 
 const Things = defineProjection<ThingEvent>({
@@ -31,21 +40,34 @@ describe('defineProjection', () => {
 
   it('hands each event to its handler with its data typed, and answers nothing for others', () => {
     const things = new Things();
-    expect(things.project(stored('things.Made', { id: 1, name: 'a' }))).toEqual([op.upsert('things', ['id'], { id: 1, name: 'a' })]);
+    expect(things.project(stored('things.Made', { id: 1, name: 'a' }))).toEqual([
+      op.upsert('things', ['id'], { id: 1, name: 'a' }),
+    ]);
     expect(things.project(stored('things.Dropped', { id: 1 }))).toEqual([op.delete('things', { id: 1 })]);
     expect(things.project(stored('things.Looked', { id: 1 }))).toEqual([]);
     expect(things.project(stored('other.Thing', {}))).toEqual([]);
   });
 
   it('refuses, at compile time, a table missing an event type or naming one the union lacks', () => {
-    // @ts-expect-error: 'things.Looked' is missing, so a new event type cannot be forgotten.
-    defineProjection<ThingEvent>({ name: 'x', version: 1, tables: [], on: { 'things.Made': null, 'things.Remade': null, 'things.Dropped': null } });
     defineProjection<ThingEvent>({
       name: 'x',
       version: 1,
       tables: [],
-      // @ts-expect-error: 'things.Unknown' is not an event of the union.
-      on: { 'things.Made': null, 'things.Remade': null, 'things.Dropped': null, 'things.Looked': null, 'things.Unknown': null },
+      // @ts-expect-error: 'things.Looked' is missing, so a new event type cannot be forgotten.
+      on: { 'things.Made': null, 'things.Remade': null, 'things.Dropped': null },
+    });
+    defineProjection<ThingEvent>({
+      name: 'x',
+      version: 1,
+      tables: [],
+      on: {
+        'things.Made': null,
+        'things.Remade': null,
+        'things.Dropped': null,
+        'things.Looked': null,
+        // @ts-expect-error: 'things.Unknown' is not an event of the union.
+        'things.Unknown': null,
+      },
     });
   });
 });

@@ -9,7 +9,14 @@ export interface TypedEvent {
 }
 
 /** The data of the event type K in the union E (a member may declare several types, `type: 'A' | 'B'`). */
-export type DataOf<E extends TypedEvent, K extends string> = E extends { readonly type: infer T; readonly data: infer D } ? (K extends T ? D : never) : never;
+export type DataOf<E extends TypedEvent, K extends string> = E extends {
+  readonly type: infer T;
+  readonly data: infer D;
+}
+  ? K extends T
+    ? D
+    : never
+  : never;
 
 /** The stored form of the event of type K in the union E: its data typed, the log's fields beside it. */
 export type StoredOf<E extends TypedEvent, K extends E['type'] = E['type']> = StoredEvent<K, DataOf<E, K>>;
@@ -43,7 +50,11 @@ type AnyHandler = (event: StoredEvent) => readonly ProjectionOp[];
  *   export class ClaimsProjection extends defineProjection<ClaimEvent>({ name, version, tables, on: { … } }) {}
  */
 export function defineProjection<E extends TypedEvent>(spec: ProjectionSpec<E>): new () => Projection {
-  const handlers = new Map(Object.entries(spec.on as Record<string, AnyHandler | null>).filter((entry): entry is [string, AnyHandler] => entry[1] !== null));
+  const handlers = new Map(
+    Object.entries(spec.on as Record<string, AnyHandler | null>).filter(
+      (entry): entry is [string, AnyHandler] => entry[1] !== null,
+    ),
+  );
   const handles = Object.freeze([...handlers.keys()]);
   return class DefinedProjection implements Projection {
     readonly name = spec.name;
@@ -71,7 +82,9 @@ export interface ReactorSpec<E extends TypedEvent> {
 
 /** A reactor from a table of handlers keyed by event type, as `defineProjection` is for projections. */
 export function defineReactor<E extends TypedEvent>(spec: ReactorSpec<E>): new () => Reactor {
-  const handlers = new Map(Object.entries(spec.on as unknown as Record<string, (event: StoredEvent) => ReactorJob | null>));
+  const handlers = new Map(
+    Object.entries(spec.on as unknown as Record<string, (event: StoredEvent) => ReactorJob | null>),
+  );
   const handles = Object.freeze([...handlers.keys()]);
   return class DefinedReactor implements Reactor {
     readonly name = spec.name;

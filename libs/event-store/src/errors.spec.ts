@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { ConcurrencyError, isLostRace, lostRaceAsConflict } from './errors.js';
 
 describe('isLostRace', () => {
-  const pgError = (code: string, constraint?: string) => Object.assign(new Error('duplicate key'), { code, constraint });
+  const pgError = (code: string, constraint?: string) =>
+    Object.assign(new Error('duplicate key'), { code, constraint });
 
   it('given a unique violation of the (stream, version) key or of the event id, from pg or wrapped by TypeORM, then it is a lost race', () => {
     expect(isLostRace(pgError('23505', 'events_stream_id_stream_version_key'))).toBe(true);
@@ -25,7 +26,8 @@ describe('lostRaceAsConflict', () => {
     { streamId: 'a', expectedVersion: 1, events: [{ type: 't', data: {} }] },
     { streamId: 'b, c', expectedVersion: 'no_stream' as const, events: [{ type: 't', data: {}, eventId: 'e-1' }] },
   ];
-  const lost = (constraint: string, detail: string) => Object.assign(new Error('duplicate key'), { code: '23505', constraint, detail });
+  const lost = (constraint: string, detail: string) =>
+    Object.assign(new Error('duplicate key'), { code: '23505', constraint, detail });
   const caught = (error: unknown) => {
     try {
       lostRaceAsConflict(appends)(error);
@@ -35,9 +37,16 @@ describe('lostRaceAsConflict', () => {
   };
 
   it('given a lost race, then the ConcurrencyError names the stream Postgres names, by version or by event id, else the first', () => {
-    expect(caught(lost('events_stream_id_stream_version_key', 'Key (stream_id, stream_version)=(b, c, 1) already exists.'))).toMatchObject({ streamId: 'b, c', expected: 'no_stream' });
-    expect(caught({ driverError: lost('events_event_id_key', 'Key (event_id)=(e-1) already exists.') })).toMatchObject({ streamId: 'b, c' });
-    expect(caught(lost('events_stream_id_stream_version_key', 'something else'))).toMatchObject({ streamId: 'a', expected: '1' });
+    expect(
+      caught(lost('events_stream_id_stream_version_key', 'Key (stream_id, stream_version)=(b, c, 1) already exists.')),
+    ).toMatchObject({ streamId: 'b, c', expected: 'no_stream' });
+    expect(caught({ driverError: lost('events_event_id_key', 'Key (event_id)=(e-1) already exists.') })).toMatchObject({
+      streamId: 'b, c',
+    });
+    expect(caught(lost('events_stream_id_stream_version_key', 'something else'))).toMatchObject({
+      streamId: 'a',
+      expected: '1',
+    });
     expect(caught(lost('events_stream_id_stream_version_key', 'x'))).toBeInstanceOf(ConcurrencyError);
   });
 

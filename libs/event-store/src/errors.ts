@@ -27,7 +27,7 @@ export function isLostRace(error: unknown): boolean {
 
 /** The stream a write to `appends` lost its race on, named by Postgres's message, else the first. */
 function lostOn(error: unknown, appends: readonly StreamAppend[]): StreamAppend {
-  const { detail } = (((error as { driverError?: unknown }).driverError ?? error) ?? {}) as { detail?: string };
+  const { detail } = ((error as { driverError?: unknown }).driverError ?? error ?? {}) as { detail?: string };
   const version = /^Key \(stream_id, stream_version\)=\((.*), -?\d+\) already exists/.exec(detail ?? '');
   const eventId = /^Key \(event_id\)=\(([^)]*)\) already exists/.exec(detail ?? '');
   return (

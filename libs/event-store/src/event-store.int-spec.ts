@@ -40,7 +40,13 @@ describe('EventStore on Postgres', () => {
     await internal.transaction((tx) =>
       internal.append(
         tx,
-        [{ streamId: id, expectedVersion: 'no_stream', events: [event('test.A', { n: 1 }), event('test.B', { n: 2 })] }],
+        [
+          {
+            streamId: id,
+            expectedVersion: 'no_stream',
+            events: [event('test.A', { n: 1 }), event('test.B', { n: 2 })],
+          },
+        ],
         { organisationId: 7, actorId: 3 },
       ),
     );
@@ -79,7 +85,10 @@ describe('EventStore on Postgres', () => {
 
   it('lets exactly one of two concurrent creators of a stream win', async () => {
     const id = `thing-${randomUUID()}`;
-    const results = await Promise.allSettled([appendOne(id, 'no_stream', 'test.A'), appendOne(id, 'no_stream', 'test.A')]);
+    const results = await Promise.allSettled([
+      appendOne(id, 'no_stream', 'test.A'),
+      appendOne(id, 'no_stream', 'test.A'),
+    ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect((await store.readStream(id)).map((e) => e.streamVersion)).toEqual([1]);
   });
@@ -105,7 +114,9 @@ describe('EventStore on Postgres', () => {
     const eventId = randomUUID();
     const append = () =>
       internal.transaction((tx) =>
-        internal.append(tx, [{ streamId: id, expectedVersion: 'no_stream', events: [{ type: 'test.A', data: {}, eventId }] }]),
+        internal.append(tx, [
+          { streamId: id, expectedVersion: 'no_stream', events: [{ type: 'test.A', data: {}, eventId }] },
+        ]),
       );
     const [first] = await append();
     const [again] = await append();
@@ -130,9 +141,13 @@ describe('EventStore on Postgres', () => {
 
   it('queues concurrent appends at any version of one stream: every one lands, versions 1 to n', async () => {
     const id = `thing-${randomUUID()}`;
-    const results = await Promise.allSettled(Array.from({ length: 12 }, () => appendOne(id, 'any', 'test.A', 'test.B')));
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, () => appendOne(id, 'any', 'test.A', 'test.B')),
+    );
     expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
-    expect((await store.readStream(id)).map((e) => e.streamVersion)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+    expect((await store.readStream(id)).map((e) => e.streamVersion)).toEqual(
+      Array.from({ length: 24 }, (_, i) => i + 1),
+    );
   });
 
   it('refuses an append after a version the stream has not reached, writing nothing', async () => {
@@ -151,20 +166,30 @@ describe('EventStore on Postgres', () => {
   });
 
   // Two transactions at once: embedded PGlite runs them one after the other (the second is then a no-op).
-  (process.env.TEST_PG_ADMIN_URL ? it : it.skip)('gives a 409, not a 500, to the loser of two concurrent retries of one event', async () => {
-    const id = `thing-${randomUUID()}`;
-    const eventId = randomUUID();
-    const retry = () => internal.transaction((tx) => internal.append(tx, [{ streamId: id, expectedVersion: 'no_stream', events: [{ type: 'test.A', data: {}, eventId }] }]));
-    const results = await Promise.allSettled([retry(), retry(), retry()]);
-    for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(ConcurrencyError);
-    expect((await store.readStream(id)).map((e) => e.eventId)).toEqual([eventId]);
-  });
+  (process.env.TEST_PG_ADMIN_URL ? it : it.skip)(
+    'gives a 409, not a 500, to the loser of two concurrent retries of one event',
+    async () => {
+      const id = `thing-${randomUUID()}`;
+      const eventId = randomUUID();
+      const retry = () =>
+        internal.transaction((tx) =>
+          internal.append(tx, [
+            { streamId: id, expectedVersion: 'no_stream', events: [{ type: 'test.A', data: {}, eventId }] },
+          ]),
+        );
+      const results = await Promise.allSettled([retry(), retry(), retry()]);
+      for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(ConcurrencyError);
+      expect((await store.readStream(id)).map((e) => e.eventId)).toEqual([eventId]);
+    },
+  );
 
   it('upcasts old event shapes on read without rewriting them', async () => {
     app.get(EventUpcasters).register('test.Renamed', 1, (d) => ({ fullName: (d as { name: string }).name }));
     const id = `thing-${randomUUID()}`;
     await internal.transaction((tx) =>
-      internal.append(tx, [{ streamId: id, expectedVersion: 'any', events: [{ type: 'test.Renamed', data: { name: 'Ann' } }] }]),
+      internal.append(tx, [
+        { streamId: id, expectedVersion: 'any', events: [{ type: 'test.Renamed', data: { name: 'Ann' } }] },
+      ]),
     );
     const [read] = await store.readStream(id);
     expect(read).toMatchObject({ schemaVersion: 2, data: { fullName: 'Ann' } });
@@ -214,13 +239,17 @@ describe('EventStore on Postgres', () => {
 
       // The slow transaction appends first (lower position), then waits before committing.
       const slow = internal.transaction(async (tx) => {
-        await internal.append(tx, [{ streamId: `slow-${randomUUID()}`, expectedVersion: 'any', events: [event(type, { who: 'slow' })] }]);
+        await internal.append(tx, [
+          { streamId: `slow-${randomUUID()}`, expectedVersion: 'any', events: [event(type, { who: 'slow' })] },
+        ]);
         slowAppended();
         await slowMayCommit;
       });
       await slowHasAppended;
       await internal.transaction((tx) =>
-        internal.append(tx, [{ streamId: `fast-${randomUUID()}`, expectedVersion: 'any', events: [event(type, { who: 'fast' })] }]),
+        internal.append(tx, [
+          { streamId: `fast-${randomUUID()}`, expectedVersion: 'any', events: [event(type, { who: 'fast' })] },
+        ]),
       );
 
       // While the slow one is open the reader must not pass it, so it delivers nothing yet.
@@ -242,7 +271,9 @@ describe('EventStore on Postgres', () => {
       const seen: string[] = [];
       const writers = Array.from({ length: 40 }, (_, i) =>
         internal.transaction(async (tx) => {
-          await internal.append(tx, [{ streamId: `w-${i}-${randomUUID()}`, expectedVersion: 'any', events: [event(type, { i })] }]);
+          await internal.append(tx, [
+            { streamId: `w-${i}-${randomUUID()}`, expectedVersion: 'any', events: [event(type, { i })] },
+          ]);
           await new Promise((r) => setTimeout(r, (i * 7) % 23));
         }),
       );

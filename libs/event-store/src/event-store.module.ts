@@ -9,7 +9,15 @@ import { ReactorRegistry } from './reactor-registry.js';
 import { ProjectionReplayer } from './replay.js';
 import { EventUpcasters } from './upcasters.js';
 
-const exported = [EventStore, EventUpcasters, ProjectionRegistry, ReactorRegistry, Checkpoints, ProjectionReplayer, HistoryReader];
+const exported = [
+  EventStore,
+  EventUpcasters,
+  ProjectionRegistry,
+  ReactorRegistry,
+  Checkpoints,
+  ProjectionReplayer,
+  HistoryReader,
+];
 
 /** The log and its projections; every process imports it. Needs the database module. */
 @Global()

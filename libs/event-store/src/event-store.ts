@@ -86,10 +86,16 @@ export class EventStore {
   ): Promise<Handled<S>> {
     return this.retrying(options.retries, async () => {
       const gates = await this.readGates(options.gates);
-      const { state, version } = options.expect ? { state: null, version: 0 } : this.fold(evolve, await this.prepared.query<EventRow>(READ_STREAM, [streamId]));
+      const { state, version } = options.expect
+        ? { state: null, version: 0 }
+        : this.fold(evolve, await this.prepared.query<EventRow>(READ_STREAM, [streamId]));
       const events = await decide(state);
       if (events.length === 0) return { streamId, nextExpectedVersion: version, events: [], state };
-      const [result] = await this.write([{ streamId, expectedVersion: options.expect ?? version, events }], options.metadata ?? {}, gates);
+      const [result] = await this.write(
+        [{ streamId, expectedVersion: options.expect ?? version, events }],
+        options.metadata ?? {},
+        gates,
+      );
       return { ...result!, state };
     });
   }
@@ -127,21 +133,37 @@ export class EventStore {
         ? this.prepared.query<EventRow>(READ_STREAM, [read[0]!.streamId])
         : this.prepared.query<EventRow>(READ_STREAMS, [read.map((s) => s.streamId)]));
       const rowsOf = new Map<string, EventRow[]>();
-      for (const row of rows) (rowsOf.get(row.stream_id) ?? rowsOf.set(row.stream_id, []).get(row.stream_id)!).push(row);
-      for (const s of read) Object.assign(byId.get(s.streamId)!, this.fold(s.evolve!.bind(s) as Evolve<unknown, never>, rowsOf.get(s.streamId) ?? []));
+      for (const row of rows)
+        (rowsOf.get(row.stream_id) ?? rowsOf.set(row.stream_id, []).get(row.stream_id)!).push(row);
+      for (const s of read)
+        Object.assign(
+          byId.get(s.streamId)!,
+          this.fold(s.evolve!.bind(s) as Evolve<unknown, never>, rowsOf.get(s.streamId) ?? []),
+        );
     }
     const decided = await decide(streams.map((s) => byId.get(s.streamId)!.state) as StatesOf<T>);
     const appends: StreamAppend[] = [];
     const named = new Set<string>();
     for (const d of decided) {
       const stream = byId.get(d.streamId);
-      if (!stream) throw new Error(`EventStore.handleMany: the decision appends to ${d.streamId}, which is not one of its streams`);
+      if (!stream)
+        throw new Error(
+          `EventStore.handleMany: the decision appends to ${d.streamId}, which is not one of its streams`,
+        );
       if (named.has(d.streamId)) throw new Error(`EventStore.handleMany: the decision names ${d.streamId} twice`);
       named.add(d.streamId);
-      if (d.events.length > 0) appends.push({ streamId: d.streamId, expectedVersion: stream.expect ?? stream.version, events: d.events });
+      if (d.events.length > 0)
+        appends.push({ streamId: d.streamId, expectedVersion: stream.expect ?? stream.version, events: d.events });
     }
     const written = appends.length > 0 ? await this.write(appends, options.metadata ?? {}, gates) : [];
-    return streams.map((s) => written.find((w) => w.streamId === s.streamId) ?? { streamId: s.streamId, nextExpectedVersion: byId.get(s.streamId)!.version, events: [] });
+    return streams.map(
+      (s) =>
+        written.find((w) => w.streamId === s.streamId) ?? {
+          streamId: s.streamId,
+          nextExpectedVersion: byId.get(s.streamId)!.version,
+          events: [],
+        },
+    );
   }
 
   /** A stream's rows folded with `evolve`, and the version to append at. */
@@ -182,7 +204,9 @@ export class EventStore {
   private async passGates(tx: EntityManager, gates: GateRead): Promise<void> {
     const at = (id: string) => gates.versions.get(id) ?? 0;
     if (gates.advance.length > 0) {
-      const moved: { id: string }[] = await tx.query(ADVANCE_GATES, [gates.advance, gates.advance.map(at)]).catch(deadlockAsConflict(gates.advance[0]!));
+      const moved: { id: string }[] = await tx
+        .query(ADVANCE_GATES, [gates.advance, gates.advance.map(at)])
+        .catch(deadlockAsConflict(gates.advance[0]!));
       if (moved.length < gates.advance.length) {
         const stale = gates.advance.find((id) => !moved.some((m) => m.id === id))!;
         throw new ConcurrencyError(stale, String(at(stale)));
@@ -190,7 +214,9 @@ export class EventStore {
     }
     if (gates.hold.length > 0) {
       await tx.query(CREATE_GATES, [gates.hold]);
-      const held: { id: string; version: string }[] = await tx.query(HOLD_GATES, [gates.hold]).catch(deadlockAsConflict(gates.hold[0]!));
+      const held: { id: string; version: string }[] = await tx
+        .query(HOLD_GATES, [gates.hold])
+        .catch(deadlockAsConflict(gates.hold[0]!));
       const stale = held.find((h) => Number(h.version) !== at(h.id));
       if (stale) throw new ConcurrencyError(stale.id, String(at(stale.id)));
     }
@@ -214,7 +240,12 @@ export class EventStore {
    * locked in id order, so two commands touching the same pair of streams cannot deadlock.
    * The store's own fallback for writes that cannot be one statement (`write`).
    */
-  private async append(tx: EntityManager, appends: readonly StreamAppend[], metadata: EventMetadata = {}, gates: GateRead | null = null): Promise<AppendResult[]> {
+  private async append(
+    tx: EntityManager,
+    appends: readonly StreamAppend[],
+    metadata: EventMetadata = {},
+    gates: GateRead | null = null,
+  ): Promise<AppendResult[]> {
     if (!tx.queryRunner?.isTransactionActive) throw new Error('EventStore.append needs a transaction');
     // Appends at 'any' read the stream's latest version and append after it, so they queue per
     // stream; their locks come with the projections lock, in one order, so they cannot deadlock.
@@ -232,13 +263,21 @@ export class EventStore {
     for (const append of [...appends].sort(byStreamId)) {
       const k = seen.get(append.streamId) ?? 0;
       seen.set(append.streamId, k + 1);
-      (rounds[k] ??= []).push(stored.size === 0 ? append : { ...append, events: append.events.filter((e) => !e.eventId || !stored.has(e.eventId)) });
+      (rounds[k] ??= []).push(
+        stored.size === 0
+          ? append
+          : { ...append, events: append.events.filter((e) => !e.eventId || !stored.has(e.eventId)) },
+      );
     }
     const results = new Map<string, AppendResult[]>();
     for (const round of rounds) {
-      for (const result of await this.insert(tx, round, metadata, recordedAt)) results.set(result.streamId, [...(results.get(result.streamId) ?? []), result]);
+      for (const result of await this.insert(tx, round, metadata, recordedAt))
+        results.set(result.streamId, [...(results.get(result.streamId) ?? []), result]);
     }
-    const events = [...results.values()].flat().flatMap((r) => r.events).sort((a, b) => a.position - b.position);
+    const events = [...results.values()]
+      .flat()
+      .flatMap((r) => r.events)
+      .sort((a, b) => a.position - b.position);
     await this.projections.apply(tx, events);
     return appends.map((a) => results.get(a.streamId)!.shift()!);
   }
@@ -252,12 +291,17 @@ export class EventStore {
    * know in advance ('any'), idempotency keys (they need a read), projections that cannot share the
    * statement (InlineProjections.plan), and while a replay holds the projections lock for its swap.
    */
-  private async write(appends: readonly StreamAppend[], metadata: EventMetadata, gates: GateRead | null = null): Promise<AppendResult[]> {
+  private async write(
+    appends: readonly StreamAppend[],
+    metadata: EventMetadata,
+    gates: GateRead | null = null,
+  ): Promise<AppendResult[]> {
     const viaTransaction = () => this.transaction((tx) => this.append(tx, appends, metadata, gates));
     // Gates need their own statements before the events: a transaction (docs/adr/0008).
     if (gates) return viaTransaction();
     for (const a of appends) {
-      if (a.events.length === 0 || a.expectedVersion === 'any' || a.events.some((e) => e.eventId)) return viaTransaction();
+      if (a.events.length === 0 || a.expectedVersion === 'any' || a.events.some((e) => e.eventId))
+        return viaTransaction();
     }
     const one = appends.length === 1;
     const sorted = one ? appends : [...appends].sort(byStreamId);
@@ -273,7 +317,14 @@ export class EventStore {
       for (let i = 0; i < events.length; i++) {
         const e = events[i]!;
         const data = JSON.stringify(e.data ?? {});
-        const fields = { eventId: randomUUID(), streamId, streamVersion: from + i + 1, type: e.type, schemaVersion: e.schemaVersion ?? 1, recordedAt };
+        const fields = {
+          eventId: randomUUID(),
+          streamId,
+          streamVersion: from + i + 1,
+          type: e.type,
+          schemaVersion: e.schemaVersion ?? 1,
+          recordedAt,
+        };
         const where = one ? '' : `"o":${pending.length},"s":${JSON.stringify(streamId)},`;
         eventsJson += `${pending.length ? ',' : ''}{${where}"id":"${fields.eventId}","n":${i + 1},"type":${JSON.stringify(fields.type)},"schema_version":${fields.schemaVersion},"data":${data}}`;
         pending.push(pendingEvent(fields, data, meta));
@@ -281,7 +332,9 @@ export class EventStore {
     }
     eventsJson += ']';
     streamsJson += ']';
-    const planned = await this.projections.plan(pending, 'EXISTS (SELECT FROM ev)', (text, p) => this.dataSource.query(text, p));
+    const planned = await this.projections.plan(pending, 'EXISTS (SELECT FROM ev)', (text, p) =>
+      this.dataSource.query(text, p),
+    );
     if (!planned) return viaTransaction();
     const extra = planned.statements.flatMap((s) => s.params);
     let stored: { position: string; transaction_id: string }[];
@@ -289,23 +342,43 @@ export class EventStore {
       const { streamId, expectedVersion } = appends[0]!;
       const from = pending[0]!.streamVersion - 1;
       const rows = await this.prepared
-        .query<{ locked: boolean; position: string | null; transaction_id: string | null }>(this.statements.oneStream(from === 0, planned.statements), [streamId, from, eventsJson, meta, recordedAt.toISOString(), ...extra])
+        .query<{ locked: boolean; position: string | null; transaction_id: string | null }>(
+          this.statements.oneStream(from === 0, planned.statements),
+          [streamId, from, eventsJson, meta, recordedAt.toISOString(), ...extra],
+        )
         .catch(lostRaceAsConflict(appends));
       if (!rows[0]!.locked) return viaTransaction();
       if (rows[0]!.position === null) throw new ConcurrencyError(streamId, String(expectedVersion));
       stored = rows as typeof stored;
     } else {
       const rows = await this.prepared
-        .query<{ locked: boolean; stale: string | null; event_id: string | null; position: string; transaction_id: string }>(this.statements.manyStreams(planned.statements), [streamsJson, eventsJson, meta, recordedAt.toISOString(), ...extra])
+        .query<{
+          locked: boolean;
+          stale: string | null;
+          event_id: string | null;
+          position: string;
+          transaction_id: string;
+        }>(this.statements.manyStreams(planned.statements), [
+          streamsJson,
+          eventsJson,
+          meta,
+          recordedAt.toISOString(),
+          ...extra,
+        ])
         .catch(lostRaceAsConflict(appends));
       if (!rows[0]!.locked) return viaTransaction();
       const stale = rows[0]!.stale;
-      if (stale !== null) throw new ConcurrencyError(stale, String(appends.find((a) => a.streamId === stale)?.expectedVersion));
+      if (stale !== null)
+        throw new ConcurrencyError(stale, String(appends.find((a) => a.streamId === stale)?.expectedVersion));
       const byEvent = new Map(rows.map((r) => [r.event_id, r]));
       stored = pending.map((e) => byEvent.get(e.eventId)!);
     }
     this.projections.announce(planned.ops);
-    const events = pending.map((e, i) => ({ ...e, position: Number(stored[i]!.position), transactionId: stored[i]!.transaction_id }));
+    const events = pending.map((e, i) => ({
+      ...e,
+      position: Number(stored[i]!.position),
+      transactionId: stored[i]!.transaction_id,
+    }));
     return appends.map((a) => {
       const own = events.filter((e) => e.streamId === a.streamId);
       return { streamId: a.streamId, nextExpectedVersion: own[own.length - 1]!.streamVersion, events: own };
@@ -327,7 +400,10 @@ export class EventStore {
    * of it (the rota notifications send one e-mail per request this way). The (transaction_id,
    * position) index serves it.
    */
-  async readTransaction(transactionId: string, options: { types?: readonly string[]; limit?: number } = {}): Promise<StoredEvent[]> {
+  async readTransaction(
+    transactionId: string,
+    options: { types?: readonly string[]; limit?: number } = {},
+  ): Promise<StoredEvent[]> {
     const { types, limit } = options;
     const rows: EventRow[] = await this.dataSource.query(
       `SELECT ${EVENT_COLUMNS} FROM events WHERE transaction_id = $1::xid8 ${types ? 'AND type = ANY($3::text[])' : ''} ORDER BY position LIMIT $2`,
@@ -370,7 +446,12 @@ export class EventStore {
   }
 
   /** One insert for `round` (distinct streams) inside the caller's transaction; no events: the stream's latest version. */
-  private async insert(tx: EntityManager, round: readonly StreamAppend[], metadata: EventMetadata, recordedAt: Date): Promise<AppendResult[]> {
+  private async insert(
+    tx: EntityManager,
+    round: readonly StreamAppend[],
+    metadata: EventMetadata,
+    recordedAt: Date,
+  ): Promise<AppendResult[]> {
     const results: AppendResult[] = [];
     const writing = round.filter((a) => a.events.length > 0);
     // Every event was stored before: an idempotent retry, not a race.
@@ -386,11 +467,24 @@ export class EventStore {
     let rows: (EventRow & { stale?: string | null })[];
     if (writing.length === 1) {
       const [{ streamId, expectedVersion, events }] = writing as [StreamAppend];
-      const follows = expectedVersion === 'any' ? 'any' : expectedVersion === 'no_stream' || expectedVersion === 0 ? 'new' : 'version';
+      const follows =
+        expectedVersion === 'any'
+          ? 'any'
+          : expectedVersion === 'no_stream' || expectedVersion === 0
+            ? 'new'
+            : 'version';
       rows = await tx
         .query(this.statements.inTransactionOne(follows), [
           streamId,
-          JSON.stringify(events.map((e, i) => ({ id: e.eventId ?? randomUUID(), n: i + 1, type: e.type, schema_version: e.schemaVersion ?? 1, data: e.data ?? {} }))),
+          JSON.stringify(
+            events.map((e, i) => ({
+              id: e.eventId ?? randomUUID(),
+              n: i + 1,
+              type: e.type,
+              schema_version: e.schemaVersion ?? 1,
+              data: e.data ?? {},
+            })),
+          ),
           JSON.stringify(metadata),
           recordedAt.toISOString(),
           ...(follows === 'version' ? [expectedVersion] : []),
@@ -399,9 +493,19 @@ export class EventStore {
       // Nothing inserted: the version to append after does not exist (yet).
       if (rows.length === 0) throw new ConcurrencyError(streamId, String(expectedVersion));
     } else {
-      const streams = writing.map((a) => ({ id: a.streamId, after: a.expectedVersion === 'any' ? null : a.expectedVersion === 'no_stream' ? 0 : a.expectedVersion }));
+      const streams = writing.map((a) => ({
+        id: a.streamId,
+        after: a.expectedVersion === 'any' ? null : a.expectedVersion === 'no_stream' ? 0 : a.expectedVersion,
+      }));
       const events = writing.flatMap((a) =>
-        a.events.map((e, i) => ({ id: e.eventId ?? randomUUID(), s: a.streamId, n: i + 1, type: e.type, schema_version: e.schemaVersion ?? 1, data: e.data ?? {} })),
+        a.events.map((e, i) => ({
+          id: e.eventId ?? randomUUID(),
+          s: a.streamId,
+          n: i + 1,
+          type: e.type,
+          schema_version: e.schemaVersion ?? 1,
+          data: e.data ?? {},
+        })),
       );
       rows = await tx
         .query(this.statements.inTransaction(), [
@@ -413,21 +517,27 @@ export class EventStore {
         .catch(lostRaceAsConflict(writing));
       const stale = rows[0]!.stale ?? null;
       // Nothing inserted: that stream's version to append after does not exist (yet).
-      if (stale !== null) throw new ConcurrencyError(stale, String(writing.find((a) => a.streamId === stale)?.expectedVersion));
+      if (stale !== null)
+        throw new ConcurrencyError(stale, String(writing.find((a) => a.streamId === stale)?.expectedVersion));
     }
     for (const a of writing) {
       const stored = rows
         .filter((r) => r.stream_id === a.streamId)
         .map((r) => toStoredEvent(r, this.upcasters))
         .sort((x, y) => x.streamVersion - y.streamVersion);
-      results.push({ streamId: a.streamId, nextExpectedVersion: stored[stored.length - 1]!.streamVersion, events: stored });
+      results.push({
+        streamId: a.streamId,
+        nextExpectedVersion: stored[stored.length - 1]!.streamVersion,
+        events: stored,
+      });
     }
     return results;
   }
 }
 
 /** Streams in one order everywhere (code points, not locale), so concurrent writers lock them alike. */
-const byStreamId = (a: StreamAppend, b: StreamAppend) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0);
+const byStreamId = (a: StreamAppend, b: StreamAppend) =>
+  a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0;
 
 /** What `readGates` read: the gates, sorted (one lock order for every writer), and their versions. */
 interface GateRead {

@@ -20,7 +20,8 @@ describe('EventStore gates', () => {
   let store: EventStore;
   let ds: DataSource;
   const noted = (n: number): NewEvent[] => [{ type: 'test.GateNoted', data: { n } }];
-  const version = async (gate: string) => Number((await ds.query(`SELECT version FROM stream_gates WHERE id = $1`, [gate]))[0]?.version ?? 0);
+  const version = async (gate: string) =>
+    Number((await ds.query(`SELECT version FROM stream_gates WHERE id = $1`, [gate]))[0]?.version ?? 0);
 
   beforeAll(async () => {
     env = await testEnvironment();
@@ -39,14 +40,21 @@ describe('EventStore gates', () => {
     const bothRead = new Promise<void>((r) => (release = r));
     let read = 0;
     const write = (n: number) =>
-      store.handle(`test.Gated-${randomUUID()}`, () => null, async () => {
-        if (++read === 2) release();
-        await bothRead;
-        return noted(n);
-      }, { expect: 'no_stream', gates: { advance: [gate] } });
+      store.handle(
+        `test.Gated-${randomUUID()}`,
+        () => null,
+        async () => {
+          if (++read === 2) release();
+          await bothRead;
+          return noted(n);
+        },
+        { expect: 'no_stream', gates: { advance: [gate] } },
+      );
     const results = await Promise.allSettled([write(1), write(2)]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
-    expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
+    expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(
+      ConcurrencyError,
+    );
     expect(await version(gate)).toBe(1);
   });
 
@@ -56,11 +64,16 @@ describe('EventStore gates', () => {
     let release!: () => void;
     const bothRead = new Promise<void>((r) => (release = r));
     const write = () =>
-      store.handle(`test.Gated-${randomUUID()}`, () => null, async () => {
-        if (++decisions === 2) release();
-        await bothRead;
-        return noted(decisions);
-      }, { expect: 'no_stream', gates: { advance: [gate] }, retries: 2 });
+      store.handle(
+        `test.Gated-${randomUUID()}`,
+        () => null,
+        async () => {
+          if (++decisions === 2) release();
+          await bothRead;
+          return noted(decisions);
+        },
+        { expect: 'no_stream', gates: { advance: [gate] }, retries: 2 },
+      );
     await Promise.all([write(), write()]);
     expect(decisions).toBe(3);
     expect(await version(gate)).toBe(2);
@@ -68,19 +81,39 @@ describe('EventStore gates', () => {
 
   it('given a write holding a gate, when another advanced it after the hold was read, then the holder loses; a hold alone moves nothing', async () => {
     const gate = `test.Gate-${randomUUID()}`;
-    await store.handle(`test.Gated-${randomUUID()}`, () => null, () => noted(0), { expect: 'no_stream', gates: { hold: [gate] } });
+    await store.handle(
+      `test.Gated-${randomUUID()}`,
+      () => null,
+      () => noted(0),
+      { expect: 'no_stream', gates: { hold: [gate] } },
+    );
     expect(await version(gate)).toBe(0);
-    const holder = store.handle(`test.Gated-${randomUUID()}`, () => null, async () => {
-      await store.handle(`test.Gated-${randomUUID()}`, () => null, () => noted(1), { expect: 'no_stream', gates: { advance: [gate] } });
-      return noted(2);
-    }, { expect: 'no_stream', gates: { hold: [gate] } });
+    const holder = store.handle(
+      `test.Gated-${randomUUID()}`,
+      () => null,
+      async () => {
+        await store.handle(
+          `test.Gated-${randomUUID()}`,
+          () => null,
+          () => noted(1),
+          { expect: 'no_stream', gates: { advance: [gate] } },
+        );
+        return noted(2);
+      },
+      { expect: 'no_stream', gates: { hold: [gate] } },
+    );
     await expect(holder).rejects.toBeInstanceOf(ConcurrencyError);
     expect(await version(gate)).toBe(1);
   });
 
   it('given a decision with nothing to append, then no gate moves', async () => {
     const gate = `test.Gate-${randomUUID()}`;
-    await store.handle(`test.Gated-${randomUUID()}`, () => null, () => [], { expect: 'no_stream', gates: { advance: [gate] } });
+    await store.handle(
+      `test.Gated-${randomUUID()}`,
+      () => null,
+      () => [],
+      { expect: 'no_stream', gates: { advance: [gate] } },
+    );
     expect(await version(gate)).toBe(0);
   });
 });

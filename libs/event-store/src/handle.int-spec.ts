@@ -20,11 +20,17 @@ interface Tally {
   readonly last: string;
 }
 type TallyEvent = { type: 'test.Counted' | 'test.Positioned'; data: { id: string; note: string } };
-const evolve = (state: Tally | null, e: TallyEvent): Tally | null => ({ count: (state?.count ?? 0) + 1, last: e.data.note });
+const evolve = (state: Tally | null, e: TallyEvent): Tally | null => ({
+  count: (state?.count ?? 0) + 1,
+  last: e.data.note,
+});
 const counted = (id: string, note: string, type = 'test.Counted'): NewEvent => ({ type, data: { id, note } });
 
 const tallies: Projection = {
-  name: 'test-tallies', version: 1, tables: ['handle_tallies'], handles: ['test.Counted'],
+  name: 'test-tallies',
+  version: 1,
+  tables: ['handle_tallies'],
+  handles: ['test.Counted'],
   project: (e: StoredEvent) => {
     const d = e.data as { id: string; note: string };
     return [op.upsert('handle_tallies', ['id'], { id: d.id, note: d.note, version: e.streamVersion })];
@@ -32,8 +38,13 @@ const tallies: Projection = {
 };
 /** Reads the position, which only the database assigns: the store must insert first (the transaction path). */
 const positions: Projection = {
-  name: 'test-handle-positions', version: 1, tables: ['handle_positions'], handles: ['test.Positioned'],
-  project: (e: StoredEvent) => [op.upsert('handle_positions', ['id'], { id: (e.data as { id: string }).id, position: e.position })],
+  name: 'test-handle-positions',
+  version: 1,
+  tables: ['handle_positions'],
+  handles: ['test.Positioned'],
+  project: (e: StoredEvent) => [
+    op.upsert('handle_positions', ['id'], { id: (e.data as { id: string }).id, position: e.position }),
+  ],
 };
 
 describe('EventStore.handle and handleMany', () => {
@@ -65,9 +76,20 @@ describe('EventStore.handle and handleMany', () => {
 
   const stream = () => `tally-${randomUUID()}`;
   const versions = async (streamId: string) => (await store.readStream(streamId)).map((e) => e.streamVersion);
-  const tally = async (id: string) => (await ds.query(`SELECT note, version FROM handle_tallies WHERE id = $1`, [id]))[0];
+  const tally = async (id: string) =>
+    (await ds.query(`SELECT note, version FROM handle_tallies WHERE id = $1`, [id]))[0];
   const seed = (streamId: string, n: number) =>
-    n === 0 ? Promise.resolve() : internal.transaction((tx) => internal.append(tx, [{ streamId, expectedVersion: 'no_stream', events: Array.from({ length: n }, (_, i) => counted(streamId, `seed ${i + 1}`)) }]));
+    n === 0
+      ? Promise.resolve()
+      : internal.transaction((tx) =>
+          internal.append(tx, [
+            {
+              streamId,
+              expectedVersion: 'no_stream',
+              events: Array.from({ length: n }, (_, i) => counted(streamId, `seed ${i + 1}`)),
+            },
+          ]),
+        );
   /** Whether `work` went through a transaction rather than one statement. */
   const viaTransaction = async (work: () => Promise<unknown>) => {
     const spy = jest.spyOn(store as unknown as StoreInternals, 'transaction');
@@ -82,7 +104,9 @@ describe('EventStore.handle and handleMany', () => {
       const seen: (Tally | null)[] = [];
       let result: Awaited<ReturnType<typeof store.handle<Tally, TallyEvent>>> | undefined;
       const oneStatement = !(await viaTransaction(async () => {
-        result = await store.handle(id, evolve, (state) => (seen.push(state), [counted(id, `after ${state!.count}`)]), { metadata: { actorId: 9 } });
+        result = await store.handle(id, evolve, (state) => (seen.push(state), [counted(id, `after ${state!.count}`)]), {
+          metadata: { actorId: 9 },
+        });
       }));
       expect(seen).toEqual([{ count: 2, last: 'seed 2' }]);
       expect(oneStatement).toBe(true);
@@ -119,7 +143,9 @@ describe('EventStore.handle and handleMany', () => {
     it('lets exactly one of many concurrent handlers of one stream win', async () => {
       const id = stream();
       await seed(id, 1);
-      const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => store.handle(id, evolve, () => [counted(id, `writer ${i}`)])));
+      const results = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) => store.handle(id, evolve, () => [counted(id, `writer ${i}`)])),
+      );
       const won = results.filter((r) => r.status === 'fulfilled');
       expect(won.length).toBeGreaterThanOrEqual(1);
       for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(ConcurrencyError);
@@ -145,7 +171,9 @@ describe('EventStore.handle and handleMany', () => {
       const result = await store.handle(id, evolve, () => []);
       expect(result).toEqual({ streamId: id, nextExpectedVersion: 1, events: [], state: { count: 1, last: 'seed 1' } });
       // The read alone (named; embedded, the named query goes through ds.query unnamed).
-      expect([...new Set(sent.flatMap((spy) => spy.mock.calls.map((c) => String(c[0]).trim().split(/\s/)[0])))]).toEqual(['SELECT']);
+      expect([
+        ...new Set(sent.flatMap((spy) => spy.mock.calls.map((c) => String(c[0]).trim().split(/\s/)[0]))),
+      ]).toEqual(['SELECT']);
       expect(transaction).not.toHaveBeenCalled();
       expect(await versions(id)).toEqual([1]);
     });
@@ -153,7 +181,11 @@ describe('EventStore.handle and handleMany', () => {
     it('runs a projection that reads the position (the transaction path) with the same result', async () => {
       const id = stream();
       let result: Awaited<ReturnType<typeof store.handle>> | undefined;
-      expect(await viaTransaction(async () => (result = await store.handle(id, evolve, () => [counted(id, 'p', 'test.Positioned')])))).toBe(true);
+      expect(
+        await viaTransaction(
+          async () => (result = await store.handle(id, evolve, () => [counted(id, 'p', 'test.Positioned')])),
+        ),
+      ).toBe(true);
       const [stored] = await store.readStream(id);
       expect(result!.events).toEqual([stored]);
       const [{ position }] = await ds.query(`SELECT position FROM handle_positions WHERE id = $1`, [id]);
@@ -166,7 +198,9 @@ describe('EventStore.handle and handleMany', () => {
       const decide = jest.fn((state: Tally | null) => [counted(id, String(state))]);
       await expect(store.handle(id, evolve, decide, { expect: 'no_stream' })).rejects.toBeInstanceOf(ConcurrencyError);
       expect(decide).toHaveBeenCalledWith(null);
-      const results = await Promise.allSettled(Array.from({ length: 6 }, () => store.handle(id, evolve, () => [counted(id, 'any')], { expect: 'any' })));
+      const results = await Promise.allSettled(
+        Array.from({ length: 6 }, () => store.handle(id, evolve, () => [counted(id, 'any')], { expect: 'any' })),
+      );
       expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
       expect(await versions(id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     });
@@ -181,7 +215,11 @@ describe('EventStore.handle and handleMany', () => {
       const seen: unknown[] = [];
       const oneStatement = !(await viaTransaction(async () => {
         results = await store.handleMany(
-          [{ streamId: a, evolve }, { streamId: b, evolve }, { streamId: c, expect: 'no_stream' }] as const,
+          [
+            { streamId: a, evolve },
+            { streamId: b, evolve },
+            { streamId: c, expect: 'no_stream' },
+          ] as const,
           ([sa, sb, sc]) => {
             seen.push(sa, sb, sc);
             return [
@@ -212,13 +250,19 @@ describe('EventStore.handle and handleMany', () => {
       const [a, b] = [stream(), stream()];
       await seed(a, 1);
       await seed(b, 1);
-      const race = store.handleMany([{ streamId: a, evolve }, { streamId: b, evolve }], async () => {
-        await store.handle(b, evolve, () => [counted(b, 'the other writer')]);
-        return [
-          { streamId: a, events: [counted(a, 'lost')] },
-          { streamId: b, events: [counted(b, 'lost')] },
-        ];
-      });
+      const race = store.handleMany(
+        [
+          { streamId: a, evolve },
+          { streamId: b, evolve },
+        ],
+        async () => {
+          await store.handle(b, evolve, () => [counted(b, 'the other writer')]);
+          return [
+            { streamId: a, events: [counted(a, 'lost')] },
+            { streamId: b, events: [counted(b, 'lost')] },
+          ];
+        },
+      );
       await expect(race).rejects.toMatchObject({ streamId: b });
       await expect(race).rejects.toBeInstanceOf(ConcurrencyError);
       expect(await versions(a)).toEqual([1]);
@@ -228,8 +272,18 @@ describe('EventStore.handle and handleMany', () => {
 
     it('refuses a decision for a stream it did not list, and a list naming a stream twice', async () => {
       const a = stream();
-      await expect(store.handleMany([{ streamId: a, evolve }], () => [{ streamId: stream(), events: [counted(a, 'x')] }])).rejects.toThrow(/not one of its streams/);
-      await expect(store.handleMany([{ streamId: a, evolve }, { streamId: a, evolve }], () => [])).rejects.toThrow(/twice/);
+      await expect(
+        store.handleMany([{ streamId: a, evolve }], () => [{ streamId: stream(), events: [counted(a, 'x')] }]),
+      ).rejects.toThrow(/not one of its streams/);
+      await expect(
+        store.handleMany(
+          [
+            { streamId: a, evolve },
+            { streamId: a, evolve },
+          ],
+          () => [],
+        ),
+      ).rejects.toThrow(/twice/);
       expect(await versions(a)).toEqual([]);
     });
   });
@@ -240,22 +294,46 @@ describe('EventStore.handle and handleMany', () => {
     const seeded = async () => {
       const ids = Array.from({ length: N }, (_, k) => `shift-${String(k).padStart(3, '0')}-${randomUUID()}`);
       await internal.transaction((tx) =>
-        internal.append(tx, ids.filter((_, k) => k % 3 > 0).map((id, k) => ({ streamId: id, expectedVersion: 'no_stream', events: Array.from({ length: ((k % 2) + 1) }, () => counted(id, 'seed')) }))),
+        internal.append(
+          tx,
+          ids
+            .filter((_, k) => k % 3 > 0)
+            .map((id, k) => ({
+              streamId: id,
+              expectedVersion: 'no_stream',
+              events: Array.from({ length: (k % 2) + 1 }, () => counted(id, 'seed')),
+            })),
+        ),
       );
       return Promise.all(ids.map(async (id) => ({ id, version: (await store.readStream(id)).length })));
     };
     const appendsTo = (streams: { id: string; version: number }[], note = 'shift') =>
-      streams.map((s): StreamAppend => ({ streamId: s.id, expectedVersion: s.version === 0 ? 'no_stream' : s.version, events: [counted(s.id, note)] }));
+      streams.map((s): StreamAppend => ({
+        streamId: s.id,
+        expectedVersion: s.version === 0 ? 'no_stream' : s.version,
+        events: [counted(s.id, note)],
+      }));
     const storedVersions = async (ids: string[]) =>
-      (await ds.query(`SELECT stream_id, max(stream_version)::int AS v FROM events WHERE stream_id = ANY($1) GROUP BY stream_id`, [ids])) as { stream_id: string; v: number }[];
+      (await ds.query(
+        `SELECT stream_id, max(stream_version)::int AS v FROM events WHERE stream_id = ANY($1) GROUP BY stream_id`,
+        [ids],
+      )) as { stream_id: string; v: number }[];
     const shifts = async (streams: { id: string }[]) =>
-      (await ds.query(`SELECT count(*)::int AS n FROM handle_tallies WHERE id = ANY($1) AND note = 'shift'`, [streams.map((s) => s.id)]))[0].n as number;
+      (
+        await ds.query(`SELECT count(*)::int AS n FROM handle_tallies WHERE id = ANY($1) AND note = 'shift'`, [
+          streams.map((s) => s.id),
+        ])
+      )[0].n as number;
     /** `append` inside a transaction, counting the statements it sends. */
     const appendCounting = async (appends: StreamAppend[]) => {
       let statements = 0;
       const results = await internal.transaction(async (tx: EntityManager) => {
         const query = tx.query.bind(tx);
-        jest.spyOn(tx, 'query').mockImplementation(((text: string, params?: unknown[]) => (statements++, query(text, params))) as typeof tx.query);
+        jest
+          .spyOn(tx, 'query')
+          .mockImplementation(
+            ((text: string, params?: unknown[]) => (statements++, query(text, params))) as typeof tx.query,
+          );
         return internal.append(tx, appends);
       });
       return { results, statements };
@@ -266,9 +344,13 @@ describe('EventStore.handle and handleMany', () => {
       const { results, statements } = await appendCounting(appendsTo(streams));
       // The projections lock, the insert, and one upsert for the 100 tally rows.
       expect(statements).toBe(3);
-      expect(results.map((r) => [r.streamId, r.nextExpectedVersion])).toEqual(streams.map((s) => [s.id, s.version + 1]));
+      expect(results.map((r) => [r.streamId, r.nextExpectedVersion])).toEqual(
+        streams.map((s) => [s.id, s.version + 1]),
+      );
       const stored = await storedVersions(streams.map((s) => s.id));
-      expect(new Map(stored.map((r) => [r.stream_id, r.v]))).toEqual(new Map(streams.map((s) => [s.id, s.version + 1])));
+      expect(new Map(stored.map((r) => [r.stream_id, r.v]))).toEqual(
+        new Map(streams.map((s) => [s.id, s.version + 1])),
+      );
       expect(await shifts(streams)).toBe(N);
     });
 
@@ -278,28 +360,38 @@ describe('EventStore.handle and handleMany', () => {
       const oneStatement = !(await viaTransaction(async () => {
         results = await store.handleMany(
           streams.map((s) => ({ streamId: s.id, evolve })),
-          (states) => states.map((state, k) => ({ streamId: streams[k]!.id, events: [counted(streams[k]!.id, `after ${state?.count ?? 0}`)] })),
+          (states) =>
+            states.map((state, k) => ({
+              streamId: streams[k]!.id,
+              events: [counted(streams[k]!.id, `after ${state?.count ?? 0}`)],
+            })),
         );
       }));
       expect(oneStatement).toBe(true);
       expect(results!.map((r) => r.events.map((e) => e.streamVersion))).toEqual(streams.map((s) => [s.version + 1]));
-      for (const s of streams.slice(0, 6)) expect(await tally(s.id)).toEqual({ note: `after ${s.version}`, version: s.version + 1 });
+      for (const s of streams.slice(0, 6))
+        expect(await tally(s.id)).toEqual({ note: `after ${s.version}`, version: s.version + 1 });
     });
 
     it.each([
       ['taken by another writer', (v: number) => v - 1],
       ['not reached yet', (v: number) => v + 1],
-    ])('writes none of 100 streams in a transaction when one version is %s, and names that stream', async (_, wrong) => {
-      const streams = await seeded();
-      const stale = streams.find((s) => s.version === 2)!;
-      const appends = appendsTo(streams).map((a) => (a.streamId === stale.id ? { ...a, expectedVersion: wrong(stale.version) } : a));
-      const before = await storedVersions(streams.map((s) => s.id));
-      const appended = internal.transaction((tx) => internal.append(tx, appends));
-      await expect(appended).rejects.toBeInstanceOf(ConcurrencyError);
-      await expect(appended).rejects.toMatchObject({ streamId: stale.id, expected: String(wrong(stale.version)) });
-      expect(await storedVersions(streams.map((s) => s.id))).toEqual(before);
-      expect(await shifts(streams)).toBe(0);
-    });
+    ])(
+      'writes none of 100 streams in a transaction when one version is %s, and names that stream',
+      async (_, wrong) => {
+        const streams = await seeded();
+        const stale = streams.find((s) => s.version === 2)!;
+        const appends = appendsTo(streams).map((a) =>
+          a.streamId === stale.id ? { ...a, expectedVersion: wrong(stale.version) } : a,
+        );
+        const before = await storedVersions(streams.map((s) => s.id));
+        const appended = internal.transaction((tx) => internal.append(tx, appends));
+        await expect(appended).rejects.toBeInstanceOf(ConcurrencyError);
+        await expect(appended).rejects.toMatchObject({ streamId: stale.id, expected: String(wrong(stale.version)) });
+        expect(await storedVersions(streams.map((s) => s.id))).toEqual(before);
+        expect(await shifts(streams)).toBe(0);
+      },
+    );
 
     it('writes none of 100 streams through handleMany when one moved after the read, and names that stream', async () => {
       const streams = await seeded();
@@ -314,22 +406,36 @@ describe('EventStore.handle and handleMany', () => {
       await expect(handled).rejects.toBeInstanceOf(ConcurrencyError);
       await expect(handled).rejects.toMatchObject({ streamId: stale.id });
       const stored = new Map((await storedVersions(streams.map((s) => s.id))).map((r) => [r.stream_id, r.v]));
-      expect(stored).toEqual(new Map(streams.filter((s) => s.version > 0 || s === stale).map((s) => [s.id, s === stale ? s.version + 1 : s.version])));
+      expect(stored).toEqual(
+        new Map(
+          streams
+            .filter((s) => s.version > 0 || s === stale)
+            .map((s) => [s.id, s === stale ? s.version + 1 : s.version]),
+        ),
+      );
       expect(await shifts(streams)).toBe(0);
     });
 
     it('treats a re-append of stored event ids as a no-op and appends the new ones, in one insert', async () => {
       const streams = await seeded();
       const keyed = streams.map((s) => ({ ...s, eventId: randomUUID() }));
-      const appends = keyed.map((s): StreamAppend => ({ streamId: s.id, expectedVersion: s.version === 0 ? 'no_stream' : s.version, events: [{ ...counted(s.id, 'keyed'), eventId: s.eventId }] }));
+      const appends = keyed.map((s): StreamAppend => ({
+        streamId: s.id,
+        expectedVersion: s.version === 0 ? 'no_stream' : s.version,
+        events: [{ ...counted(s.id, 'keyed'), eventId: s.eventId }],
+      }));
       const first = await appendCounting(appends.slice(0, 50));
       // The lock, the stored ids, the insert, the tally upsert.
       expect(first.statements).toBe(4);
       const again = await appendCounting(appends);
       // The lock, the stored ids, the retried streams' versions, the insert of the other 50, the tally upsert.
       expect(again.statements).toBe(5);
-      expect(again.results.slice(0, 50).map((r) => [r.events.length, r.nextExpectedVersion])).toEqual(keyed.slice(0, 50).map((s) => [0, s.version + 1]));
-      expect(again.results.slice(50).map((r) => r.events.map((e) => [e.eventId, e.streamVersion]))).toEqual(keyed.slice(50).map((s) => [[s.eventId, s.version + 1]]));
+      expect(again.results.slice(0, 50).map((r) => [r.events.length, r.nextExpectedVersion])).toEqual(
+        keyed.slice(0, 50).map((s) => [0, s.version + 1]),
+      );
+      expect(again.results.slice(50).map((r) => r.events.map((e) => [e.eventId, e.streamVersion]))).toEqual(
+        keyed.slice(50).map((s) => [[s.eventId, s.version + 1]]),
+      );
       const all = await storedVersions(keyed.map((s) => s.id));
       expect(new Map(all.map((r) => [r.stream_id, r.v]))).toEqual(new Map(keyed.map((s) => [s.id, s.version + 1])));
       const once = await appendCounting(appends);

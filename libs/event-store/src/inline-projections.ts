@@ -41,7 +41,9 @@ export class InlineProjections {
 
   /** Every projection's ops for `events`, in event order. */
   private project(events: readonly StoredEvent[]): ProjectionOp[] {
-    return events.flatMap((event) => this.registry.forType(event.type).flatMap((projection) => projection.project(event)));
+    return events.flatMap((event) =>
+      this.registry.forType(event.type).flatMap((projection) => projection.project(event)),
+    );
   }
 
   /** The transaction `tx` committed: report the rows its projections wrote. */

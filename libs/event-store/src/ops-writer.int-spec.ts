@@ -16,7 +16,9 @@ describe('OpsWriter against Postgres', () => {
     env = await testEnvironment();
     app = await bootContext(env.config);
     ds = app.get(DataSource);
-    await ds.query(`CREATE TABLE ops_forms (id bigint PRIMARY KEY, label text, amount numeric(12,2), day date, at timestamptz, done boolean, data jsonb)`);
+    await ds.query(
+      `CREATE TABLE ops_forms (id bigint PRIMARY KEY, label text, amount numeric(12,2), day date, at timestamptz, done boolean, data jsonb)`,
+    );
   });
   afterAll(async () => {
     await app?.close();
@@ -39,7 +41,10 @@ describe('OpsWriter against Postgres', () => {
     await writer.flush();
   };
   const read = (from: number, to: number) =>
-    ds.query(`SELECT id - $1 AS n, label, amount, day::text, at, done, data FROM ops_forms WHERE id >= $1 AND id < $2 ORDER BY id`, [from, to]);
+    ds.query(
+      `SELECT id - $1 AS n, label, amount, day::text, at, done, data FROM ops_forms WHERE id >= $1 AND id < $2 ORDER BY id`,
+      [from, to],
+    );
 
   it('given the same rows one at a time and as one batch of 150, then both store the same values, nulls as SQL NULL', async () => {
     for (let n = 0; n < 150; n++) await write([row(0, n)]);
@@ -49,7 +54,12 @@ describe('OpsWriter against Postgres', () => {
     expect(batch).toHaveLength(150);
     expect(batch).toEqual(single);
     expect(single[0]).toMatchObject({ label: null, amount: null, day: '2026-11-22', done: true, data: null });
-    expect(single[1]).toMatchObject({ label: `it's "1"`, amount: '5.20', done: false, data: { n: 1, list: [1, 'two'] } });
+    expect(single[1]).toMatchObject({
+      label: `it's "1"`,
+      amount: '5.20',
+      done: false,
+      data: { n: 1, list: [1, 'two'] },
+    });
     expect(await ds.query(`SELECT count(*)::int AS n FROM ops_forms WHERE data IS NULL`)).toEqual([{ n: 60 }]);
   });
 });

@@ -23,7 +23,10 @@ describe('OpsWriter', () => {
   it('given consecutive upserts into one table, writes one statement with the rows as one JSON parameter', async () => {
     const { sql, statements } = recorder();
     const writer = new OpsWriter(sql, new ColumnTypes());
-    await writer.write([op.upsert('t', ['id'], { id: 1, name: 'a', data: { x: [1] } }), op.upsert('t', ['id'], { id: 2, name: 'b', data: null })]);
+    await writer.write([
+      op.upsert('t', ['id'], { id: 1, name: 'a', data: { x: [1] } }),
+      op.upsert('t', ['id'], { id: 2, name: 'b', data: null }),
+    ]);
     await writer.flush();
     expect(statements).toHaveLength(1);
     expect(statements[0]!.text).toBe(
@@ -36,7 +39,11 @@ describe('OpsWriter', () => {
   it('given a batch of 100 rows or more (a replay), sends one JSON array per column, unpacked by ROWS FROM', async () => {
     const { sql, statements } = recorder();
     const writer = new OpsWriter(sql, new ColumnTypes());
-    await writer.write(Array.from({ length: 100 }, (_, i) => op.upsert('t', ['id'], { id: i, name: `n${i}`, data: i === 0 ? null : { i } })));
+    await writer.write(
+      Array.from({ length: 100 }, (_, i) =>
+        op.upsert('t', ['id'], { id: i, name: `n${i}`, data: i === 0 ? null : { i } }),
+      ),
+    );
     await writer.flush();
     expect(statements).toHaveLength(1);
     expect(statements[0]!.text).toBe(
@@ -69,7 +76,11 @@ describe('OpsWriter', () => {
   it('keeps order: an update between upserts flushes the upserts first', async () => {
     const { sql, statements } = recorder();
     const writer = new OpsWriter(sql, new ColumnTypes());
-    await writer.write([op.upsert('t', ['id'], { id: 1, name: 'a' }), op.update('t', { id: [1, 2] }, { name: 'z' }), op.delete('t', { id: 3 })]);
+    await writer.write([
+      op.upsert('t', ['id'], { id: 1, name: 'a' }),
+      op.update('t', { id: [1, 2] }, { name: 'z' }),
+      op.delete('t', { id: 3 }),
+    ]);
     await writer.flush();
     expect(statements.map((s) => s.text.split(' ')[0])).toEqual(['INSERT', 'UPDATE', 'DELETE']);
     expect(statements[1]).toEqual({ text: 'UPDATE "t" SET "name" = $1 WHERE "id" = ANY($2)', params: ['z', [1, 2]] });

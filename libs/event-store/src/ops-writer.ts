@@ -148,10 +148,14 @@ export class OpsWriter {
         `INSERT INTO ${target} (${list}) ${source}` +
         (this.options.guard ? `WHERE ${this.options.guard} ` : '') +
         `ON CONFLICT (${key.map(quote).join(', ')}) ` +
-        (updates.length ? `DO UPDATE SET ${updates.map((c) => `${quote(c)} = EXCLUDED.${quote(c)}`).join(', ')}` : 'DO NOTHING')
+        (updates.length
+          ? `DO UPDATE SET ${updates.map((c) => `${quote(c)} = EXCLUDED.${quote(c)}`).join(', ')}`
+          : 'DO NOTHING')
       );
     });
-    const params = columnar ? columns.map((c) => json(batch.map((o) => o.row[c] ?? null))) : [json(batch.map((o) => o.row))];
+    const params = columnar
+      ? columns.map((c) => json(batch.map((o) => o.row[c] ?? null)))
+      : [json(batch.map((o) => o.row))];
     await this.sql(text, params);
   }
 

@@ -37,7 +37,8 @@ export class ProjectionRegistry implements OnModuleInit {
     if (names.length === 0) return this.all();
     return names.map((name) => {
       const projection = this.byName.get(name);
-      if (!projection) throw new Error(`Unknown projection "${name}"; known: ${[...this.byName.keys()].join(', ') || 'none'}`);
+      if (!projection)
+        throw new Error(`Unknown projection "${name}"; known: ${[...this.byName.keys()].join(', ') || 'none'}`);
       return projection;
     });
   }

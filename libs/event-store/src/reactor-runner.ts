@@ -1,4 +1,10 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
@@ -59,7 +65,9 @@ export class ReactorRunner implements OnApplicationBootstrap, BeforeApplicationS
   async deliver(reactor: Reactor): Promise<number> {
     const session = this.dataSource.createQueryRunner();
     try {
-      const [{ locked }] = await session.query(`SELECT pg_try_advisory_lock(${LOCKS.reactor('$1')}) AS locked`, [reactor.name]);
+      const [{ locked }] = await session.query(`SELECT pg_try_advisory_lock(${LOCKS.reactor('$1')}) AS locked`, [
+        reactor.name,
+      ]);
       if (!locked) return 0;
       try {
         return await this.deliverLocked(reactor, session);
@@ -75,13 +83,16 @@ export class ReactorRunner implements OnApplicationBootstrap, BeforeApplicationS
   // BullMQ's Postgres backend writes to the same database. A crash between enqueueing and the
   // checkpoint update only offers the batch again, and BullMQ keeps the first job of each id.
   private async deliverLocked(reactor: Reactor, session: QueryRunner): Promise<number> {
-    const [row] = await session.query(`SELECT transaction_id::text, position FROM checkpoints WHERE name = $1`, [reactor.name]);
+    const [row] = await session.query(`SELECT transaction_id::text, position FROM checkpoints WHERE name = $1`, [
+      reactor.name,
+    ]);
     const cursor = { transactionId: row?.transaction_id ?? '0', position: Number(row?.position ?? 0) };
     const events = await this.store.readAll(cursor, BATCH, reactor.handles, session.manager);
     if (events.length === 0) return 0;
     for (const event of events) {
       const job = reactor.toJob(event);
-      if (job) await this.queueOf(reactor).add(job.name, job.data, { ...JOB_DEFAULTS, ...job.options, jobId: event.eventId });
+      if (job)
+        await this.queueOf(reactor).add(job.name, job.data, { ...JOB_DEFAULTS, ...job.options, jobId: event.eventId });
     }
     const last = events[events.length - 1]!;
     await session.query(

@@ -29,7 +29,11 @@ class QueueHandle {
   constructor(@InjectQueue(QUEUE) readonly queue: Queue) {}
 }
 
-@Module({ imports: [BullModule.registerQueue({ name: QUEUE })], providers: [RecordingProcessor, QueueHandle], exports: [QueueHandle] })
+@Module({
+  imports: [BullModule.registerQueue({ name: QUEUE })],
+  providers: [RecordingProcessor, QueueHandle],
+  exports: [QueueHandle],
+})
 class TestQueueModule {}
 
 /** A reactor that "dies" once, at the nth event of its first pass, after enqueueing the events before it. */
@@ -76,7 +80,11 @@ describe('reactors', () => {
   const append = (type: string, n: number) =>
     internal.transaction((tx) =>
       internal.append(tx, [
-        { streamId: `r-${randomUUID()}`, expectedVersion: 'no_stream', events: Array.from({ length: n }, (_, i) => ({ type, data: { i } })) },
+        {
+          streamId: `r-${randomUUID()}`,
+          expectedVersion: 'no_stream',
+          events: Array.from({ length: n }, (_, i) => ({ type, data: { i } })),
+        },
       ]),
     );
 
@@ -111,7 +119,9 @@ describe('reactors', () => {
     await expect(deliverSome(reactor)).rejects.toThrow('worker killed mid-batch');
     // The first seven jobs reached BullMQ, the checkpoint did not move.
     await until(async () => (await queue.getJobCountByTypes('waiting', 'active', 'completed')) === 7, 'seven jobs');
-    const [checkpoint] = await app.get(DataSource).query(`SELECT position FROM checkpoints WHERE name = $1`, [reactor.name]);
+    const [checkpoint] = await app
+      .get(DataSource)
+      .query(`SELECT position FROM checkpoints WHERE name = $1`, [reactor.name]);
     expect(checkpoint).toBeUndefined();
 
     // Restarted: the whole batch is offered again.
@@ -139,7 +149,9 @@ describe('reactors', () => {
     let started!: () => void;
     const hasAppended = new Promise<void>((r) => (started = r));
     const slow = internal.transaction(async (tx) => {
-      await internal.append(tx, [{ streamId: `slow-${randomUUID()}`, expectedVersion: 'any', events: [{ type, data: {} }] }]);
+      await internal.append(tx, [
+        { streamId: `slow-${randomUUID()}`, expectedVersion: 'any', events: [{ type, data: {} }] },
+      ]);
       started();
       await gate;
     });
@@ -158,7 +170,12 @@ describe('reactors', () => {
     const type = `test.Auto${randomUUID().slice(0, 6)}`;
     const got: string[] = [];
     const [appended] = await append(type, 5);
-    const reactor: Reactor = { name: `auto-${type}`, queue: `auto-${type}`, handles: [type], toJob: (e) => (got.push(e.eventId), null) };
+    const reactor: Reactor = {
+      name: `auto-${type}`,
+      queue: `auto-${type}`,
+      handles: [type],
+      toJob: (e) => (got.push(e.eventId), null),
+    };
     app.get(ReactorRegistry).add(reactor);
     const loop = runner.follow(reactor);
     await until(() => got.length === 5, 'the runner loop to deliver');

@@ -25,11 +25,22 @@ function ledger(name: string, table: string): Projection {
     handles: ['test.Opened', 'test.Deposited', 'test.Closed'],
     project(e: StoredEvent) {
       const d = e.data as Deposit;
-      if (e.type === 'test.Opened') return [op.upsert(table, ['account'], { account: d.account, balance: 0, deposits: 0, history: [], closed: false })];
+      if (e.type === 'test.Opened')
+        return [
+          op.upsert(table, ['account'], { account: d.account, balance: 0, deposits: 0, history: [], closed: false }),
+        ];
       if (e.type === 'test.Closed') return [op.update(table, { account: d.account }, { closed: true })];
       // Deposits carry the running figures the aggregate computed, so the projection stays a pure map.
       const r = e.data as Deposit & { balance: number; deposits: number; history: string[] };
-      return [op.upsert(table, ['account'], { account: d.account, balance: r.balance, deposits: r.deposits, history: r.history, closed: false })];
+      return [
+        op.upsert(table, ['account'], {
+          account: d.account,
+          balance: r.balance,
+          deposits: r.deposits,
+          history: r.history,
+          closed: false,
+        }),
+      ];
     },
   };
 }
@@ -68,15 +79,31 @@ describe('projection replay', () => {
   async function open(account: string) {
     state.set(account, { balance: 0, deposits: 0, history: [], version: 1 });
     await internal.transaction((tx) =>
-      internal.append(tx, [{ streamId: `account-${account}`, expectedVersion: 'no_stream', events: [{ type: 'test.Opened', data: { account } }] }]),
+      internal.append(tx, [
+        {
+          streamId: `account-${account}`,
+          expectedVersion: 'no_stream',
+          events: [{ type: 'test.Opened', data: { account } }],
+        },
+      ]),
     );
   }
 
   async function deposit(account: string, amount: number) {
     const s = state.get(account)!;
-    const next = { balance: Math.round((s.balance + amount) * 100) / 100, deposits: s.deposits + 1, history: [...s.history, `+${amount}`].slice(-3) };
+    const next = {
+      balance: Math.round((s.balance + amount) * 100) / 100,
+      deposits: s.deposits + 1,
+      history: [...s.history, `+${amount}`].slice(-3),
+    };
     await internal.transaction((tx) =>
-      internal.append(tx, [{ streamId: `account-${account}`, expectedVersion: s.version, events: [{ type: 'test.Deposited', data: { account, amount, ...next } }] }]),
+      internal.append(tx, [
+        {
+          streamId: `account-${account}`,
+          expectedVersion: s.version,
+          events: [{ type: 'test.Deposited', data: { account, amount, ...next } }],
+        },
+      ]),
     );
     state.set(account, { ...next, version: s.version + 1 });
   }
@@ -100,7 +127,13 @@ describe('projection replay', () => {
     for (const a of accounts) await open(a);
     for (let i = 0; i < 300; i++) await deposit(accounts[i % accounts.length]!, (i % 17) + 0.25);
     await internal.transaction((tx) =>
-      internal.append(tx, [{ streamId: `account-${accounts[0]}`, expectedVersion: 'any', events: [{ type: 'test.Closed', data: { account: accounts[0] } }] }]),
+      internal.append(tx, [
+        {
+          streamId: `account-${accounts[0]}`,
+          expectedVersion: 'any',
+          events: [{ type: 'test.Closed', data: { account: accounts[0] } }],
+        },
+      ]),
     );
     const live = await checksum('ledger_live');
     expect(await checksum('ledger_replayed')).toBe(live);
@@ -108,7 +141,10 @@ describe('projection replay', () => {
     await ds.query(`DELETE FROM ledger_replayed`);
     expect(await checksum('ledger_replayed')).not.toBe(live);
     const progress: number[] = [];
-    const result = await replayer.replay(['ledger-replayed'], { batchSize: 64, onProgress: (p) => progress.push(p.done) });
+    const result = await replayer.replay(['ledger-replayed'], {
+      batchSize: 64,
+      onProgress: (p) => progress.push(p.done),
+    });
 
     expect(await checksum('ledger_replayed')).toBe(live);
     expect(result.events).toBeGreaterThanOrEqual(331);
@@ -116,40 +152,54 @@ describe('projection replay', () => {
   });
 
   it('keeps index and constraint names after the swap, and leaves no shadow table', async () => {
-    const names = await ds.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'ledger_replayed' ORDER BY indexname`);
-    expect(names.map((r: { indexname: string }) => r.indexname)).toEqual(['ledger_replayed_balance', 'ledger_replayed_pkey']);
-    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'ledger_replayed__%'`);
+    const names = await ds.query(
+      `SELECT indexname FROM pg_indexes WHERE tablename = 'ledger_replayed' ORDER BY indexname`,
+    );
+    expect(names.map((r: { indexname: string }) => r.indexname)).toEqual([
+      'ledger_replayed_balance',
+      'ledger_replayed_pkey',
+    ]);
+    const [{ n }] = await ds.query(
+      `SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'ledger_replayed__%'`,
+    );
     expect(n).toBe(0);
   });
 
-  it('carries the table\'s triggers over to the rebuilt table (caches hear of its changes)', async () => {
-    await ds.query(`CREATE TRIGGER ledger_replayed_changes AFTER INSERT OR UPDATE OR DELETE ON ledger_replayed FOR EACH ROW EXECUTE FUNCTION uvol_notify_change('account')`);
+  it("carries the table's triggers over to the rebuilt table (caches hear of its changes)", async () => {
+    await ds.query(
+      `CREATE TRIGGER ledger_replayed_changes AFTER INSERT OR UPDATE OR DELETE ON ledger_replayed FOR EACH ROW EXECUTE FUNCTION uvol_notify_change('account')`,
+    );
     await replayer.replay(['ledger-replayed']);
-    const triggers = await ds.query(`SELECT tgname FROM pg_trigger WHERE tgrelid = 'ledger_replayed'::regclass AND NOT tgisinternal`);
+    const triggers = await ds.query(
+      `SELECT tgname FROM pg_trigger WHERE tgrelid = 'ledger_replayed'::regclass AND NOT tgisinternal`,
+    );
     expect(triggers).toEqual([{ tgname: 'ledger_replayed_changes' }]);
     expect(await checksum('ledger_replayed')).toBe(await checksum('ledger_live'));
   });
 
   // Needs concurrent transactions, which embedded PGlite serialises (see event-store.int-spec).
-  (process.env.TEST_PG_ADMIN_URL ? it : it.skip)('is safe while appends continue: the rebuilt table equals the live one', async () => {
-    const accounts = Array.from({ length: 10 }, (_, i) => `busy-${i}-${randomUUID().slice(0, 6)}`);
-    for (const a of accounts) await open(a);
-    let writing = true;
-    let written = 0;
-    const writers = accounts.map(async (a) => {
-      while (writing) {
-        await deposit(a, 1.5);
-        written++;
-      }
-    });
-    await new Promise((r) => setTimeout(r, 50));
-    const replay = replayer.replay(['ledger-replayed'], { batchSize: 25 });
-    await replay;
-    writing = false;
-    await Promise.all(writers);
-    expect(written).toBeGreaterThan(0);
-    expect(await checksum('ledger_replayed')).toBe(await checksum('ledger_live'));
-  });
+  (process.env.TEST_PG_ADMIN_URL ? it : it.skip)(
+    'is safe while appends continue: the rebuilt table equals the live one',
+    async () => {
+      const accounts = Array.from({ length: 10 }, (_, i) => `busy-${i}-${randomUUID().slice(0, 6)}`);
+      for (const a of accounts) await open(a);
+      let writing = true;
+      let written = 0;
+      const writers = accounts.map(async (a) => {
+        while (writing) {
+          await deposit(a, 1.5);
+          written++;
+        }
+      });
+      await new Promise((r) => setTimeout(r, 50));
+      const replay = replayer.replay(['ledger-replayed'], { batchSize: 25 });
+      await replay;
+      writing = false;
+      await Promise.all(writers);
+      expect(written).toBeGreaterThan(0);
+      expect(await checksum('ledger_replayed')).toBe(await checksum('ledger_live'));
+    },
+  );
 
   it('refuses a second replay while one runs', async () => {
     const first = replayer.replay(['ledger-replayed'], { batchSize: 8 });

@@ -79,7 +79,8 @@ export class ProjectionReplayer {
       return { projections: projections.map((p) => p.name), events: run.done, millis: Date.now() - started };
     } catch (err) {
       if (writer.isTransactionActive) await writer.rollbackTransaction();
-      for (const table of tables) await writer.query(`DROP TABLE IF EXISTS "${shadowOf(table)}"`).catch(() => undefined);
+      for (const table of tables)
+        await writer.query(`DROP TABLE IF EXISTS "${shadowOf(table)}"`).catch(() => undefined);
       throw err;
     } finally {
       await reader.query(`SELECT pg_advisory_unlock(${LOCKS.replay})`).catch(() => undefined);
@@ -145,9 +146,10 @@ class ReplayRun {
 
   /** Slices of finished transactions until only a few events are left for the locked step. */
   async rebuild(): Promise<void> {
-    const [{ total }] = await this.reader.query(`SELECT count(*)::int AS total FROM events WHERE type = ANY($1::text[])`, [
-      this.types,
-    ]);
+    const [{ total }] = await this.reader.query(
+      `SELECT count(*)::int AS total FROM events WHERE type = ANY($1::text[])`,
+      [this.types],
+    );
     this.total = total;
     for (;;) {
       const [{ horizon }] = await this.reader.query(`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon`);

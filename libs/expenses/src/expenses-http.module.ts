@@ -5,5 +5,8 @@ import { ClaimsController } from './http/claims.controller.js';
 import { ExpenseSettingsController } from './http/expense-settings.controller.js';
 import { ExpensesController } from './http/expenses.controller.js';
 
-@Module({ imports: [ExpensesModule], controllers: [ExpenseSettingsController, ExpensesController, ClaimsController, ClaimHistoryController] })
+@Module({
+  imports: [ExpensesModule],
+  controllers: [ExpenseSettingsController, ExpensesController, ClaimsController, ClaimHistoryController],
+})
 export class ExpensesHttpModule {}

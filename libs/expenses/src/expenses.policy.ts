@@ -38,13 +38,17 @@ export class ExpensesPolicy {
   async access(caller: Caller, userId: number): Promise<Access> {
     if (userId === caller.userId) return 'owner';
     if (await this.hierarchy.canManage(caller, userId, EXPENSE_PERMISSIONS.approve)) return 'approver';
-    if (!(await this.users.of(caller, [userId], EXPENSE_PERMISSIONS.approve)).has(userId)) throw new NotFoundError('User');
-    throw new ForbiddenError('Only the owner and users with approve-claims over the owner may see or change these records.');
+    if (!(await this.users.of(caller, [userId], EXPENSE_PERMISSIONS.approve)).has(userId))
+      throw new NotFoundError('User');
+    throw new ForbiddenError(
+      'Only the owner and users with approve-claims over the owner may see or change these records.',
+    );
   }
 
   /** Expenses are changed by their owner only; an approver reads them. */
   async ownerOnly(caller: Caller, userId: number): Promise<void> {
-    if ((await this.access(caller, userId)) !== 'owner') throw new ForbiddenError('Only the owner may change an expense.');
+    if ((await this.access(caller, userId)) !== 'owner')
+      throw new ForbiddenError('Only the owner may change an expense.');
   }
 
   /** Who may authorise `userId`'s claims: the holders of approve-claims over them (a claim's assignedTo is one of these). */
@@ -59,6 +63,9 @@ export class ExpensesPolicy {
 
   /** What the caller may do to a claim of `ownerId`, for the claim decisions. */
   claimAuthority(caller: Caller, ownerId: number, access: Access): { approvesOwner: boolean; selfApproves: boolean } {
-    return { approvesOwner: access === 'approver', selfApproves: ownerId === caller.userId && caller.permissions.has(EXPENSE_PERMISSIONS.selfApprove) };
+    return {
+      approvesOwner: access === 'approver',
+      selfApproves: ownerId === caller.userId && caller.permissions.has(EXPENSE_PERMISSIONS.selfApprove),
+    };
   }
 }

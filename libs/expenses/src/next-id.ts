@@ -36,7 +36,9 @@ export class IdBlocks {
   }
 
   private async refill(kind: Kind, block: { ids: number[] }): Promise<void> {
-    const rows: { id: string }[] = await this.dataSource.query(`SELECT nextval('expenses_${kind}_ids') AS id FROM generate_series(1, ${BLOCK})`);
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT nextval('expenses_${kind}_ids') AS id FROM generate_series(1, ${BLOCK})`,
+    );
     block.ids.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));
   }
 }

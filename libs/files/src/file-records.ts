@@ -30,11 +30,28 @@ export interface FileView {
   signed_url: string;
 }
 
-type Row = { id: string; organisation_id: string; owner_id: string; storage_key: string; original_name: string; file_size: string; mime: string; description: string; thumbnails: FileRecord['thumbnails'] };
+type Row = {
+  id: string;
+  organisation_id: string;
+  owner_id: string;
+  storage_key: string;
+  original_name: string;
+  file_size: string;
+  mime: string;
+  description: string;
+  thumbnails: FileRecord['thumbnails'];
+};
 
 const toRecord = (r: Row): FileRecord => ({
-  id: Number(r.id), organisationId: Number(r.organisation_id), ownerId: Number(r.owner_id), storageKey: r.storage_key, originalName: r.original_name,
-  size: Number(r.file_size), mime: r.mime, description: r.description, thumbnails: r.thumbnails,
+  id: Number(r.id),
+  organisationId: Number(r.organisation_id),
+  ownerId: Number(r.owner_id),
+  storageKey: r.storage_key,
+  originalName: r.original_name,
+  size: Number(r.file_size),
+  mime: r.mime,
+  description: r.description,
+  thumbnails: r.thumbnails,
 });
 
 /** Files as other contexts see them: always within the caller's organisation. */
@@ -60,7 +77,8 @@ export class FileRecords {
 
   view(file: FileRecord, now = Date.now()): FileView {
     const thumbnails: FileView['thumbnails'] = {};
-    for (const size of Object.keys(file.thumbnails) as ThumbnailSize[]) thumbnails[size] = this.signer.url(file.id, size, now);
+    for (const size of Object.keys(file.thumbnails) as ThumbnailSize[])
+      thumbnails[size] = this.signer.url(file.id, size, now);
     return {
       id: file.id,
       original_name: file.originalName,

@@ -14,7 +14,11 @@ import { UrlSigner } from './url-signer.js';
 @Module({
   imports: [IdentityModule],
   providers: [
-    { provide: FILE_STORAGE, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new LocalFileStorage(join(config.files.dir)) },
+    {
+      provide: FILE_STORAGE,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new LocalFileStorage(join(config.files.dir)),
+    },
     UrlSigner,
     FileRecords,
     FilesProjection,

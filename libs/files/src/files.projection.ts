@@ -12,8 +12,15 @@ export class FilesProjection extends defineProjection<FileEvent>({
   on: {
     'files.FileUploaded': ({ data: d, recordedAt }) => [
       op.upsert('files', ['id'], {
-        id: d.id, organisation_id: d.organisationId, owner_id: d.ownerId, storage_key: d.storageKey, original_name: d.originalName,
-        file_size: d.size, mime: d.mime, thumbnails: d.thumbnails, created_at: recordedAt,
+        id: d.id,
+        organisation_id: d.organisationId,
+        owner_id: d.ownerId,
+        storage_key: d.storageKey,
+        original_name: d.originalName,
+        file_size: d.size,
+        mime: d.mime,
+        thumbnails: d.thumbnails,
+        created_at: recordedAt,
       }),
     ],
   },

@@ -22,12 +22,22 @@ export class UrlSigner {
   /** `ttlSeconds` longer than the default for links that travel in e-mail. */
   url(fileId: number, variant: Variant, now = Date.now(), ttlSeconds = SIGNED_URL_TTL_SECONDS): string {
     const expires = Math.floor(now / 1000) + ttlSeconds;
-    const query = new URLSearchParams({ variant, expires: String(expires), signature: this.sign(fileId, variant, expires) });
+    const query = new URLSearchParams({
+      variant,
+      expires: String(expires),
+      signature: this.sign(fileId, variant, expires),
+    });
     return `${this.config.http.publicUrl}/api/files/${fileId}/content?${query}`;
   }
 
   /** 'ok', or why not: a tampered and an expired link are both refused (403). */
-  check(fileId: number, variant: string, expires: string, signature: string, now = Date.now()): 'ok' | 'expired' | 'invalid' {
+  check(
+    fileId: number,
+    variant: string,
+    expires: string,
+    signature: string,
+    now = Date.now(),
+  ): 'ok' | 'expired' | 'invalid' {
     if (!/^\d{1,12}$/.test(expires)) return 'invalid';
     const expected = Buffer.from(this.sign(fileId, variant, Number(expires)));
     const given = Buffer.from(signature);

@@ -24,7 +24,11 @@ import { ProvisionHandler } from './provisioning/provision.command.js';
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
       // A KeyObject spares jsonwebtoken a failed public-key parse on every sign and verify.
-      useFactory: (config: AppConfig) => ({ secret: createSecretKey(Buffer.from(config.auth.jwtSecret)) as never, signOptions: { algorithm: 'HS256' }, verifyOptions: { algorithms: ['HS256'] } }),
+      useFactory: (config: AppConfig) => ({
+        secret: createSecretKey(Buffer.from(config.auth.jwtSecret)) as never,
+        signOptions: { algorithm: 'HS256' },
+        verifyOptions: { algorithms: ['HS256'] },
+      }),
     }),
   ],
   providers: [

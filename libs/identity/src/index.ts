@@ -21,6 +21,9 @@ export { HoldUserCommand, type HoldResult } from './user/hold-user.command.js';
 export { ReleaseUserCommand } from './user/release-user.command.js';
 export { UnknownOrganisation, UnknownUser, type UserAccess } from './user/admin.js';
 export { unknownPermissions } from './user/user.js';
-export { ORGANISATION_SETTINGS_POLICY, type OrganisationSettingsPolicy } from './provisioning/organisation-settings-policy.js';
+export {
+  ORGANISATION_SETTINGS_POLICY,
+  type OrganisationSettingsPolicy,
+} from './provisioning/organisation-settings-policy.js';
 export type { DirectoryEvent } from './directory/directory.events.js';
 export { ARGON2_OPTIONS } from './login/password-hasher.js';

@@ -14,7 +14,13 @@ import { UpdateSettingsHandler } from './settings/update-settings.command.js';
 @Global()
 @Module({
   imports: [FilesModule, IdentityModule],
-  providers: [SettingsViews, SettingsHistory, SettingsProjection, UpdateSettingsHandler, { provide: ORGANISATION_SETTINGS_POLICY, useClass: SettingsPolicy }],
+  providers: [
+    SettingsViews,
+    SettingsHistory,
+    SettingsProjection,
+    UpdateSettingsHandler,
+    { provide: ORGANISATION_SETTINGS_POLICY, useClass: SettingsPolicy },
+  ],
   exports: [SettingsViews, SettingsHistory, ORGANISATION_SETTINGS_POLICY],
 })
 export class OrganisationModule {}

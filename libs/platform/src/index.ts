@@ -9,7 +9,13 @@ export { ReadCache, type Watch } from './database/read-cache.js';
 export { sql, Sql, tenantScope, tenantSql, type Tenant, type TenantStatement } from './database/tenant-sql.js';
 export { startEmbeddedPostgres, type EmbeddedPostgres } from './database/embedded-postgres.js';
 export { runMigrationsLocked } from './database/run-migrations.js';
-export { STARTUP_PROGRESS, StartupProgressModule, progressInLog, progressOnStderr, type StartupProgress } from './database/startup-progress.js';
+export {
+  STARTUP_PROGRESS,
+  StartupProgressModule,
+  progressInLog,
+  progressOnStderr,
+  type StartupProgress,
+} from './database/startup-progress.js';
 export { QueueModule } from './queue/queue.module.js';
 export { HealthModule } from './health/health.module.js';
 export { LoggingModule } from './logging/logging.module.js';
@@ -23,7 +29,13 @@ export { paginate, offsetOf, PER_PAGE, type Paginated, type PageRequest } from '
 export { parseListQuery, parseBooleanQuery, type ListQuery, type ListQuerySpec } from './http/list-query.js';
 export { validationPipe, fieldErrors, BODY_REQUIRED } from './http/validation.js';
 export { isStorableText, unstorableTextIn, unstorableTextMessage } from './validation/storable-text.js';
-export { isCalendarDate, IsCalendarDate, calendarDateMessage, isDateTimeWithOffset, IsDateTimeWithOffset } from './validation/calendar-date.js';
+export {
+  isCalendarDate,
+  IsCalendarDate,
+  calendarDateMessage,
+  isDateTimeWithOffset,
+  IsDateTimeWithOffset,
+} from './validation/calendar-date.js';
 export { IsOptionalNotNull, notNullMessage } from './validation/not-null.js';
 export {
   addCalendarMonths,

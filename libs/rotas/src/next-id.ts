@@ -15,7 +15,10 @@ export class RotaIds {
   /** `count` ids in one query (a rota's timeslots, several rotas of one create), ascending. */
   async many(kind: Kind, count: number): Promise<number[]> {
     if (count === 0) return [];
-    const rows: { id: string }[] = await this.dataSource.query(`SELECT nextval('rotas_${kind}_ids') AS id FROM generate_series(1, $1::int)`, [count]);
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT nextval('rotas_${kind}_ids') AS id FROM generate_series(1, $1::int)`,
+      [count],
+    );
     return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
   }
 }

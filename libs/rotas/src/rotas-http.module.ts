@@ -9,5 +9,17 @@ import { SHIFT_CONTROLLERS } from './shift/shift.providers.js';
 import { SHIFT_PATTERN_CONTROLLERS } from './shift-pattern/shift-pattern.providers.js';
 import { VIEW_CONTROLLERS } from './views/views.providers.js';
 
-@Module({ imports: [RotasModule], controllers: [...SHIFT_PATTERN_CONTROLLERS, ...ROTA_CONTROLLERS, ...BULK_CONTROLLERS, ...SHIFT_CONTROLLERS, ...REPEATING_SHIFT_CONTROLLERS, ...CALENDAR_FEED_CONTROLLERS, ...VIEW_CONTROLLERS, ...HISTORY_CONTROLLERS] })
+@Module({
+  imports: [RotasModule],
+  controllers: [
+    ...SHIFT_PATTERN_CONTROLLERS,
+    ...ROTA_CONTROLLERS,
+    ...BULK_CONTROLLERS,
+    ...SHIFT_CONTROLLERS,
+    ...REPEATING_SHIFT_CONTROLLERS,
+    ...CALENDAR_FEED_CONTROLLERS,
+    ...VIEW_CONTROLLERS,
+    ...HISTORY_CONTROLLERS,
+  ],
+})
 export class RotasHttpModule {}

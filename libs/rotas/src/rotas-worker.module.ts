@@ -11,7 +11,18 @@ import { MISFIT_WORKER } from './shift/misfits.providers.js';
  * processors and worker-only command handlers in its own providers file.
  */
 @Module({
-  imports: [RotasModule, ...GENERATION_WORKER.imports, ...MISFIT_WORKER.imports, ...NOTIFICATION_WORKER.imports, ...REMINDER_WORKER.imports],
-  providers: [...GENERATION_WORKER.providers, ...MISFIT_WORKER.providers, ...NOTIFICATION_WORKER.providers, ...REMINDER_WORKER.providers],
+  imports: [
+    RotasModule,
+    ...GENERATION_WORKER.imports,
+    ...MISFIT_WORKER.imports,
+    ...NOTIFICATION_WORKER.imports,
+    ...REMINDER_WORKER.imports,
+  ],
+  providers: [
+    ...GENERATION_WORKER.providers,
+    ...MISFIT_WORKER.providers,
+    ...NOTIFICATION_WORKER.providers,
+    ...REMINDER_WORKER.providers,
+  ],
 })
 export class RotasWorkerModule {}

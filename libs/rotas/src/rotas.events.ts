@@ -78,11 +78,26 @@ export type RotaEvent =
   /** Only the settings that changed are present. */
   | { type: 'rotas.RotaChanged'; data: { id: number; organisationId: number; changes: Partial<RotaSettings> } }
   /** `PUT /api/rotas/{id}/timeslots`: `timeslots` (new ids) written over `[from, to]`. */
-  | { type: 'rotas.RotaTimeslotsChanged'; data: RotaCalendarChange & { from: string; to: string | null; timeslots: RotaTimeslot[] } }
+  | {
+      type: 'rotas.RotaTimeslotsChanged';
+      data: RotaCalendarChange & { from: string; to: string | null; timeslots: RotaTimeslot[] };
+    }
   /** `POST /api/rotas/replace`: as a timeslot write, plus the pattern now recorded as the rota's (and a new name when given). */
-  | { type: 'rotas.RotaPatternReplaced'; data: RotaCalendarChange & { patternId: number; from: string; to: string | null; timeslots: RotaTimeslot[]; name: string | null } }
+  | {
+      type: 'rotas.RotaPatternReplaced';
+      data: RotaCalendarChange & {
+        patternId: number;
+        from: string;
+        to: string | null;
+        timeslots: RotaTimeslot[];
+        name: string | null;
+      };
+    }
   /** Bulk `end_date`, or a new rota of the same team starting later (the one-rota-per-team rule). */
-  | { type: 'rotas.RotaEnded'; data: RotaCalendarChange & { endDate: string; reason: 'end_date' | 'superseded'; supersededBy: number | null } }
+  | {
+      type: 'rotas.RotaEnded';
+      data: RotaCalendarChange & { endDate: string; reason: 'end_date' | 'superseded'; supersededBy: number | null };
+    }
   | { type: 'rotas.RotaClosed'; data: RotaCalendarChange & { dates: string[] } }
   /** Addition: lifts closures; cancelled shifts stay cancelled. */
   | { type: 'rotas.RotaReopened'; data: { id: number; organisationId: number; dates: string[]; closedDates: string[] } }
@@ -96,7 +111,10 @@ export type RotaEvent =
  * what they read: the second append conflicts (409). The stream also lists the team's rotas, so a
  * create that read the team's rotas before another create committed sees a rota it did not load.
  */
-export type TeamEvent = { type: 'rotas.TeamRotaAdded'; data: { teamId: number; organisationId: number; rotaId: number; startDate: string } };
+export type TeamEvent = {
+  type: 'rotas.TeamRotaAdded';
+  data: { teamId: number; organisationId: number; rotaId: number; startDate: string };
+};
 
 /** A shift's times as events carry them: instants (ISO 8601, UTC) and the wall clock they show in the rota zone. */
 export interface ShiftTimesData {
@@ -125,12 +143,43 @@ export type ShiftCancelReason =
  * notifications tell a volunteer's own changes from a manager's (rotas.md "Notifications").
  */
 export type ShiftEvent =
-  | { type: 'rotas.ShiftBooked'; data: ShiftTimesData & { id: number; organisationId: number; rotaId: number; teamId: number; userId: number; seriesId: number | null } }
+  | {
+      type: 'rotas.ShiftBooked';
+      data: ShiftTimesData & {
+        id: number;
+        organisationId: number;
+        rotaId: number;
+        teamId: number;
+        userId: number;
+        seriesId: number | null;
+      };
+    }
   /** New times (an edit). `sequence` counts the changes, for the iCalendar SEQUENCE. */
-  | { type: 'rotas.ShiftMoved'; data: ShiftTimesData & { id: number; organisationId: number; rotaId: number; userId: number; sequence: number; was: ShiftTimesData } }
+  | {
+      type: 'rotas.ShiftMoved';
+      data: ShiftTimesData & {
+        id: number;
+        organisationId: number;
+        rotaId: number;
+        userId: number;
+        sequence: number;
+        was: ShiftTimesData;
+      };
+    }
   /** `edit_mode: single` on an occurrence, or a split: it leaves its series (`seriesId` null) or joins a new one. */
   | { type: 'rotas.ShiftSeriesChanged'; data: { id: number; organisationId: number; seriesId: number | null } }
-  | { type: 'rotas.ShiftCancelled'; data: { id: number; organisationId: number; rotaId: number; userId: number; date: string; reason: ShiftCancelReason; sequence: number } };
+  | {
+      type: 'rotas.ShiftCancelled';
+      data: {
+        id: number;
+        organisationId: number;
+        rotaId: number;
+        userId: number;
+        date: string;
+        reason: ShiftCancelReason;
+        sequence: number;
+      };
+    };
 
 export type { SeriesWeekday };
 
@@ -150,11 +199,22 @@ export type RepeatingShiftEvent =
   | {
       type: 'rotas.RepeatingShiftStarted';
       data: {
-        id: number; organisationId: number; userId: number; rotaId: number; teamId: number;
-        frequency: number; weekdays: SeriesWeekday[]; startDate: string; endDate: string | null;
+        id: number;
+        organisationId: number;
+        userId: number;
+        rotaId: number;
+        teamId: number;
+        frequency: number;
+        weekdays: SeriesWeekday[];
+        startDate: string;
+        endDate: string | null;
         /** Times of day of every occurrence, `HH:MM`, the end `dayOffset` days after the start date. */
-        startTime: string; endTime: string; dayOffset: number;
-        firstShiftId: number; ignoreOnHold: boolean; confirmRoleRestriction: boolean;
+        startTime: string;
+        endTime: string;
+        dayOffset: number;
+        firstShiftId: number;
+        ignoreOnHold: boolean;
+        confirmRoleRestriction: boolean;
         /** Occurrences are to be booked up to here; the first shift's date is generated. */
         until: string;
         /**
@@ -166,12 +226,33 @@ export type RepeatingShiftEvent =
       };
     }
   | { type: 'rotas.RepeatingShiftExtended'; data: { id: number; organisationId: number; until: string } }
-  | { type: 'rotas.RepeatingShiftGenerated'; data: { id: number; organisationId: number; generatedUntil: string; booked: { date: string; shiftId: number }[]; skipped: SkippedOccurrence[] } }
+  | {
+      type: 'rotas.RepeatingShiftGenerated';
+      data: {
+        id: number;
+        organisationId: number;
+        generatedUntil: string;
+        booked: { date: string; shiftId: number }[];
+        skipped: SkippedOccurrence[];
+      };
+    }
   /** `edit_mode: recurring` with new times of day: occurrences from `from` on take them. */
-  | { type: 'rotas.RepeatingShiftRetimed'; data: { id: number; organisationId: number; from: string; startTime: string; endTime: string; dayOffset: number } }
+  | {
+      type: 'rotas.RepeatingShiftRetimed';
+      data: { id: number; organisationId: number; from: string; startTime: string; endTime: string; dayOffset: number };
+    }
   /** Cancelled, split, ended by `recurrence_pattern: null`, or its rota archived: no occurrence after `endDate`. */
   /** `until` comes down to the end, so generation is no longer pending past it. */
-  | { type: 'rotas.RepeatingShiftEnded'; data: { id: number; organisationId: number; endDate: string; until: string; reason: 'cancelled' | 'split' | 'ended' | 'rota_archived' } };
+  | {
+      type: 'rotas.RepeatingShiftEnded';
+      data: {
+        id: number;
+        organisationId: number;
+        endDate: string;
+        until: string;
+        reason: 'cancelled' | 'split' | 'ended' | 'rota_archived';
+      };
+    };
 
 /**
  * Stream `rotas.CalendarFeed-<userId>`: a user's secret calendar feed URL (rotas.md "Calendar
@@ -183,7 +264,8 @@ export type CalendarFeedEvent =
   | { type: 'rotas.CalendarFeedIssued'; data: { userId: number; organisationId: number; tokenHash: string } }
   | { type: 'rotas.CalendarFeedRevoked'; data: { userId: number; organisationId: number } };
 
-export type RotasEvent = ShiftPatternEvent | RotaEvent | TeamEvent | ShiftEvent | RepeatingShiftEvent | CalendarFeedEvent;
+export type RotasEvent =
+  ShiftPatternEvent | RotaEvent | TeamEvent | ShiftEvent | RepeatingShiftEvent | CalendarFeedEvent;
 
 export const streamOf = {
   pattern: (id: number) => `rotas.ShiftPattern-${id}`,

@@ -14,8 +14,31 @@ import { VIEW_PROVIDERS } from './views/views.providers.js';
 
 @Module({
   imports: [IdentityModule, OrganisationModule],
-  providers: [RotasPolicy, RotaIds, ...SHIFT_PATTERN_PROVIDERS, ...ROTA_PROVIDERS, ...BULK_PROVIDERS, ...SHIFT_PROVIDERS, ...REPEATING_SHIFT_PROVIDERS, ...CALENDAR_FEED_PROVIDERS, ...VIEW_PROVIDERS, ...HISTORY_PROVIDERS],
+  providers: [
+    RotasPolicy,
+    RotaIds,
+    ...SHIFT_PATTERN_PROVIDERS,
+    ...ROTA_PROVIDERS,
+    ...BULK_PROVIDERS,
+    ...SHIFT_PROVIDERS,
+    ...REPEATING_SHIFT_PROVIDERS,
+    ...CALENDAR_FEED_PROVIDERS,
+    ...VIEW_PROVIDERS,
+    ...HISTORY_PROVIDERS,
+  ],
   // The areas' providers are exported too: their controllers live in RotasHttpModule, which imports this module.
-  exports: [RotasPolicy, RotaIds, IdentityModule, ...SHIFT_PATTERN_PROVIDERS, ...ROTA_PROVIDERS, ...BULK_PROVIDERS, ...SHIFT_PROVIDERS, ...REPEATING_SHIFT_PROVIDERS, ...CALENDAR_FEED_PROVIDERS, ...VIEW_PROVIDERS, ...HISTORY_PROVIDERS],
+  exports: [
+    RotasPolicy,
+    RotaIds,
+    IdentityModule,
+    ...SHIFT_PATTERN_PROVIDERS,
+    ...ROTA_PROVIDERS,
+    ...BULK_PROVIDERS,
+    ...SHIFT_PROVIDERS,
+    ...REPEATING_SHIFT_PROVIDERS,
+    ...CALENDAR_FEED_PROVIDERS,
+    ...VIEW_PROVIDERS,
+    ...HISTORY_PROVIDERS,
+  ],
 })
 export class RotasModule {}

@@ -55,7 +55,8 @@ export interface RotaPermissions {
 }
 
 /** A manager of a rota: `manage-rotas` or `add-user-shifts` over its team. */
-export const isManager = (reach: CallerReach, teamId: number): boolean => reach.manages.has(teamId) || reach.addsShifts.has(teamId);
+export const isManager = (reach: CallerReach, teamId: number): boolean =>
+  reach.manages.has(teamId) || reach.addsShifts.has(teamId);
 
 /** rotas.md's Rota permissions object, for the caller and one rota. */
 export function rotaPermissions(reach: CallerReach, rota: RotaForPermissions): RotaPermissions {
@@ -108,12 +109,19 @@ export class RotasPolicy {
       this.hierarchy.teams(caller, ROTA_PERMISSIONS.addUserShifts),
       this.users.of(caller, [caller.userId], 'any'),
     ]);
-    return { userId: caller.userId, seen, manages: new Set(manages), addsShifts: new Set(addsShifts), onHold: me.get(caller.userId)?.status.id === 'on_hold' };
+    return {
+      userId: caller.userId,
+      seen,
+      manages: new Set(manages),
+      addsShifts: new Set(addsShifts),
+      onHold: me.get(caller.userId)?.status.id === 'on_hold',
+    };
   }
 
   /** Administration routes: `manage-rotas` somewhere, else 403 before anything is read. */
   requireManageRotas(caller: Caller): void {
-    if (!caller.permissions.has(ROTA_PERMISSIONS.manage)) throw new ForbiddenError('This needs the manage-rotas permission.');
+    if (!caller.permissions.has(ROTA_PERMISSIONS.manage))
+      throw new ForbiddenError('This needs the manage-rotas permission.');
   }
 
   /**
@@ -129,7 +137,8 @@ export class RotasPolicy {
   /** A rota the caller administers: seen (above), and `manage-rotas` over its team (else 403). */
   assertManages<T extends { teamId: number }>(reach: CallerReach, rota: T | null): T {
     const seen = this.assertSees(reach, rota);
-    if (!reach.manages.has(seen.teamId)) throw new ForbiddenError("This needs the manage-rotas permission over the rota's team.");
+    if (!reach.manages.has(seen.teamId))
+      throw new ForbiddenError("This needs the manage-rotas permission over the rota's team.");
     return seen;
   }
 }

@@ -23,21 +23,31 @@ async function permissionNames(): Promise<readonly string[]> {
   return (await import('#app/identity')).PERMISSIONS;
 }
 
-const EMAIL_ARGUMENT = "  <email>         the user's e-mail address (any case); addresses are unique across the service, so it names one user of one organisation";
+const EMAIL_ARGUMENT =
+  "  <email>         the user's e-mail address (any case); addresses are unique across the service, so it names one user of one organisation";
 const USER_OUTPUT = [
   'Output: one JSON object on stdout, the user as the command left them:',
   '  {"id":5,"email":"alice@riverside.example","organisation":"riverside","permissions":[…],"held":false,"changed":true}',
   '"changed" is false when there was nothing to do (and nothing was recorded). A line saying what happened goes to stderr.',
 ];
-const permissionList = async () => [`The permissions (the spec and api.md): ${(await permissionNames()).join(', ')}.`, 'Another name is refused (exit 2) and nothing changes.'];
+const permissionList = async () => [
+  `The permissions (the spec and api.md): ${(await permissionNames()).join(', ')}.`,
+  'Another name is refused (exit 2) and nothing changes.',
+];
 
 async function checkPermissions([, ...names]: readonly string[]): Promise<void> {
   const known = await permissionNames();
   const unknown = names.filter((n) => !known.includes(n));
-  if (unknown.length) throw new UsageError(`unknown permission ${unknown.map((p) => `"${p}"`).join(', ')}; the permissions are: ${known.join(', ')}`);
+  if (unknown.length)
+    throw new UsageError(
+      `unknown permission ${unknown.map((p) => `"${p}"`).join(', ')}; the permissions are: ${known.join(', ')}`,
+    );
 }
 
-const lines = (...text: string[]) => async () => text;
+const lines =
+  (...text: string[]) =>
+  async () =>
+    text;
 
 export const catalogue: Record<string, CommandInfo> = {
   migrate: {
@@ -58,9 +68,9 @@ export const catalogue: Record<string, CommandInfo> = {
     arity: [1, 1],
     help: lines(
       'Brings an organisation up from a provisioning file (its format: docs/provisioning.md). The whole file is',
-      'checked first, and every problem is reported in one run, each naming its place in the file and the entry\'s',
+      "checked first, and every problem is reported in one run, each naming its place in the file and the entry's",
       'key (users[2] "bob".email: …): the shape and every field, keys and e-mail addresses used twice, a team\'s',
-      'parent, a role\'s team and role profile, a second factor without its data, settings the organisation refuses,',
+      "parent, a role's team and role profile, a second factor without its data, settings the organisation refuses,",
       'a slug or an address that exists already. A refused file writes nothing; otherwise everything is created in',
       'one go.',
       '',
@@ -81,14 +91,14 @@ export const catalogue: Record<string, CommandInfo> = {
     summary: 'add users (and their roles) to an existing organisation from a JSON file',
     arity: [2, 2],
     help: lines(
-      'Adds users, with their roles, to the organisation <slug>, with provisioning\'s checks, all reported in one',
+      "Adds users, with their roles, to the organisation <slug>, with provisioning's checks, all reported in one",
       'run: each entry as in a provisioning file\'s "users", keys and addresses used twice, a second factor without',
       'its data, roles naming keys the file does not map, ids that are not a team or role profile of <slug>, and',
       'addresses that belong to a user already (of any organisation: an address is unique across the service).',
       'A refused file writes nothing; otherwise every user and role is created in one go.',
       '',
       'Arguments:',
-      '  <slug>          the organisation\'s slug',
+      "  <slug>          the organisation's slug",
       '  <file>          a JSON object: "users", a list in the provisioning file\'s format, whose roles name teams',
       '                  and role profiles by keys; "teams" and "role_profiles" map those keys to the ids they have',
       '                  (the maps `provision` printed, as they are; either may be left out when no role needs it):',
@@ -108,7 +118,7 @@ export const catalogue: Record<string, CommandInfo> = {
     arity: [2, Infinity],
     help: async () => [
       'Gives the user each permission named. One they hold already is left as it is: granting only what they hold',
-      'changes and records nothing. The API sees the change from the user\'s next request on.',
+      "changes and records nothing. The API sees the change from the user's next request on.",
       '',
       'Arguments:',
       EMAIL_ARGUMENT,
@@ -127,7 +137,7 @@ export const catalogue: Record<string, CommandInfo> = {
     arity: [2, Infinity],
     help: async () => [
       'Takes each permission named away from the user. One they do not hold is ignored: revoking only what they',
-      'lack changes and records nothing. The API refuses what needed it (403) from the user\'s next request on.',
+      "lack changes and records nothing. The API refuses what needed it (403) from the user's next request on.",
       '',
       'Arguments:',
       EMAIL_ARGUMENT,
@@ -146,7 +156,7 @@ export const catalogue: Record<string, CommandInfo> = {
     arity: [1, 1],
     help: lines(
       'Puts the user on hold (status on_hold: they still log in; rota bookings of them need ignore_on_hold).',
-      'It is the spec\'s status, the one a provisioning file\'s users[].status sets: the API shows it in the user\'s',
+      "It is the spec's status, the one a provisioning file's users[].status sets: the API shows it in the user's",
       '"status" ({"id":"on_hold","name":"On hold","contactable":false}), and an on-hold user cannot add shifts to',
       'themselves. Their log-ins and tokens are untouched. Holding an on-hold user (held, or provisioned on hold)',
       'changes nothing. users:release undoes it.',

@@ -35,7 +35,10 @@ async function readJson(path: string): Promise<unknown> {
     text = await readFile(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = { ENOENT: 'no such file', EACCES: 'permission denied', EPERM: 'permission denied', EISDIR: 'it is a folder' }[code ?? ''] ?? (err as Error).message;
+    const why =
+      { ENOENT: 'no such file', EACCES: 'permission denied', EPERM: 'permission denied', EISDIR: 'it is a folder' }[
+        code ?? ''
+      ] ?? (err as Error).message;
     throw new UsageError(`cannot read ${path}: ${why}`);
   }
   try {
@@ -50,7 +53,11 @@ const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? on
 
 function report(io: Io, user: UserAccess, did: string, nothing: string): void {
   io.out(json(user));
-  io.err(user.changed ? `${did} ${user.email} (${user.organisation})` : `${user.email} (${user.organisation}): ${nothing}; nothing changed`);
+  io.err(
+    user.changed
+      ? `${did} ${user.email} (${user.organisation})`
+      : `${user.email} (${user.organisation}): ${nothing}; nothing changed`,
+  );
 }
 
 export const runners: Record<string, Run> = {
@@ -106,7 +113,13 @@ export const runners: Record<string, Run> = {
     const table = rows.map((r) => [r.name, r.kind, String(r.position), String(r.behind), r.state]);
     const header = ['name', 'kind', 'position', 'behind', 'state'];
     const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
-    for (const r of [header, ...table]) io.out(`${r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+    for (const r of [header, ...table])
+      io.out(
+        `${r
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd()}\n`,
+      );
   },
 
   async 'projections:replay'(app, names, io) {
@@ -120,7 +133,9 @@ export const runners: Record<string, Run> = {
       const result = await app.get(ProjectionReplayer).replay(names, { onProgress: (p) => progress.update(p) });
       progress.stop();
       const rate = Math.round(result.events / Math.max(0.001, result.millis / 1000));
-      io.out(`replayed ${result.events} events into ${result.projections.join(', ') || 'no projections'} in ${result.millis} ms (${rate} events/s)\n`);
+      io.out(
+        `replayed ${result.events} events into ${result.projections.join(', ') || 'no projections'} in ${result.millis} ms (${rate} events/s)\n`,
+      );
     } catch (err) {
       if ((err as Error).message?.startsWith('Another replay is running')) throw new Failure((err as Error).message);
       throw err;

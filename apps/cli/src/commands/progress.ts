@@ -2,7 +2,10 @@ import cliProgress from 'cli-progress';
 import type { ReplayProgress } from '#app/event-store';
 
 /** A bar on a terminal; on a pipe (CI, logs) a plain line every few seconds and at the end. */
-export function replayProgress(out: NodeJS.WriteStream = process.stdout): { update(p: ReplayProgress): void; stop(): void } {
+export function replayProgress(out: NodeJS.WriteStream = process.stdout): {
+  update(p: ReplayProgress): void;
+  stop(): void;
+} {
   if (out.isTTY) {
     const bar = new cliProgress.SingleBar(
       { format: '{phase} [{bar}] {percentage}% {value}/{total} events, {rate} ev/s', stream: out },

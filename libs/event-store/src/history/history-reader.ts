@@ -36,11 +36,21 @@ export class HistoryReader {
     );
     // Past the last page the window has no row to count on.
     const total = rows.length > 0 ? Number(rows[0]!.total) : page.page > 1 ? await this.count(streamId, history) : 0;
-    return { items: await historyEntries(rows.map((r) => toStoredEvent(r, this.upcasters)), history, users), total };
+    return {
+      items: await historyEntries(
+        rows.map((r) => toStoredEvent(r, this.upcasters)),
+        history,
+        users,
+      ),
+      total,
+    };
   }
 
   private async count(streamId: string, history: History): Promise<number> {
-    const [row]: { n: string }[] = await this.dataSource.query(`SELECT count(*) AS n FROM events WHERE stream_id = $1 AND type = ANY($2::text[])`, [streamId, history.types]);
+    const [row]: { n: string }[] = await this.dataSource.query(
+      `SELECT count(*) AS n FROM events WHERE stream_id = $1 AND type = ANY($2::text[])`,
+      [streamId, history.types],
+    );
     return Number(row!.n);
   }
 }

@@ -17,8 +17,16 @@ const history = defineHistory<ThingEvent>({
 
 let version = 0;
 const stored = (type: ThingEvent['type'], data: unknown, metadata: EventMetadata): StoredEvent => ({
-  position: ++version, transactionId: '1', eventId: `e-${version}`, streamId: 'test.Thing-1', streamVersion: version,
-  type, schemaVersion: 1, data, metadata, recordedAt: new Date(Date.UTC(2027, 0, 4, 9, 30, version)),
+  position: ++version,
+  transactionId: '1',
+  eventId: `e-${version}`,
+  streamId: 'test.Thing-1',
+  streamVersion: version,
+  type,
+  schemaVersion: 1,
+  data,
+  metadata,
+  recordedAt: new Date(Date.UTC(2027, 0, 4, 9, 30, version)),
 });
 
 describe('record history (one mechanism for every context)', () => {
@@ -31,7 +39,10 @@ describe('record history (one mechanism for every context)', () => {
     const calls: number[][] = [];
     const users = async (ids: readonly number[]) => {
       calls.push([...ids].sort());
-      return new Map([[5, { id: 5, display_name: 'Five' }], [9, { id: 9, display_name: 'Nine' }]]);
+      return new Map([
+        [5, { id: 5, display_name: 'Five' }],
+        [9, { id: 9, display_name: 'Nine' }],
+      ]);
     };
     const events = [
       stored('test.ThingMade', { id: 1, ownerId: 5, name: 'a' }, { actor: userActor(5) }),
@@ -40,8 +51,14 @@ describe('record history (one mechanism for every context)', () => {
     ];
     expect(await historyEntries(events, history, users)).toEqual([
       {
-        at: events[0]!.recordedAt.toISOString(), actor: { id: 5, display_name: 'Five' }, action: 'ThingMade',
-        changes: { name: 'a', owner: { id: 5, display_name: 'Five' }, helpers: [{ user: { id: 9, display_name: 'Nine' } }] },
+        at: events[0]!.recordedAt.toISOString(),
+        actor: { id: 5, display_name: 'Five' },
+        action: 'ThingMade',
+        changes: {
+          name: 'a',
+          owner: { id: 5, display_name: 'Five' },
+          helpers: [{ user: { id: 9, display_name: 'Nine' } }],
+        },
       },
       { at: events[1]!.recordedAt.toISOString(), actor: null, action: 'ThingRenamed', changes: { name: 'b' } },
       { at: events[2]!.recordedAt.toISOString(), actor: null, action: 'ThingRenamed', changes: { name: 'c' } },
@@ -53,7 +70,13 @@ describe('record history (one mechanism for every context)', () => {
     const users = async () => {
       throw new Error('asked');
     };
-    expect(await historyEntries([stored('test.ThingRenamed', { id: 1, name: 'x' }, { actor: systemActor('s') })], history, users)).toHaveLength(1);
+    expect(
+      await historyEntries(
+        [stored('test.ThingRenamed', { id: 1, name: 'x' }, { actor: systemActor('s') })],
+        history,
+        users,
+      ),
+    ).toHaveLength(1);
   });
 
   it('refuses to format a type it does not show (the reader pages over the shown types only)', () => {

@@ -35,7 +35,11 @@ export interface History {
 type AnyFormat = (event: StoredEvent) => HistoryChanges;
 
 export function defineHistory<E extends TypedEvent>(formats: HistoryFormats<E>): History {
-  const shown = new Map(Object.entries(formats as Record<string, AnyFormat | null>).filter((entry): entry is [string, AnyFormat] => entry[1] !== null));
+  const shown = new Map(
+    Object.entries(formats as Record<string, AnyFormat | null>).filter(
+      (entry): entry is [string, AnyFormat] => entry[1] !== null,
+    ),
+  );
   return {
     types: Object.freeze([...shown.keys()]),
     changes: (event) => {
@@ -68,7 +72,11 @@ export const actionOf = (type: string): string => type.slice(type.indexOf('.') +
  * resolved in one call. A user the resolver does not answer (removed, another organisation's) is
  * null, as an actor is.
  */
-export async function historyEntries<U>(events: readonly StoredEvent[], history: History, users: UserResolver<U>): Promise<HistoryEntry<U>[]> {
+export async function historyEntries<U>(
+  events: readonly StoredEvent[],
+  history: History,
+  users: UserResolver<U>,
+): Promise<HistoryEntry<U>[]> {
   const drafts = events.map((e) => ({ event: e, actorId: actorUserId(e.metadata), changes: history.changes(e) }));
   const ids = new Set<number>();
   for (const d of drafts) {
@@ -94,6 +102,7 @@ function collectUsers(value: unknown, into: Set<number>): void {
 function resolveUsers(value: unknown, user: (id: number) => unknown): unknown {
   if (value instanceof UserRef) return user(value.id);
   if (Array.isArray(value)) return value.map((v) => resolveUsers(v, user));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveUsers(v, user)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveUsers(v, user)]));
   return value;
 }

@@ -11,11 +11,20 @@ const claimStamp = (iso: string) => `${new Date(iso).toISOString().slice(0, 19)}
  */
 export const CLAIM_HISTORY = defineHistory<ClaimEvent>({
   'expenses.ClaimCreated': ({ data: d }) => ({
-    user_id: d.userId, assigned_to_id: d.assignedTo, amount: d.amount, notes: d.notes,
-    role: d.roleId === null ? null : { id: d.roleId }, expenses: d.expenseIds.map((id) => ({ id })),
+    user_id: d.userId,
+    assigned_to_id: d.assignedTo,
+    amount: d.amount,
+    notes: d.notes,
+    role: d.roleId === null ? null : { id: d.roleId },
+    expenses: d.expenseIds.map((id) => ({ id })),
   }),
   'expenses.ClaimChanged': ({ data: d }) => ({ notes: d.notes, assigned_to_id: d.assignedTo }),
-  'expenses.ClaimApproved': ({ data: d }) => ({ approved: true, approved_by_id: d.approvedBy, approved_at: claimStamp(d.approvedAt), approval_note: d.note }),
+  'expenses.ClaimApproved': ({ data: d }) => ({
+    approved: true,
+    approved_by_id: d.approvedBy,
+    approved_at: claimStamp(d.approvedAt),
+    approval_note: d.note,
+  }),
   // The claim's expenses are released with it (the Claim's `expenses` include is empty from then on).
   'expenses.ClaimRejected': ({ data: d }) => ({ rejection_note: d.note, expenses: [] }),
   'expenses.ClaimSubmitted': ({ data: d }) => ({ submitted: true, submitted_at: claimStamp(d.submittedAt) }),

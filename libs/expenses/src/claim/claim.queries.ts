@@ -1,14 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Caller, Roles, type UserBase, UserBases } from '#app/identity';
-import { NotFoundError, offsetOf, type PageRequest, type Sql, sql, type Tenant, tenantScope, tenantSql } from '#app/platform';
+import {
+  NotFoundError,
+  offsetOf,
+  type PageRequest,
+  type Sql,
+  sql,
+  type Tenant,
+  tenantScope,
+  tenantSql,
+} from '#app/platform';
 import { type EmbeddedRoleView, ExpenseQueries, type ExpenseView } from '../expense/expense.queries.js';
 import { ExpensesPolicy } from '../expenses.policy.js';
 import { num, sqlIso } from '../format.js';
 
 export const CLAIM_INCLUDES = ['user', 'expenses', 'assignedTo', 'approvedBy', 'role', 'role.roleProfile'] as const;
 export type ClaimInclude = (typeof CLAIM_INCLUDES)[number];
-export const CLAIM_SORTS = ['created_at', 'amount', 'approved_at', 'assignedTo', 'authorised_user_id', 'submitted_date', 'user'] as const;
+export const CLAIM_SORTS = [
+  'created_at',
+  'amount',
+  'approved_at',
+  'assignedTo',
+  'authorised_user_id',
+  'submitted_date',
+  'user',
+] as const;
 export type ClaimSort = (typeof CLAIM_SORTS)[number];
 
 const ORDER: Record<ClaimSort, string> = {
@@ -21,7 +38,8 @@ const ORDER: Record<ClaimSort, string> = {
   user: 'owner.display_name',
 };
 
-const COLUMNS = sql.raw(`c.id, c.user_id, c.assigned_to, c.approved_by, c.role_id, c.approved, ${sqlIso('c.approved_at')} AS approved_at, c.approval_note,
+const COLUMNS =
+  sql.raw(`c.id, c.user_id, c.assigned_to, c.approved_by, c.role_id, c.approved, ${sqlIso('c.approved_at')} AS approved_at, c.approval_note,
   c.submitted, ${sqlIso('c.submitted_at')} AS submitted_at, c.amount, c.notes, c.rejected, c.rejection_note,
   ${sqlIso('c.created_at')} AS created_at, ${sqlIso('c.updated_at')} AS updated_at`);
 
@@ -38,24 +56,56 @@ const COLUMNS = sql.raw(`c.id, c.user_id, c.assigned_to, c.approved_by, c.role_i
  * names identity already serves; here only the matching claims' own people are looked up, and
  * only when a sort or the export shows names.
  */
-const PEOPLE = { user: { alias: 'owner', column: 'user_id' }, assignedTo: { alias: 'assignee', column: 'assigned_to' } } as const;
+const PEOPLE = {
+  user: { alias: 'owner', column: 'user_id' },
+  assignedTo: { alias: 'assignee', column: 'assigned_to' },
+} as const;
 type Person = keyof typeof PEOPLE;
 
 /** `ORDER BY` a sort column (a fixed map, never input) and a direction, nulls last. */
-const order = (q: Pick<ClaimListQuery, 'sort' | 'direction'>) => sql.raw(`${ORDER[q.sort]} ${q.direction === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`);
+const order = (q: Pick<ClaimListQuery, 'sort' | 'direction'>) =>
+  sql.raw(`${ORDER[q.sort]} ${q.direction === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`);
 
 type Row = {
-  id: string; user_id: string; assigned_to: string; approved_by: string | null; role_id: string | null; approved: boolean; approved_at: string | null;
-  approval_note: string | null; submitted: boolean; submitted_at: string | null; amount: string; notes: string; rejected: boolean; rejection_note: string | null;
-  created_at: string; updated_at: string;
+  id: string;
+  user_id: string;
+  assigned_to: string;
+  approved_by: string | null;
+  role_id: string | null;
+  approved: boolean;
+  approved_at: string | null;
+  approval_note: string | null;
+  submitted: boolean;
+  submitted_at: string | null;
+  amount: string;
+  notes: string;
+  rejected: boolean;
+  rejection_note: string | null;
+  created_at: string;
+  updated_at: string;
 };
 
 /** A claim as the API shows it (http/claim.responses.ts documents it); the optional fields come with `include`. */
 export interface ClaimView {
-  id: number; user_id: number; assigned_to_id: number; approved_by_id: number | null; approved: boolean; approved_at: string | null;
-  approval_note: string | null; submitted: boolean; submitted_at: string | null; amount: number; notes: string; rejection_note: string | null;
-  created_at: string; updated_at: string;
-  user?: UserBase | null; assignedTo?: UserBase | null; approvedBy?: UserBase | null; expenses?: ExpenseView[]; role?: EmbeddedRoleView | null;
+  id: number;
+  user_id: number;
+  assigned_to_id: number;
+  approved_by_id: number | null;
+  approved: boolean;
+  approved_at: string | null;
+  approval_note: string | null;
+  submitted: boolean;
+  submitted_at: string | null;
+  amount: number;
+  notes: string;
+  rejection_note: string | null;
+  created_at: string;
+  updated_at: string;
+  user?: UserBase | null;
+  assignedTo?: UserBase | null;
+  approvedBy?: UserBase | null;
+  expenses?: ExpenseView[];
+  role?: EmbeddedRoleView | null;
 }
 
 export interface ClaimFilters {
@@ -95,9 +145,16 @@ export class ClaimQueries {
     return this.page(caller, [userId], filters, q);
   }
 
-  async get(caller: Caller, userId: number, id: number, include: ReadonlySet<ClaimInclude> = new Set()): Promise<ClaimView> {
+  async get(
+    caller: Caller,
+    userId: number,
+    id: number,
+    include: ReadonlySet<ClaimInclude> = new Set(),
+  ): Promise<ClaimView> {
     await this.policy.access(caller, userId);
-    const q = tenantSql(caller)`SELECT ${COLUMNS} FROM claims c WHERE ${tenantScope('c')} AND c.id = ${id} AND c.user_id = ${userId}`;
+    const q = tenantSql(
+      caller,
+    )`SELECT ${COLUMNS} FROM claims c WHERE ${tenantScope('c')} AND c.id = ${id} AND c.user_id = ${userId}`;
     const rows: Row[] = await this.dataSource.query(q.text, q.values);
     if (!rows[0]) throw new NotFoundError('Claim');
     return (await this.views(caller, rows, include))[0]!;
@@ -113,12 +170,17 @@ export class ClaimQueries {
    * only the organisation the claim belongs to, which still scopes every read.
    */
   rowsForSystem(organisationId: number, claimId: number) {
-    return this.lines({ organisationId }, sql`${tenantScope('c')} AND c.id = ${claimId}`, { sort: 'created_at', direction: 'asc' });
+    return this.lines({ organisationId }, sql`${tenantScope('c')} AND c.id = ${claimId}`, {
+      sort: 'created_at',
+      direction: 'asc',
+    });
   }
 
   private async lines(tenant: Tenant, where: Sql, q: Pick<ClaimListQuery, 'sort' | 'direction'>) {
     const names = await this.names(tenant, where, ['user', 'assignedTo']);
-    const query = tenantSql(tenant)`SELECT c.id AS claim_id, owner.display_name AS claimant, assignee.display_name AS authoriser, c.approved,
+    const query = tenantSql(
+      tenant,
+    )`SELECT c.id AS claim_id, owner.display_name AS claimant, assignee.display_name AS authoriser, c.approved,
               ${sql.raw(sqlIso('c.approved_at'))} AS approved_at, c.submitted, ${sql.raw(sqlIso('c.submitted_at'))} AS submitted_at, c.amount AS claim_amount,
               e.id AS expense_id, to_char(e.date, 'YYYY-MM-DD') AS date, t.name AS type, e.description, e.miles, e.passengers, e.amount
          FROM claims c ${names} JOIN expenses e ON e.claim_id = c.id JOIN expense_types t ON t.id = e.type_id
@@ -172,20 +234,50 @@ export class ClaimQueries {
   }
 
   private async views(caller: Caller, rows: Row[], include: ReadonlySet<ClaimInclude>): Promise<ClaimView[]> {
-    const people = rows.flatMap((r) => [Number(r.user_id), Number(r.assigned_to), ...(r.approved_by ? [Number(r.approved_by)] : [])]);
-    const bases = include.has('user') || include.has('assignedTo') || include.has('approvedBy') ? await this.users.of(caller, [...new Set(people)], 'approve-claims') : new Map();
-    const roles = include.has('role') || include.has('role.roleProfile') ? await this.roles.of(caller, rows.flatMap((r) => (r.role_id ? [Number(r.role_id)] : []))) : null;
-    const expenses = include.has('expenses') ? await this.expensesOf(caller, rows.map((r) => Number(r.id))) : null;
+    const people = rows.flatMap((r) => [
+      Number(r.user_id),
+      Number(r.assigned_to),
+      ...(r.approved_by ? [Number(r.approved_by)] : []),
+    ]);
+    const bases =
+      include.has('user') || include.has('assignedTo') || include.has('approvedBy')
+        ? await this.users.of(caller, [...new Set(people)], 'approve-claims')
+        : new Map();
+    const roles =
+      include.has('role') || include.has('role.roleProfile')
+        ? await this.roles.of(
+            caller,
+            rows.flatMap((r) => (r.role_id ? [Number(r.role_id)] : [])),
+          )
+        : null;
+    const expenses = include.has('expenses')
+      ? await this.expensesOf(
+          caller,
+          rows.map((r) => Number(r.id)),
+        )
+      : null;
     const views: ClaimView[] = [];
     for (const r of rows) {
       const view: ClaimView = {
-        id: Number(r.id), user_id: Number(r.user_id), assigned_to_id: Number(r.assigned_to), approved_by_id: num(r.approved_by), approved: r.approved,
-        approved_at: r.approved_at, approval_note: r.approval_note, submitted: r.submitted, submitted_at: r.submitted_at, amount: Number(r.amount),
-        notes: r.notes, rejection_note: r.rejection_note, created_at: r.created_at, updated_at: r.updated_at,
+        id: Number(r.id),
+        user_id: Number(r.user_id),
+        assigned_to_id: Number(r.assigned_to),
+        approved_by_id: num(r.approved_by),
+        approved: r.approved,
+        approved_at: r.approved_at,
+        approval_note: r.approval_note,
+        submitted: r.submitted,
+        submitted_at: r.submitted_at,
+        amount: Number(r.amount),
+        notes: r.notes,
+        rejection_note: r.rejection_note,
+        created_at: r.created_at,
+        updated_at: r.updated_at,
       };
       if (include.has('user')) view.user = bases.get(Number(r.user_id)) ?? null;
       if (include.has('assignedTo')) view.assignedTo = bases.get(Number(r.assigned_to)) ?? null;
-      if (include.has('approvedBy')) view.approvedBy = r.approved_by ? (bases.get(Number(r.approved_by)) ?? null) : null;
+      if (include.has('approvedBy'))
+        view.approvedBy = r.approved_by ? (bases.get(Number(r.approved_by)) ?? null) : null;
       if (expenses) view.expenses = expenses.get(Number(r.id)) ?? [];
       if (roles) {
         const role = r.role_id ? roles.get(Number(r.role_id)) : undefined;
@@ -202,7 +294,9 @@ export class ClaimQueries {
    * the page size); a rejected claim's were released, and the event log keeps which they were.
    */
   private async expensesOf(caller: Caller, claimIds: readonly number[]): Promise<Map<number, ExpenseView[]>> {
-    const q = tenantSql(caller)`SELECT id, claim_id FROM expenses WHERE ${tenantScope()} AND claim_id = ANY(${claimIds}::bigint[])`;
+    const q = tenantSql(
+      caller,
+    )`SELECT id, claim_id FROM expenses WHERE ${tenantScope()} AND claim_id = ANY(${claimIds}::bigint[])`;
     const links: { id: string; claim_id: string }[] = await this.dataSource.query(q.text, q.values);
     const claimOf = new Map(links.map((l) => [Number(l.id), Number(l.claim_id)]));
     const byClaim = new Map<number, ExpenseView[]>();

@@ -20,7 +20,17 @@ export function evolve(state: ClaimState | null, event: ClaimEvent): ClaimState 
   switch (event.type) {
     case 'expenses.ClaimCreated': {
       const d = event.data;
-      return { id: d.id, organisationId: d.organisationId, userId: d.userId, assignedTo: d.assignedTo, notes: d.notes, expenseIds: d.expenseIds, approved: false, rejected: false, submitted: false };
+      return {
+        id: d.id,
+        organisationId: d.organisationId,
+        userId: d.userId,
+        assignedTo: d.assignedTo,
+        notes: d.notes,
+        expenseIds: d.expenseIds,
+        approved: false,
+        rejected: false,
+        submitted: false,
+      };
     }
     case 'expenses.ClaimChanged':
       return state && { ...state, notes: event.data.notes, assignedTo: event.data.assignedTo };
@@ -61,24 +71,42 @@ export interface CreateContext {
  */
 export function decideCreate(state: ClaimState | null, cmd: CreateClaim, ctx: CreateContext): ClaimEvent[] {
   if (state) throw new ConflictError('The claim exists already.');
-  if (!ctx.assigneeIsAuthoriser) throw new ValidationError({ 'assignedTo.id': ['The assignedTo user cannot authorise your claims.'] });
+  if (!ctx.assigneeIsAuthoriser)
+    throw new ValidationError({ 'assignedTo.id': ['The assignedTo user cannot authorise your claims.'] });
   const errors: Record<string, string[]> = {};
   const expenses: ExpenseState[] = [];
   for (const [i, e] of ctx.expenses.entries()) {
-    if (!e || e.deleted || e.organisationId !== cmd.organisationId || e.userId !== cmd.userId) errors[`expenses.${i}.id`] = ['The selected expense is invalid.'];
+    if (!e || e.deleted || e.organisationId !== cmd.organisationId || e.userId !== cmd.userId)
+      errors[`expenses.${i}.id`] = ['The selected expense is invalid.'];
     else expenses.push(e);
   }
   if (new Set(cmd.expenseIds).size !== cmd.expenseIds.length) errors.expenses = ['An expense is listed twice.'];
   if (Object.keys(errors).length) throw new ValidationError(errors);
   if (expenses.some((e) => e.claimId !== null)) throw new ConflictError('An expense of this claim is claimed already.');
   const roles = new Set(expenses.map((e) => e.roleId));
-  if (roles.size > 1) throw new ValidationError({ expenses: ['The expenses of one claim must all belong to the same role.'] });
+  if (roles.size > 1)
+    throw new ValidationError({ expenses: ['The expenses of one claim must all belong to the same role.'] });
   const base = { id: cmd.id, organisationId: cmd.organisationId };
   const amount = Math.round(expenses.reduce((sum, e) => sum + e.amount * 100, 0)) / 100;
   const events: ClaimEvent[] = [
-    { type: 'expenses.ClaimCreated', data: { ...base, userId: cmd.userId, assignedTo: cmd.assignedTo, roleId: [...roles][0] ?? null, amount, notes: cmd.notes, expenseIds: [...cmd.expenseIds] } },
+    {
+      type: 'expenses.ClaimCreated',
+      data: {
+        ...base,
+        userId: cmd.userId,
+        assignedTo: cmd.assignedTo,
+        roleId: [...roles][0] ?? null,
+        amount,
+        notes: cmd.notes,
+        expenseIds: [...cmd.expenseIds],
+      },
+    },
   ];
-  if (!ctx.requireAuthorisation) events.push({ type: 'expenses.ClaimApproved', data: { ...base, approvedBy: null, approvedAt: ctx.now, note: null } });
+  if (!ctx.requireAuthorisation)
+    events.push({
+      type: 'expenses.ClaimApproved',
+      data: { ...base, approvedBy: null, approvedAt: ctx.now, note: null },
+    });
   return events;
 }
 
@@ -121,38 +149,66 @@ const OPEN = (s: ClaimState) => !s.approved && !s.rejected && !s.submitted;
  * Another organisation's claim, or one of another owner than the path's, is not found.
  */
 export function decideUpdate(state: ClaimState | null, cmd: UpdateClaim, ctx: UpdateContext): ClaimEvent[] {
-  if (!state || state.organisationId !== cmd.organisationId || state.userId !== cmd.ownerId) throw new NotFoundError('Claim');
+  if (!state || state.organisationId !== cmd.organisationId || state.userId !== cmd.ownerId)
+    throw new NotFoundError('Claim');
   const { update, actorId } = cmd;
   const events: ClaimEvent[] = [];
   const base = { id: state.id, organisationId: state.organisationId };
   if (update.notes !== undefined || update.assignedTo !== undefined) {
-    if (actorId !== state.userId) throw new ForbiddenError('Only the owner of a claim may change its notes or authoriser.');
+    if (actorId !== state.userId)
+      throw new ForbiddenError('Only the owner of a claim may change its notes or authoriser.');
     if (!OPEN(state)) throw new ConflictError('Only an open claim can be changed.');
-    if (update.assignedTo !== undefined && !ctx.assigneeIsAuthoriser) throw new ValidationError({ assignedTo: ['The assignedTo user cannot authorise this claim.'] });
+    if (update.assignedTo !== undefined && !ctx.assigneeIsAuthoriser)
+      throw new ValidationError({ assignedTo: ['The assignedTo user cannot authorise this claim.'] });
     const notes = update.notes ?? state.notes;
     const assignedTo = update.assignedTo ?? state.assignedTo;
     // Values equal to the current ones change nothing, so nothing is recorded.
-    if (notes !== state.notes || assignedTo !== state.assignedTo) events.push({ type: 'expenses.ClaimChanged', data: { ...base, notes, assignedTo } });
+    if (notes !== state.notes || assignedTo !== state.assignedTo)
+      events.push({ type: 'expenses.ClaimChanged', data: { ...base, notes, assignedTo } });
   }
   if (update.rejectionNote !== undefined) {
     if (!ctx.approvesOwner) throw new ForbiddenError('Rejecting a claim needs approve-claims over its owner.');
-    if (!OPEN(state)) throw new ConflictError(state.rejected ? 'The claim was rejected already.' : 'Only an open claim can be rejected.');
-    events.push({ type: 'expenses.ClaimRejected', data: { ...base, rejectedBy: actorId, note: update.rejectionNote, expenseIds: [...state.expenseIds] } });
+    if (!OPEN(state))
+      throw new ConflictError(
+        state.rejected ? 'The claim was rejected already.' : 'Only an open claim can be rejected.',
+      );
+    events.push({
+      type: 'expenses.ClaimRejected',
+      data: { ...base, rejectedBy: actorId, note: update.rejectionNote, expenseIds: [...state.expenseIds] },
+    });
     return events;
   }
   if (update.approved === true) {
-    if (!ctx.approvesOwner && !ctx.selfApproves) throw new ForbiddenError('Approving this claim needs approve-claims over its owner, or self-approve-claims for your own.');
+    if (!ctx.approvesOwner && !ctx.selfApproves)
+      throw new ForbiddenError(
+        'Approving this claim needs approve-claims over its owner, or self-approve-claims for your own.',
+      );
     if (state.rejected) throw new ConflictError('A rejected claim cannot be approved.');
     if (state.approved) throw new ConflictError('The claim is approved already.');
-    events.push({ type: 'expenses.ClaimApproved', data: { ...base, approvedBy: actorId, approvedAt: ctx.now, note: update.approvalNote ?? null } });
+    events.push({
+      type: 'expenses.ClaimApproved',
+      data: { ...base, approvedBy: actorId, approvedAt: ctx.now, note: update.approvalNote ?? null },
+    });
   }
   if (update.submitted === true) {
     const approved = state.approved || update.approved === true;
-    if (actorId !== state.userId && !ctx.approvesOwner) throw new ForbiddenError('Only the owner or an approver may submit a claim.');
+    if (actorId !== state.userId && !ctx.approvesOwner)
+      throw new ForbiddenError('Only the owner or an approver may submit a claim.');
     if (!approved) throw new ConflictError('Only an approved claim can be submitted.');
     if (state.submitted) throw new ConflictError('The claim was submitted already.');
-    if (!ctx.financeEmail) throw new ValidationError({ submitted: ['The organisation has no valid expenses_submission_email to submit claims to.'] });
-    events.push({ type: 'expenses.ClaimSubmitted', data: { ...base, submittedBy: actorId, submittedAt: update.submittedAt ?? ctx.now, financeEmail: ctx.financeEmail } });
+    if (!ctx.financeEmail)
+      throw new ValidationError({
+        submitted: ['The organisation has no valid expenses_submission_email to submit claims to.'],
+      });
+    events.push({
+      type: 'expenses.ClaimSubmitted',
+      data: {
+        ...base,
+        submittedBy: actorId,
+        submittedAt: update.submittedAt ?? ctx.now,
+        financeEmail: ctx.financeEmail,
+      },
+    });
   }
   return events;
 }
@@ -172,5 +228,10 @@ export function decideRecordMailed(state: ClaimState | null, cmd: RecordMailed):
   if (!state || state.organisationId !== cmd.organisationId) throw new NotFoundError('Claim');
   if (!state.submitted) throw new ConflictError('Only a submitted claim is mailed to finance.');
   if (state.mailedAt !== undefined) return [];
-  return [{ type: 'expenses.ClaimSubmissionMailed', data: { claimId: state.id, organisationId: state.organisationId, to: cmd.to, mailedAt: cmd.mailedAt } }];
+  return [
+    {
+      type: 'expenses.ClaimSubmissionMailed',
+      data: { claimId: state.id, organisationId: state.organisationId, to: cmd.to, mailedAt: cmd.mailedAt },
+    },
+  ];
 }

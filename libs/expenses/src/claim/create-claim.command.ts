@@ -9,7 +9,6 @@ import { ExpensesPolicy } from '../expenses.policy.js';
 import { nextId } from '../next-id.js';
 import { decideCreate } from './claim.js';
 
-
 const claimed = (expenseId: number, organisationId: number, claimId: number): StreamEvents => ({
   streamId: streams.expense(expenseId),
   events: [{ type: 'expenses.ExpenseClaimed', data: { expenseId, organisationId, claimId } } satisfies ExpenseEvent],

@@ -29,7 +29,8 @@ export class RecordSubmissionMailedHandler implements ICommandHandler<RecordSubm
     await this.store.handle(
       streams.claim(claimId),
       evolve,
-      (state) => cause.identify('expenses.ClaimSubmissionMailed', decideRecordMailed(state, { organisationId, to, mailedAt })),
+      (state) =>
+        cause.identify('expenses.ClaimSubmissionMailed', decideRecordMailed(state, { organisationId, to, mailedAt })),
       { metadata: cause.metadata },
     );
   }

@@ -8,8 +8,6 @@ import { type ClaimEvent, type ExpenseEvent, streams } from '../expenses.events.
 import { type ClaimState, type ClaimUpdate, decideUpdate, evolve } from './claim.js';
 import { ExpensesPolicy } from '../expenses.policy.js';
 
-
-
 export class UpdateClaimCommand extends Command<void> {
   constructor(
     readonly caller: Caller,
@@ -36,9 +34,16 @@ export class UpdateClaimHandler implements ICommandHandler<UpdateClaimCommand> {
    * together (a claim that moved since that first read loses the race, 409).
    */
   async execute({ caller, ownerId, claimId, update }: UpdateClaimCommand): Promise<void> {
-    const { approvesOwner, selfApproves } = this.policy.claimAuthority(caller, ownerId, await this.policy.access(caller, ownerId));
-    const assigneeIsAuthoriser = update.assignedTo === undefined || (await this.policy.authorisersOf(caller, ownerId)).includes(update.assignedTo);
-    const { expenses_submission_email: finance } = await this.organisation.values(caller.organisationId, ['expenses_submission_email']);
+    const { approvesOwner, selfApproves } = this.policy.claimAuthority(
+      caller,
+      ownerId,
+      await this.policy.access(caller, ownerId),
+    );
+    const assigneeIsAuthoriser =
+      update.assignedTo === undefined || (await this.policy.authorisersOf(caller, ownerId)).includes(update.assignedTo);
+    const { expenses_submission_email: finance } = await this.organisation.values(caller.organisationId, [
+      'expenses_submission_email',
+    ]);
     const financeEmail = typeof finance === 'string' && isEmailAddress(finance) ? finance : null;
     const decide = (state: ClaimState | null) =>
       decideUpdate(
@@ -56,11 +61,18 @@ export class UpdateClaimHandler implements ICommandHandler<UpdateClaimCommand> {
       [{ streamId: claim, evolve }, ...expenseIds.map(expenseStream)],
       ([state]) => {
         const events = decide(state as ClaimState | null);
-        const rejection = events.find((e): e is Extract<ClaimEvent, { type: 'expenses.ClaimRejected' }> => e.type === 'expenses.ClaimRejected');
+        const rejection = events.find(
+          (e): e is Extract<ClaimEvent, { type: 'expenses.ClaimRejected' }> => e.type === 'expenses.ClaimRejected',
+        );
         // A rejected claim's expenses return to unclaimed, free for another claim.
         const released = (rejection?.data.expenseIds ?? []).map((expenseId): StreamEvents => ({
           streamId: streams.expense(expenseId),
-          events: [{ type: 'expenses.ExpenseReleased', data: { expenseId, organisationId: caller.organisationId, claimId } } satisfies ExpenseEvent],
+          events: [
+            {
+              type: 'expenses.ExpenseReleased',
+              data: { expenseId, organisationId: caller.organisationId, claimId },
+            } satisfies ExpenseEvent,
+          ],
         }));
         return [{ streamId: claim, events }, ...released];
       },
@@ -70,7 +82,9 @@ export class UpdateClaimHandler implements ICommandHandler<UpdateClaimCommand> {
 
   /** The expenses a claim lists (fixed when it is created); none when there is no such claim. */
   private async expensesOf(claimId: number): Promise<readonly number[]> {
-    const created = (await this.store.readStream(streams.claim(claimId))).find((e) => e.type === 'expenses.ClaimCreated');
+    const created = (await this.store.readStream(streams.claim(claimId))).find(
+      (e) => e.type === 'expenses.ClaimCreated',
+    );
     return created ? (created.data as Extract<ClaimEvent, { type: 'expenses.ClaimCreated' }>['data']).expenseIds : [];
   }
 }

@@ -30,7 +30,12 @@ export class AttachFileHandler implements ICommandHandler<AttachFileCommand> {
     await this.store.handle(
       streams.expense(expenseId),
       evolve,
-      (state) => decideAttach(state, { expenseId, fileId, attach, organisationId: caller.organisationId, userId: caller.userId }, { file: file ?? null }),
+      (state) =>
+        decideAttach(
+          state,
+          { expenseId, fileId, attach, organisationId: caller.organisationId, userId: caller.userId },
+          { file: file ?? null },
+        ),
       { metadata: metadataOf(caller) },
     );
   }

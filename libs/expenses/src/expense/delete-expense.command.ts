@@ -18,8 +18,13 @@ export class DeleteExpenseHandler implements ICommandHandler<DeleteExpenseComman
   constructor(private readonly store: EventStore) {}
 
   async execute({ caller, id }: DeleteExpenseCommand): Promise<void> {
-    await this.store.handle(streams.expense(id), evolve, (state) => decideDelete(state, { id, organisationId: caller.organisationId, userId: caller.userId }), {
-      metadata: metadataOf(caller),
-    });
+    await this.store.handle(
+      streams.expense(id),
+      evolve,
+      (state) => decideDelete(state, { id, organisationId: caller.organisationId, userId: caller.userId }),
+      {
+        metadata: metadataOf(caller),
+      },
+    );
   }
 }

@@ -1,7 +1,11 @@
 import { type FieldErrors, monthsBefore, todayIn } from '#app/platform';
 
 /** Mileage: miles × rate + miles × passengers × passenger rate, to the penny. */
-export function mileageAmount(miles: number, passengers: number, rate: { rate: number; passenger_rate: number }): number {
+export function mileageAmount(
+  miles: number,
+  passengers: number,
+  rate: { rate: number; passenger_rate: number },
+): number {
   return Math.round((miles * rate.rate + miles * passengers * rate.passenger_rate) * 100) / 100;
 }
 
@@ -15,7 +19,10 @@ export interface RateForDate {
 }
 
 /** The date and mileage rules of an expense; every broken rule named. */
-export function checkExpense(input: { date: string; miles: number | null; rate: RateForDate | null }, org: { today: string; maxAgeMonths: number | null }): FieldErrors {
+export function checkExpense(
+  input: { date: string; miles: number | null; rate: RateForDate | null },
+  org: { today: string; maxAgeMonths: number | null },
+): FieldErrors {
   const errors: FieldErrors = {};
   if (input.date > org.today) errors.date = ['The date may not be in the future.'];
   else if (org.maxAgeMonths && input.date < monthsBefore(org.today, org.maxAgeMonths)) {
@@ -23,9 +30,11 @@ export function checkExpense(input: { date: string; miles: number | null; rate: 
   }
   if (input.rate) {
     const { start_date, end_date, max_miles } = input.rate;
-    if ((start_date && input.date < start_date) || (end_date && input.date > end_date)) errors['rate.id'] = ['The rate is not valid on the date of the expense.'];
+    if ((start_date && input.date < start_date) || (end_date && input.date > end_date))
+      errors['rate.id'] = ['The rate is not valid on the date of the expense.'];
     if (input.miles === null) errors.miles = ['The miles field is required with a rate.'];
-    else if (max_miles !== null && input.miles > max_miles) errors.miles = [`The miles may not be greater than ${max_miles} for this rate.`];
+    else if (max_miles !== null && input.miles > max_miles)
+      errors.miles = [`The miles may not be greater than ${max_miles} for this rate.`];
   }
   return errors;
 }

@@ -73,15 +73,22 @@ export interface SaveContext {
 /** The values after the change: given ones over the current ones (null clears rate, role, miles, passengers, submitted). */
 export function mergeValues(current: ExpenseState | null, v: ExpenseValues) {
   return {
-    typeId: v.typeId ?? current?.typeId, rateId: v.rateId !== undefined ? v.rateId : (current?.rateId ?? null), roleId: v.roleId !== undefined ? v.roleId : (current?.roleId ?? null),
-    date: v.date ?? current?.date, miles: v.miles !== undefined ? v.miles : (current?.miles ?? null), passengers: v.passengers !== undefined ? v.passengers : (current?.passengers ?? null),
-    amount: v.amount ?? current?.amount, description: v.description ?? current?.description ?? '', submitted: v.submitted !== undefined ? v.submitted : (current?.submitted ?? null),
+    typeId: v.typeId ?? current?.typeId,
+    rateId: v.rateId !== undefined ? v.rateId : (current?.rateId ?? null),
+    roleId: v.roleId !== undefined ? v.roleId : (current?.roleId ?? null),
+    date: v.date ?? current?.date,
+    miles: v.miles !== undefined ? v.miles : (current?.miles ?? null),
+    passengers: v.passengers !== undefined ? v.passengers : (current?.passengers ?? null),
+    amount: v.amount ?? current?.amount,
+    description: v.description ?? current?.description ?? '',
+    submitted: v.submitted !== undefined ? v.submitted : (current?.submitted ?? null),
   };
 }
 
 /** The caller's own live expense; another's, a deleted one or none at all is not found. */
 function own(state: ExpenseState | null, by: ExpenseActor): ExpenseState {
-  if (!state || state.deleted || state.organisationId !== by.organisationId || state.userId !== by.userId) throw new NotFoundError('Expense');
+  if (!state || state.deleted || state.organisationId !== by.organisationId || state.userId !== by.userId)
+    throw new NotFoundError('Expense');
   return state;
 }
 
@@ -121,11 +128,20 @@ function expenseAfter(current: ExpenseState | null, cmd: SaveExpense, ctx: SaveC
   if (merged.rateId !== null && !rate) errors['rate.id'] = ['The selected rate is invalid.'];
   if (merged.roleId !== null && !ctx.roleIsOwn) errors['role.id'] = ['The role must be one of your roles.'];
   if (!merged.date) errors.date = ['The date field is required.'];
-  if (!rate && merged.amount === undefined && !errors['rate.id']) errors.amount = ['The amount field is required without a rate.'];
+  if (!rate && merged.amount === undefined && !errors['rate.id'])
+    errors.amount = ['The amount field is required without a rate.'];
   if (merged.date) Object.assign(errors, checkExpense({ date: merged.date, miles: merged.miles, rate }, ctx));
   if (Object.keys(errors).length) throw new ValidationError(errors);
   const amount = rate ? mileageAmount(merged.miles!, merged.passengers ?? 0, rate) : merged.amount!;
-  return { id: cmd.id, organisationId: cmd.organisationId, userId: cmd.userId, ...merged, typeId: merged.typeId!, date: merged.date!, amount };
+  return {
+    id: cmd.id,
+    organisationId: cmd.organisationId,
+    userId: cmd.userId,
+    ...merged,
+    typeId: merged.typeId!,
+    date: merged.date!,
+    amount,
+  };
 }
 
 /** Deleting the caller's unclaimed expense. */
@@ -157,7 +173,8 @@ export function decideAttach(state: ExpenseState | null, cmd: AttachFile, ctx: A
   if (cmd.attach && attached) return [];
   if (!cmd.attach && !attached) throw new NotFoundError('Attachment');
   unclaimed(expense);
-  if (cmd.attach && ctx.file.ownerId !== cmd.userId) throw new ForbiddenError('Only files you uploaded can be attached.');
+  if (cmd.attach && ctx.file.ownerId !== cmd.userId)
+    throw new ForbiddenError('Only files you uploaded can be attached.');
   const data = { expenseId: cmd.expenseId, organisationId: cmd.organisationId, fileId: cmd.fileId };
   return [{ type: cmd.attach ? 'expenses.AttachmentAdded' : 'expenses.AttachmentRemoved', data }];
 }

@@ -10,21 +10,49 @@ export class ExpensesProjection extends defineProjection<ExpenseEvent>({
   version: 1,
   tables: ['expenses', 'expense_attachments'],
   on: {
-    'expenses.ExpenseRecorded': ({ data, recordedAt: at }) => [op.upsert('expenses', ['id'], { ...row(data), claim_id: null, claimed: false, created_at: at, updated_at: at })],
-    'expenses.ExpenseChanged': ({ data, recordedAt: at }) => [op.update('expenses', { id: data.id }, { ...row(data), updated_at: at })],
-    'expenses.ExpenseDeleted': ({ data }) => [op.delete('expense_attachments', { expense_id: data.id }), op.delete('expenses', { id: data.id })],
-    'expenses.AttachmentAdded': ({ data, recordedAt: at }) => [
-      op.upsert('expense_attachments', ['expense_id', 'file_id'], { expense_id: data.expenseId, file_id: data.fileId, organisation_id: data.organisationId, attached_at: at }),
+    'expenses.ExpenseRecorded': ({ data, recordedAt: at }) => [
+      op.upsert('expenses', ['id'], { ...row(data), claim_id: null, claimed: false, created_at: at, updated_at: at }),
     ],
-    'expenses.AttachmentRemoved': ({ data }) => [op.delete('expense_attachments', { expense_id: data.expenseId, file_id: data.fileId })],
-    'expenses.ExpenseClaimed': ({ data }) => [op.update('expenses', { id: data.expenseId }, { claim_id: data.claimId, claimed: true })],
-    'expenses.ExpenseReleased': ({ data }) => [op.update('expenses', { id: data.expenseId }, { claim_id: null, claimed: false })],
+    'expenses.ExpenseChanged': ({ data, recordedAt: at }) => [
+      op.update('expenses', { id: data.id }, { ...row(data), updated_at: at }),
+    ],
+    'expenses.ExpenseDeleted': ({ data }) => [
+      op.delete('expense_attachments', { expense_id: data.id }),
+      op.delete('expenses', { id: data.id }),
+    ],
+    'expenses.AttachmentAdded': ({ data, recordedAt: at }) => [
+      op.upsert('expense_attachments', ['expense_id', 'file_id'], {
+        expense_id: data.expenseId,
+        file_id: data.fileId,
+        organisation_id: data.organisationId,
+        attached_at: at,
+      }),
+    ],
+    'expenses.AttachmentRemoved': ({ data }) => [
+      op.delete('expense_attachments', { expense_id: data.expenseId, file_id: data.fileId }),
+    ],
+    'expenses.ExpenseClaimed': ({ data }) => [
+      op.update('expenses', { id: data.expenseId }, { claim_id: data.claimId, claimed: true }),
+    ],
+    'expenses.ExpenseReleased': ({ data }) => [
+      op.update('expenses', { id: data.expenseId }, { claim_id: null, claimed: false }),
+    ],
   },
 }) {}
 
 function row(d: ExpenseData) {
   return {
-    id: d.id, organisation_id: d.organisationId, user_id: d.userId, type_id: d.typeId, rate_id: d.rateId, role_id: d.roleId, amount: d.amount,
-    description: d.description, submitted: d.submitted, date: d.date, miles: d.miles, passengers: d.passengers,
+    id: d.id,
+    organisation_id: d.organisationId,
+    user_id: d.userId,
+    type_id: d.typeId,
+    rate_id: d.rateId,
+    role_id: d.roleId,
+    amount: d.amount,
+    description: d.description,
+    submitted: d.submitted,
+    date: d.date,
+    miles: d.miles,
+    passengers: d.passengers,
   };
 }

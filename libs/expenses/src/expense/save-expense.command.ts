@@ -5,7 +5,15 @@ import { SettingsViews } from '#app/organisation';
 import { type ExpenseData, streams } from '../expenses.events.js';
 import { IdBlocks } from '../next-id.js';
 import { ExpenseSettingsQueries } from '../types/expense-settings.queries.js';
-import { decideCreate, decideUpdate, evolve, type ExpenseState, type ExpenseValues, mergeValues, type SaveContext } from './expense.js';
+import {
+  decideCreate,
+  decideUpdate,
+  evolve,
+  type ExpenseState,
+  type ExpenseValues,
+  mergeValues,
+  type SaveContext,
+} from './expense.js';
 import { todayIn } from './expense-rules.js';
 
 /** What a save wrote: enough to answer a create without reading the row back. */
@@ -49,7 +57,12 @@ export class SaveExpenseHandler implements ICommandHandler<SaveExpenseCommand> {
       const expenseId = await this.ids.next('expense');
       const cmd = { id: expenseId, organisationId: caller.organisationId, userId: caller.userId, values };
       const ctx = await this.lookUp(caller, null, values);
-      const { events } = await this.store.handle(streams.expense(expenseId), evolve, (state) => decideCreate(state, cmd, ctx), { expect: 'no_stream', metadata: metadataOf(caller) });
+      const { events } = await this.store.handle(
+        streams.expense(expenseId),
+        evolve,
+        (state) => decideCreate(state, cmd, ctx),
+        { expect: 'no_stream', metadata: metadataOf(caller) },
+      );
       return { id: expenseId, data: events[0]!.data as ExpenseData, recordedAt: events[0]!.recordedAt };
     }
     const cmd = { id, organisationId: caller.organisationId, userId: caller.userId, values };
@@ -66,7 +79,12 @@ export class SaveExpenseHandler implements ICommandHandler<SaveExpenseCommand> {
   /** What the rules need to know about the type, rate and role the expense will have, and the organisation's dates. */
   private async lookUp(caller: Caller, current: ExpenseState | null, values: ExpenseValues): Promise<SaveContext> {
     const { rateId, roleId } = mergeValues(current, values);
-    const typeKnown = values.typeId === undefined || (await this.settings.type(caller, values.typeId).then(() => true, () => false));
+    const typeKnown =
+      values.typeId === undefined ||
+      (await this.settings.type(caller, values.typeId).then(
+        () => true,
+        () => false,
+      ));
     const rate = rateId === null ? null : await this.settings.rate(caller, rateId).catch(() => null);
     const roleIsOwn = roleId === null || (await this.roles.belongsTo(caller, roleId, caller.userId));
     return { ...(await this.orgRules(caller)), typeKnown, rate, roleIsOwn };

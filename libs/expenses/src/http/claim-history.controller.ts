@@ -3,7 +3,18 @@ import { ApiBearerAuth, ApiExtraModels, ApiOperation, ApiTags } from '@nestjs/sw
 import type { FastifyRequest } from 'fastify';
 import { HistoryReader } from '#app/event-store';
 import { type Caller, CurrentCaller, HistoryEntryDto, UserBaseDto, UserBases } from '#app/identity';
-import { ApiErrors, ApiIdParam, ApiListQuery, ApiPaginated, APP_CONFIG, type AppConfig, type Paginated, paginate, parseListQuery, pathId } from '#app/platform';
+import {
+  ApiErrors,
+  ApiIdParam,
+  ApiListQuery,
+  ApiPaginated,
+  APP_CONFIG,
+  type AppConfig,
+  type Paginated,
+  paginate,
+  parseListQuery,
+  pathId,
+} from '#app/platform';
 import { CLAIM_HISTORY } from '../claim/claim-history.js';
 import { ClaimQueries } from '../claim/claim.queries.js';
 import { streams } from '../expenses.events.js';
@@ -46,7 +57,9 @@ export class ClaimHistoryController {
     // The claim's own read is the access check: 404 / 403 exactly as GET answers.
     await this.claims.get(caller, pathId(userId, 'User'), id);
     const page = parseListQuery(query);
-    const { items, total } = await this.reader.page(streams.claim(id), CLAIM_HISTORY, page, (ids) => this.users.of(caller, ids, 'approve-claims'));
+    const { items, total } = await this.reader.page(streams.claim(id), CLAIM_HISTORY, page, (ids) =>
+      this.users.of(caller, ids, 'approve-claims'),
+    );
     return paginate(items, total, page, this.config.http.publicUrl, req.url);
   }
 }

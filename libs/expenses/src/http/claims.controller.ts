@@ -1,7 +1,15 @@
 import { applyDecorators, Body, Controller, Get, Inject, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Caller, CurrentCaller, RequirePermission } from '#app/identity';
 import {
@@ -35,12 +43,18 @@ function idList(query: Record<string, string>, name: string): number[] | undefin
   const raw = query[name];
   if (raw === undefined) return undefined;
   const ids = raw.split(',').map((s) => s.trim());
-  if (ids.some((s) => !/^\d{1,15}$/.test(s))) throw new ValidationError({ [name]: [`The ${name} field must be comma-separated ids.`] });
+  if (ids.some((s) => !/^\d{1,15}$/.test(s)))
+    throw new ValidationError({ [name]: [`The ${name} field must be comma-separated ids.`] });
   return ids.map(Number);
 }
 
 function filters(query: Record<string, string>): ClaimFilters {
-  const f: ClaimFilters = { approved: parseBooleanQuery(query, 'approved'), submitted: parseBooleanQuery(query, 'submitted'), users: idList(query, 'user'), assignees: idList(query, 'assignee') };
+  const f: ClaimFilters = {
+    approved: parseBooleanQuery(query, 'approved'),
+    submitted: parseBooleanQuery(query, 'submitted'),
+    users: idList(query, 'user'),
+    assignees: idList(query, 'assignee'),
+  };
   for (const key of ['from', 'to'] as const) {
     if (query[key] === undefined) continue;
     if (!isCalendarDate(query[key])) throw new ValidationError({ [key]: [calendarDateMessage(key)] });
@@ -53,11 +67,22 @@ const listSpec = { sorts: CLAIM_SORTS, includes: CLAIM_INCLUDES, defaultDirectio
 const userListSpec = { sorts: ['created_at'] as const, includes: CLAIM_INCLUDES, defaultDirection: 'desc' as const };
 
 /** The query filters `filters` reads, for the document. */
-const ApiSubmittedQuery = () => ApiBooleanQuery('submitted', 'Only submitted (true) or unsubmitted (false) claims; absent: both');
+const ApiSubmittedQuery = () =>
+  ApiBooleanQuery('submitted', 'Only submitted (true) or unsubmitted (false) claims; absent: both');
 const ApiCreatedRangeQuery = () =>
   applyDecorators(
-    ApiQuery({ name: 'from', required: false, description: 'Claims created on or after this day', schema: { type: 'string', format: 'date' } }),
-    ApiQuery({ name: 'to', required: false, description: 'Claims created on or before this day', schema: { type: 'string', format: 'date' } }),
+    ApiQuery({
+      name: 'from',
+      required: false,
+      description: 'Claims created on or after this day',
+      schema: { type: 'string', format: 'date' },
+    }),
+    ApiQuery({
+      name: 'to',
+      required: false,
+      description: 'Claims created on or before this day',
+      schema: { type: 'string', format: 'date' },
+    }),
   );
 const ApiManagedFilters = () =>
   applyDecorators(
@@ -92,7 +117,11 @@ export class ClaimsController {
   @ApiManagedFilters()
   @ApiPaginated(ClaimDto)
   @ApiErrors(400, 401, 403, 406, 422)
-  async managed(@CurrentCaller() caller: Caller, @Query() query: Record<string, string>, @Req() req: FastifyRequest): Promise<Paginated<ClaimDto>> {
+  async managed(
+    @CurrentCaller() caller: Caller,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+  ): Promise<Paginated<ClaimDto>> {
     const q = parseListQuery(query, listSpec);
     const { items, total } = await this.claims.managed(caller, filters(query), { ...q, sort: q.sort! });
     return paginate(items, total, q, this.config.http.publicUrl, req.url);
@@ -109,28 +138,67 @@ export class ClaimsController {
       'Permission: approve-claims. Not in the interface spec: one row per claimed expense, with the managed list’s filters and sort (no paging). ' +
       'Answers text/csv: an Accept naming only JSON is a 406.',
   })
-  @ApiQuery({ name: 's', required: false, description: 'Sort column', schema: { type: 'string', enum: [...CLAIM_SORTS], default: 'created_at' } })
-  @ApiQuery({ name: 'o', required: false, description: 'Direction: a/asc ascending, d/desc descending', schema: { type: 'string', enum: ['a', 'd', 'asc', 'desc'], default: 'd' } })
+  @ApiQuery({
+    name: 's',
+    required: false,
+    description: 'Sort column',
+    schema: { type: 'string', enum: [...CLAIM_SORTS], default: 'created_at' },
+  })
+  @ApiQuery({
+    name: 'o',
+    required: false,
+    description: 'Direction: a/asc ascending, d/desc descending',
+    schema: { type: 'string', enum: ['a', 'd', 'asc', 'desc'], default: 'd' },
+  })
   @ApiManagedFilters()
-  @ApiOkResponse({ description: 'The CSV file (attachment claims.csv)', schema: { type: 'string', description: `Columns: ${CLAIM_CSV_COLUMNS.join(', ')}` } })
+  @ApiOkResponse({
+    description: 'The CSV file (attachment claims.csv)',
+    schema: { type: 'string', description: `Columns: ${CLAIM_CSV_COLUMNS.join(', ')}` },
+  })
   @ApiErrors(400, 401, 403, 406, 422)
-  async export(@CurrentCaller() caller: Caller, @Query() query: Record<string, string>, @Res() reply: FastifyReply): Promise<void> {
+  async export(
+    @CurrentCaller() caller: Caller,
+    @Query() query: Record<string, string>,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const q = parseListQuery(query, listSpec);
-    const rows = await this.claims.rows(caller, await this.policy.approvedUsers(caller), filters(query), { sort: q.sort!, direction: q.direction });
-    await reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="claims.csv"').send(toCsv(CLAIM_CSV_COLUMNS, rows));
+    const rows = await this.claims.rows(caller, await this.policy.approvedUsers(caller), filters(query), {
+      sort: q.sort!,
+      direction: q.direction,
+    });
+    await reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="claims.csv"')
+      .send(toCsv(CLAIM_CSV_COLUMNS, rows));
   }
 
   @Post('claims')
   @RequirePermission(EXPENSE_PERMISSIONS.record)
-  @ApiOperation({ summary: 'Create claim', description: 'Permission: create-expenses. Owned by the caller; answers the claim (with id and a Location header).' })
+  @ApiOperation({
+    summary: 'Create claim',
+    description: 'Permission: create-expenses. Owned by the caller; answers the claim (with id and a Location header).',
+  })
   @ApiCreatedResponse({
     type: ClaimDto,
     description: 'The new claim, without includes',
     headers: { Location: { description: 'Absolute URL of the claim', schema: { type: 'string', format: 'uri' } } },
   })
-  @ApiErrors(400, 401, 403, 406, 409, 413, 422, { 409: 'An expense of the claim is claimed already, or a concurrent change won the race.' })
-  async create(@CurrentCaller() caller: Caller, @Body() body: CreateClaimBody, @Res({ passthrough: true }) reply: FastifyReply): Promise<ClaimDto> {
-    const id = await this.commands.execute(new CreateClaimCommand(caller, body.assignedTo.id, body.notes ?? '', body.expenses.map((e) => e.id)));
+  @ApiErrors(400, 401, 403, 406, 409, 413, 422, {
+    409: 'An expense of the claim is claimed already, or a concurrent change won the race.',
+  })
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Body() body: CreateClaimBody,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ClaimDto> {
+    const id = await this.commands.execute(
+      new CreateClaimCommand(
+        caller,
+        body.assignedTo.id,
+        body.notes ?? '',
+        body.expenses.map((e) => e.id),
+      ),
+    );
     void reply.header('location', `${this.config.http.publicUrl}/api/users/${caller.userId}/claims/${id}`);
     return this.claims.get(caller, caller.userId, id);
   }
@@ -148,7 +216,12 @@ export class ClaimsController {
   @ApiCreatedRangeQuery()
   @ApiPaginated(ClaimDto)
   @ApiErrors(400, 401, 403, 404, 406, 422)
-  async ofUser(@CurrentCaller() caller: Caller, @Param('userId') raw: string, @Query() query: Record<string, string>, @Req() req: FastifyRequest): Promise<Paginated<ClaimDto>> {
+  async ofUser(
+    @CurrentCaller() caller: Caller,
+    @Param('userId') raw: string,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+  ): Promise<Paginated<ClaimDto>> {
     const q = parseListQuery(query, userListSpec);
     const { approved: _a, users: _u, assignees: _s, ...f } = filters(query);
     const { items, total } = await this.claims.ofUser(caller, pathId(raw, 'User'), f, { ...q, sort: 'created_at' });
@@ -158,14 +231,20 @@ export class ClaimsController {
   @Get('users/:userId/claims/:id')
   @ApiOperation({
     summary: 'Get claim',
-    description: 'Permission: none beyond the hierarchy rule: the caller’s own, or of a user the caller has approve-claims over; another user of the organisation is a 403, an unknown user or claim a 404.',
+    description:
+      'Permission: none beyond the hierarchy rule: the caller’s own, or of a user the caller has approve-claims over; another user of the organisation is a 403, an unknown user or claim a 404.',
   })
   @ApiIdParam('userId', 'User id')
   @ApiIdParam('id', 'Claim id')
   @ApiIncludeQuery(CLAIM_INCLUDES)
   @ApiOkResponse({ type: ClaimDto })
   @ApiErrors(400, 401, 403, 404, 406, 422)
-  get(@CurrentCaller() caller: Caller, @Param('userId') userId: string, @Param('id') id: string, @Query() query: Record<string, string>): Promise<ClaimDto> {
+  get(
+    @CurrentCaller() caller: Caller,
+    @Param('userId') userId: string,
+    @Param('id') id: string,
+    @Query() query: Record<string, string>,
+  ): Promise<ClaimDto> {
     const { include } = parseListQuery(query, { includes: CLAIM_INCLUDES });
     return this.claims.get(caller, pathId(userId, 'User'), pathId(id, 'Claim'), include);
   }
@@ -181,13 +260,25 @@ export class ClaimsController {
   @ApiIdParam('userId', 'User id: the owner')
   @ApiIdParam('id', 'Claim id')
   @ApiOkResponse({ type: ClaimDto, description: 'The claim after the change, without includes' })
-  @ApiErrors(400, 401, 403, 404, 406, 409, 413, 422, { 409: 'The claim’s state refuses the change (see the claim state table), or a concurrent change won the race.' })
-  async update(@CurrentCaller() caller: Caller, @Param('userId') userId: string, @Param('id') id: string, @Body() body: UpdateClaimBody): Promise<ClaimDto> {
+  @ApiErrors(400, 401, 403, 404, 406, 409, 413, 422, {
+    409: 'The claim’s state refuses the change (see the claim state table), or a concurrent change won the race.',
+  })
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('userId') userId: string,
+    @Param('id') id: string,
+    @Body() body: UpdateClaimBody,
+  ): Promise<ClaimDto> {
     const owner = pathId(userId, 'User');
     await this.commands.execute(
       new UpdateClaimCommand(caller, owner, pathId(id, 'Claim'), {
-        notes: body.notes, assignedTo: body.assignedTo?.id, approved: body.approved, approvalNote: body.approval_note,
-        rejectionNote: body.rejection_note, submitted: body.submitted, submittedAt: body.submitted_date ? new Date(body.submitted_date).toISOString() : undefined,
+        notes: body.notes,
+        assignedTo: body.assignedTo?.id,
+        approved: body.approved,
+        approvalNote: body.approval_note,
+        rejectionNote: body.rejection_note,
+        submitted: body.submitted,
+        submittedAt: body.submitted_date ? new Date(body.submitted_date).toISOString() : undefined,
       }),
     );
     return this.claims.get(caller, owner, pathId(id, 'Claim'));

@@ -9,6 +9,19 @@ export function toCsv(columns: readonly string[], rows: readonly Record<string, 
 }
 
 export const CLAIM_CSV_COLUMNS = [
-  'claim_id', 'claimant', 'authoriser', 'approved', 'approved_at', 'submitted', 'submitted_at', 'claim_amount',
-  'expense_id', 'date', 'type', 'description', 'miles', 'passengers', 'amount',
+  'claim_id',
+  'claimant',
+  'authoriser',
+  'approved',
+  'approved_at',
+  'submitted',
+  'submitted_at',
+  'claim_amount',
+  'expense_id',
+  'date',
+  'type',
+  'description',
+  'miles',
+  'passengers',
+  'amount',
 ] as const;

@@ -6,36 +6,70 @@ import type { ExpenseValues } from '../expense/expense.js';
 // Nullable optional fields use @IsOptional() (absent or null); the others @IsOptionalNotNull().
 
 export class UpdateExpenseBody {
-  @ApiPropertyOptional({ description: 'Ignored when a rate is given: the service computes miles × rate + miles × passengers × passenger_rate' })
-  @IsOptionalNotNull() @IsDecimal(2) @Min(0) @Max(1_000_000) amount?: number;
+  @ApiPropertyOptional({
+    description:
+      'Ignored when a rate is given: the service computes miles × rate + miles × passengers × passenger_rate',
+  })
+  @IsOptionalNotNull()
+  @IsDecimal(2)
+  @Min(0)
+  @Max(1_000_000)
+  amount?: number;
   @ApiPropertyOptional() @IsOptionalNotNull() @IsString() @MaxLength(2000) description?: string;
-  @ApiPropertyOptional({ format: 'date', description: 'Not in the future, nor older than the organisation’s expenses_max_age months' })
-  @IsOptionalNotNull() @IsCalendarDate() date?: string;
-  @ApiPropertyOptional({ type: 'number', nullable: true }) @IsOptional() @IsDecimal(2) @Min(0) @Max(100_000) miles?: number | null;
-  @ApiPropertyOptional({ type: 'integer', nullable: true }) @IsOptional() @IsInt() @Min(0) @Max(100) passengers?: number | null;
+  @ApiPropertyOptional({
+    format: 'date',
+    description: 'Not in the future, nor older than the organisation’s expenses_max_age months',
+  })
+  @IsOptionalNotNull()
+  @IsCalendarDate()
+  date?: string;
+  @ApiPropertyOptional({ type: 'number', nullable: true }) @IsOptional() @IsDecimal(2) @Min(0) @Max(100_000) miles?:
+    number | null;
+  @ApiPropertyOptional({ type: 'integer', nullable: true }) @IsOptional() @IsInt() @Min(0) @Max(100) passengers?:
+    number | null;
   @ApiPropertyOptional({ type: IdRef }) @IsOptionalNotNull() @IsReference() type?: IdRef;
   @ApiPropertyOptional({ type: IdRef, nullable: true }) @IsOptional() @IsReference() rate?: IdRef | null;
-  @ApiPropertyOptional({ type: IdRef, nullable: true, description: 'One of the caller’s roles' }) @IsOptional() @IsReference() role?: IdRef | null;
+  @ApiPropertyOptional({ type: IdRef, nullable: true, description: 'One of the caller’s roles' })
+  @IsOptional()
+  @IsReference()
+  role?: IdRef | null;
 }
 
 /** Standalone rather than extending the update body: class-validator would keep the parent's optional rules. */
 export class CreateExpenseBody {
   @ApiPropertyOptional({ description: 'Required without a rate; with one the service computes it' })
-  @IsOptionalNotNull() @IsDecimal(2) @Min(0) @Max(1_000_000) amount?: number;
+  @IsOptionalNotNull()
+  @IsDecimal(2)
+  @Min(0)
+  @Max(1_000_000)
+  amount?: number;
   @ApiPropertyOptional() @IsOptionalNotNull() @IsString() @MaxLength(2000) description?: string;
-  @ApiPropertyOptional({ type: 'string', format: 'date', nullable: true }) @IsOptional() @IsCalendarDate() submitted?: string | null;
+  @ApiPropertyOptional({ type: 'string', format: 'date', nullable: true }) @IsOptional() @IsCalendarDate() submitted?:
+    string | null;
   @ApiProperty({ format: 'date' }) @IsDefined() @IsCalendarDate() date!: string;
-  @ApiPropertyOptional({ type: 'number', nullable: true }) @IsOptional() @IsDecimal(2) @Min(0) @Max(100_000) miles?: number | null;
-  @ApiPropertyOptional({ type: 'integer', nullable: true }) @IsOptional() @IsInt() @Min(0) @Max(100) passengers?: number | null;
+  @ApiPropertyOptional({ type: 'number', nullable: true }) @IsOptional() @IsDecimal(2) @Min(0) @Max(100_000) miles?:
+    number | null;
+  @ApiPropertyOptional({ type: 'integer', nullable: true }) @IsOptional() @IsInt() @Min(0) @Max(100) passengers?:
+    number | null;
   @ApiProperty({ type: IdRef }) @IsDefined() @IsReference() type!: IdRef;
   @ApiPropertyOptional({ type: IdRef, nullable: true }) @IsOptional() @IsReference() rate?: IdRef | null;
-  @ApiPropertyOptional({ type: IdRef, nullable: true, description: 'One of the caller’s roles' }) @IsOptional() @IsReference() role?: IdRef | null;
+  @ApiPropertyOptional({ type: IdRef, nullable: true, description: 'One of the caller’s roles' })
+  @IsOptional()
+  @IsReference()
+  role?: IdRef | null;
 }
 
 export function expenseValues(body: UpdateExpenseBody | CreateExpenseBody): ExpenseValues {
   const v: ExpenseValues = {
-    amount: body.amount, description: body.description, date: body.date, miles: body.miles, passengers: body.passengers, submitted: 'submitted' in body ? body.submitted : undefined,
-    typeId: body.type?.id, rateId: body.rate === null ? null : body.rate?.id, roleId: body.role === null ? null : body.role?.id,
+    amount: body.amount,
+    description: body.description,
+    date: body.date,
+    miles: body.miles,
+    passengers: body.passengers,
+    submitted: 'submitted' in body ? body.submitted : undefined,
+    typeId: body.type?.id,
+    rateId: body.rate === null ? null : body.rate?.id,
+    roleId: body.role === null ? null : body.role?.id,
   };
   return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) as ExpenseValues;
 }

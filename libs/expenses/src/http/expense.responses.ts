@@ -5,7 +5,12 @@ import { RoleDto, UserBaseDto } from '#app/identity';
 import { ExpenseRateDto, ExpenseTypeDto } from './settings.responses.js';
 
 const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;
-const DATE_TIME = { type: 'string', format: 'date-time', example: '2026-03-01T09:30:00Z', description: 'UTC, whole seconds' } as const;
+const DATE_TIME = {
+  type: 'string',
+  format: 'date-time',
+  example: '2026-03-01T09:30:00Z',
+  description: 'UTC, whole seconds',
+} as const;
 
 /**
  * The spec's Expense (unwrapped). `user`, `type`, `rate`, `attachments` and `role` are present
@@ -14,7 +19,12 @@ const DATE_TIME = { type: 'string', format: 'date-time', example: '2026-03-01T09
 @ApiSchema({ name: 'Expense' })
 export class ExpenseDto implements ExpenseView {
   @ApiProperty(ID) id!: number;
-  @ApiProperty({ type: 'number', format: 'float', description: 'With a rate: miles × rate + miles × passengers × passenger_rate' }) amount!: number;
+  @ApiProperty({
+    type: 'number',
+    format: 'float',
+    description: 'With a rate: miles × rate + miles × passengers × passenger_rate',
+  })
+  amount!: number;
   @ApiProperty({ type: 'string' }) description!: string;
   @ApiProperty({ type: 'string', format: 'date', nullable: true }) submitted!: string | null;
   @ApiProperty({ type: 'boolean', description: 'Claimed expenses cannot be changed or deleted' }) claimed!: boolean;
@@ -27,9 +37,22 @@ export class ExpenseDto implements ExpenseView {
   @ApiProperty(ID) type_id!: number;
   @ApiProperty({ ...ID, nullable: true }) rate_id!: number | null;
   @ApiProperty({ ...ID, nullable: true }) role_id!: number | null;
-  @ApiPropertyOptional({ type: UserBaseDto, nullable: true, description: 'With include=user' }) user?: UserBaseDto | null;
-  @ApiPropertyOptional({ type: ExpenseTypeDto, description: 'With include=type (a deleted type too)' }) type?: ExpenseTypeDto;
-  @ApiPropertyOptional({ type: ExpenseRateDto, nullable: true, description: 'With include=rate (a deleted rate too); null without a rate' }) rate?: ExpenseRateDto | null;
-  @ApiPropertyOptional({ type: [AttachmentDto], description: 'With include=attachments, in the order attached' }) attachments?: AttachmentDto[];
-  @ApiPropertyOptional({ type: RoleDto, nullable: true, description: 'With include=role or role.roleProfile; null without a role' }) role?: RoleDto | null;
+  @ApiPropertyOptional({ type: UserBaseDto, nullable: true, description: 'With include=user' })
+  user?: UserBaseDto | null;
+  @ApiPropertyOptional({ type: ExpenseTypeDto, description: 'With include=type (a deleted type too)' })
+  type?: ExpenseTypeDto;
+  @ApiPropertyOptional({
+    type: ExpenseRateDto,
+    nullable: true,
+    description: 'With include=rate (a deleted rate too); null without a rate',
+  })
+  rate?: ExpenseRateDto | null;
+  @ApiPropertyOptional({ type: [AttachmentDto], description: 'With include=attachments, in the order attached' })
+  attachments?: AttachmentDto[];
+  @ApiPropertyOptional({
+    type: RoleDto,
+    nullable: true,
+    description: 'With include=role or role.roleProfile; null without a role',
+  })
+  role?: RoleDto | null;
 }

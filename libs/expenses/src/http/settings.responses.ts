@@ -4,14 +4,20 @@ import type { ExpenseRateView, ExpenseTypeView } from '../types/expense-settings
 const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;
 const INT32 = { type: 'integer', format: 'int32' } as const;
 /** The spec's `YYYY-MM-DD HH:MM:SS` shape (UTC) of an expense rate's timestamps. */
-const STAMP = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', example: '2026-03-01 09:30:00', description: 'YYYY-MM-DD HH:MM:SS, UTC' } as const;
+const STAMP = {
+  type: 'string',
+  pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
+  example: '2026-03-01 09:30:00',
+  description: 'YYYY-MM-DD HH:MM:SS, UTC',
+} as const;
 
 /** The spec's Expense type (unwrapped). */
 @ApiSchema({ name: 'ExpenseType' })
 export class ExpenseTypeDto implements ExpenseTypeView {
   @ApiProperty(ID) id!: number;
   @ApiProperty({ type: 'string', maxLength: 255 }) name!: string;
-  @ApiProperty({ ...INT32, description: 'Ordering position; set from position of the create/update body' }) order_id!: number;
+  @ApiProperty({ ...INT32, description: 'Ordering position; set from position of the create/update body' })
+  order_id!: number;
 }
 
 /** The spec's Expense rate (unwrapped). */

@@ -40,17 +40,44 @@ describe('the finance mail records itself, once', () => {
 
   it('mails once and appends one ClaimSubmissionMailed as the system, caused by the ClaimSubmitted; a retried or doubled job adds nothing', async () => {
     const org = await provision(app, {
-      organisation: { name: 'M', slug: 'm', timezone: 'Europe/London', settings: { expenses_submission_email: FINANCE, expenses_require_authorisation: '0' } },
+      organisation: {
+        name: 'M',
+        slug: 'm',
+        timezone: 'Europe/London',
+        settings: { expenses_submission_email: FINANCE, expenses_require_authorisation: '0' },
+      },
       role_profiles: [{ key: 'p', name: 'P' }],
       teams: [{ key: 't', name: 'T' }],
-      users: [{ key: 'u', email: 'u@m.example', password: PASSWORD, display_name: 'Una', permissions: ['create-expenses', 'approve-claims', 'edit-expense-settings'], roles: [{ team: 't', role_profile: 'p' }] }],
+      users: [
+        {
+          key: 'u',
+          email: 'u@m.example',
+          password: PASSWORD,
+          display_name: 'Una',
+          permissions: ['create-expenses', 'approve-claims', 'edit-expense-settings'],
+          roles: [{ team: 't', role_profile: 'p' }],
+        },
+      ],
     });
     const auth = { authorization: `Bearer ${await logIn(app, 'u@m.example', PASSWORD)}` };
-    const type = (await http().post('/api/expenses/types').set(auth).send({ name: 'Travel', position: 1 }).expect(201)).body;
-    const e = (await http().post('/api/expenses').set(auth).send({ type: { id: type.id }, date: new Date().toISOString().slice(0, 10), amount: 7.5, description: 'train' }).expect(201)).body;
+    const type = (await http().post('/api/expenses/types').set(auth).send({ name: 'Travel', position: 1 }).expect(201))
+      .body;
+    const e = (
+      await http()
+        .post('/api/expenses')
+        .set(auth)
+        .send({ type: { id: type.id }, date: new Date().toISOString().slice(0, 10), amount: 7.5, description: 'train' })
+        .expect(201)
+    ).body;
     const file = (await http().post('/api/files').set(auth).attach('file', PDF, 'fare.pdf').expect(201)).body.data;
     await http().put(`/api/users/${org.users.u}/expenses/${e.id}/attachments/${file.id}`).set(auth).expect(200);
-    const c = (await http().post('/api/claims').set(auth).send({ assignedTo: { id: org.users.u }, expenses: [{ id: e.id }] }).expect(201)).body;
+    const c = (
+      await http()
+        .post('/api/claims')
+        .set(auth)
+        .send({ assignedTo: { id: org.users.u }, expenses: [{ id: e.id }] })
+        .expect(201)
+    ).body;
     await http().put(`/api/users/${org.users.u}/claims/${c.id}`).set(auth).send({ submitted: true }).expect(200);
 
     const message = await mail.waitFor(FINANCE);
@@ -61,15 +88,28 @@ describe('the finance mail records itself, once', () => {
 
     const store = app.get(EventStore);
     const ofType = (events: StoredEvent[], type: string) => events.filter((x) => x.type === type);
-    await eventually(async () => ofType(await store.readStream(streams.claim(c.id)), 'expenses.ClaimSubmissionMailed').length > 0, 30_000);
+    await eventually(
+      async () => ofType(await store.readStream(streams.claim(c.id)), 'expenses.ClaimSubmissionMailed').length > 0,
+      30_000,
+    );
     const history = await store.readStream(streams.claim(c.id));
     const [submitted] = ofType(history, 'expenses.ClaimSubmitted');
     const mailed = ofType(history, 'expenses.ClaimSubmissionMailed');
     expect(mailed).toHaveLength(1);
     expect(mailed[0]).toMatchObject({
       eventId: derivedEventId(submitted!.eventId, 'expenses.ClaimSubmissionMailed/0'),
-      data: { claimId: c.id, organisationId: org.organisation.id, to: FINANCE, mailedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
-      metadata: { organisationId: org.organisation.id, actor: systemActor('finance mail'), causationId: submitted!.eventId, correlationId: submitted!.metadata.correlationId ?? submitted!.eventId },
+      data: {
+        claimId: c.id,
+        organisationId: org.organisation.id,
+        to: FINANCE,
+        mailedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
+      metadata: {
+        organisationId: org.organisation.id,
+        actor: systemActor('finance mail'),
+        causationId: submitted!.eventId,
+        correlationId: submitted!.metadata.correlationId ?? submitted!.eventId,
+      },
     });
     expect(actorUserId(mailed[0]!.metadata)).toBeNull();
 
@@ -92,8 +132,17 @@ describe('the finance mail records itself, once', () => {
   });
 
   it('reads a job enqueued before jobs carried a cause by its event id', () => {
-    const processor = app.get(SubmissionMailProcessor, { strict: false }) as unknown as { causeOf(data: object): unknown };
-    expect(processor.causeOf({ id: 3, organisationId: 1, financeEmail: FINANCE, eventId: 'b3a1c9d2-0e4f-4a5b-8c6d-7e8f9a0b1c2d' })).toEqual({
+    const processor = app.get(SubmissionMailProcessor, { strict: false }) as unknown as {
+      causeOf(data: object): unknown;
+    };
+    expect(
+      processor.causeOf({
+        id: 3,
+        organisationId: 1,
+        financeEmail: FINANCE,
+        eventId: 'b3a1c9d2-0e4f-4a5b-8c6d-7e8f9a0b1c2d',
+      }),
+    ).toEqual({
       eventId: 'b3a1c9d2-0e4f-4a5b-8c6d-7e8f9a0b1c2d',
       metadata: { organisationId: 1 },
     });

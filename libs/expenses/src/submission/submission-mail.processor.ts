@@ -35,7 +35,10 @@ export class SubmissionMailProcessor extends CausedJobProcessor<SubmissionJob> {
   protected async react({ id, organisationId, financeEmail }: SubmissionJob, cause: Cause): Promise<void> {
     const lines = await this.claims.rowsForSystem(organisationId, id);
     const first = lines[0] ?? {};
-    const links = await this.receiptLinks(organisationId, lines.map((r) => Number(r.expense_id)));
+    const links = await this.receiptLinks(
+      organisationId,
+      lines.map((r) => Number(r.expense_id)),
+    );
     const text = [
       `Claim ${id} has been submitted.`,
       '',
@@ -54,7 +57,9 @@ export class SubmissionMailProcessor extends CausedJobProcessor<SubmissionJob> {
       text,
       attachments: [{ filename: `claim-${id}.csv`, content: toCsv(CLAIM_CSV_COLUMNS, lines), contentType: 'text/csv' }],
     });
-    await this.issue(new RecordSubmissionMailedCommand(cause, id, organisationId, financeEmail, new Date().toISOString()));
+    await this.issue(
+      new RecordSubmissionMailedCommand(cause, id, organisationId, financeEmail, new Date().toISOString()),
+    );
   }
 
   /** Jobs enqueued before they carried a cause: the event's id, and the organisation it belongs to. */
@@ -65,7 +70,10 @@ export class SubmissionMailProcessor extends CausedJobProcessor<SubmissionJob> {
   private async receiptLinks(organisationId: number, expenseIds: number[]): Promise<string[]> {
     const attached = await this.expenses.attachedFiles({ organisationId }, expenseIds);
     return [...attached].flatMap(([expenseId, files]) =>
-      files.map((file) => `Expense ${expenseId}, ${file.originalName}: ${this.signer.url(file.id, 'original', Date.now(), LINK_TTL_SECONDS)}`),
+      files.map(
+        (file) =>
+          `Expense ${expenseId}, ${file.originalName}: ${this.signer.url(file.id, 'original', Date.now(), LINK_TTL_SECONDS)}`,
+      ),
     );
   }
 }

@@ -24,6 +24,11 @@ export class DeleteListedSettingHandler implements ICommandHandler<DeleteListedS
   }
 
   private async delete<D extends Listed, V>(kind: ListedKind<D, V>, caller: Caller, id: number): Promise<void> {
-    await this.store.handle(kind.stream(id), kind.evolve, (state) => kind.decideDelete(state, { id, organisationId: caller.organisationId }), { metadata: metadataOf(caller) });
+    await this.store.handle(
+      kind.stream(id),
+      kind.evolve,
+      (state) => kind.decideDelete(state, { id, organisationId: caller.organisationId }),
+      { metadata: metadataOf(caller) },
+    );
   }
 }

@@ -1,7 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Caller } from '#app/identity';
-import { ChangeFeed, NotFoundError, offsetOf, type PageRequest, PreparedStatements, ReadCache, sql, tenantScope, tenantSql } from '#app/platform';
+import {
+  ChangeFeed,
+  NotFoundError,
+  offsetOf,
+  type PageRequest,
+  PreparedStatements,
+  ReadCache,
+  sql,
+  tenantScope,
+  tenantSql,
+} from '#app/platform';
 import { num, sqlDate, sqlStamp } from '../format.js';
 
 export interface ExpenseTypeView {
@@ -24,16 +34,29 @@ export interface ExpenseRateView {
   updated_at: string;
 }
 
-const RATE_COLUMNS = sql.raw(`id, description, short_name, ${sqlDate('start_date')} AS start_date, ${sqlDate('end_date')} AS end_date, rate, passenger_rate,
+const RATE_COLUMNS =
+  sql.raw(`id, description, short_name, ${sqlDate('start_date')} AS start_date, ${sqlDate('end_date')} AS end_date, rate, passenger_rate,
   max_miles, order_id, ${sqlStamp('created_at')} AS created_at, ${sqlStamp('updated_at')} AS updated_at`);
 /** Deleted types and rates are kept for the records that name them, and hidden from choosing. */
-const live = (options: { includeDeleted?: boolean }) => (options.includeDeleted ? sql.raw('') : sql.raw('AND NOT deleted'));
+const live = (options: { includeDeleted?: boolean }) =>
+  options.includeDeleted ? sql.raw('') : sql.raw('AND NOT deleted');
 
-type RateRow = Omit<ExpenseRateView, 'id' | 'rate' | 'passenger_rate'> & { id: string; rate: string; passenger_rate: string };
-const rateView = (r: RateRow): ExpenseRateView => ({ ...r, id: Number(r.id), rate: Number(r.rate), passenger_rate: Number(r.passenger_rate), max_miles: num(r.max_miles) });
+type RateRow = Omit<ExpenseRateView, 'id' | 'rate' | 'passenger_rate'> & {
+  id: string;
+  rate: string;
+  passenger_rate: string;
+};
+const rateView = (r: RateRow): ExpenseRateView => ({
+  ...r,
+  id: Number(r.id),
+  rate: Number(r.rate),
+  passenger_rate: Number(r.passenger_rate),
+  max_miles: num(r.max_miles),
+});
 
 /** A type's or rate's cache key: the same id is another entry with deleted ones included. */
-const lookupKey = (caller: Caller, id: number, options: { includeDeleted?: boolean }) => `${caller.organisationId}:${id}:${options.includeDeleted ? 'all' : 'live'}`;
+const lookupKey = (caller: Caller, id: number, options: { includeDeleted?: boolean }) =>
+  `${caller.organisationId}:${id}:${options.includeDeleted ? 'all' : 'live'}`;
 
 @Injectable()
 export class ExpenseSettingsQueries {
@@ -51,7 +74,9 @@ export class ExpenseSettingsQueries {
   }
 
   async types(caller: Caller, page: PageRequest): Promise<{ items: ExpenseTypeView[]; total: number }> {
-    const count = tenantSql(caller)`SELECT count(*)::int AS total FROM expense_types WHERE ${tenantScope()} AND NOT deleted`;
+    const count = tenantSql(
+      caller,
+    )`SELECT count(*)::int AS total FROM expense_types WHERE ${tenantScope()} AND NOT deleted`;
     const [{ total }] = await this.dataSource.query(count.text, count.values);
     const q = tenantSql(caller)`SELECT id, name, order_id FROM expense_types WHERE ${tenantScope()} AND NOT deleted
       ORDER BY order_id, id LIMIT ${page.perPage} OFFSET ${offsetOf(page)}`;
@@ -65,14 +90,18 @@ export class ExpenseSettingsQueries {
   }
 
   private async loadType(caller: Caller, id: number, options: { includeDeleted?: boolean }): Promise<ExpenseTypeView> {
-    const q = tenantSql(caller)`SELECT id, name, order_id FROM expense_types WHERE ${tenantScope()} AND id = ${id} ${live(options)}`;
+    const q = tenantSql(
+      caller,
+    )`SELECT id, name, order_id FROM expense_types WHERE ${tenantScope()} AND id = ${id} ${live(options)}`;
     const [row] = await this.db.query<{ id: string; name: string; order_id: number }>(q.text, q.values);
     if (!row) throw new NotFoundError('Expense type');
     return { ...row, id: Number(row.id) };
   }
 
   async rates(caller: Caller, page: PageRequest): Promise<{ items: ExpenseRateView[]; total: number }> {
-    const count = tenantSql(caller)`SELECT count(*)::int AS total FROM expense_rates WHERE ${tenantScope()} AND NOT deleted`;
+    const count = tenantSql(
+      caller,
+    )`SELECT count(*)::int AS total FROM expense_rates WHERE ${tenantScope()} AND NOT deleted`;
     const [{ total }] = await this.dataSource.query(count.text, count.values);
     const q = tenantSql(caller)`SELECT ${RATE_COLUMNS} FROM expense_rates WHERE ${tenantScope()} AND NOT deleted
       ORDER BY order_id, id LIMIT ${page.perPage} OFFSET ${offsetOf(page)}`;
@@ -85,7 +114,9 @@ export class ExpenseSettingsQueries {
   }
 
   private async loadRate(caller: Caller, id: number, options: { includeDeleted?: boolean }): Promise<ExpenseRateView> {
-    const q = tenantSql(caller)`SELECT ${RATE_COLUMNS} FROM expense_rates WHERE ${tenantScope()} AND id = ${id} ${live(options)}`;
+    const q = tenantSql(
+      caller,
+    )`SELECT ${RATE_COLUMNS} FROM expense_rates WHERE ${tenantScope()} AND id = ${id} ${live(options)}`;
     const [row] = await this.db.query<RateRow>(q.text, q.values);
     if (!row) throw new NotFoundError('Expense rate');
     return rateView(row);

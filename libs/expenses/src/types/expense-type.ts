@@ -1,7 +1,10 @@
 import type { SettingsEvent } from '../expenses.events.js';
 import { listedSetting, type ListedState, type SaveListed } from './listed-setting.js';
 
-export type ExpenseTypeData = Extract<SettingsEvent, { type: 'expenses.ExpenseTypeCreated' | 'expenses.ExpenseTypeChanged' }>['data'];
+export type ExpenseTypeData = Extract<
+  SettingsEvent,
+  { type: 'expenses.ExpenseTypeCreated' | 'expenses.ExpenseTypeChanged' }
+>['data'];
 export type ExpenseTypeState = ListedState<ExpenseTypeData>;
 export type ExpenseTypeValues = { readonly name?: string; readonly position?: number };
 export type SaveExpenseType = SaveListed<ExpenseTypeValues>;

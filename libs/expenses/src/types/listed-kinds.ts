@@ -15,9 +15,14 @@ export interface ListedKind<D extends Listed, V> {
 
 /** Expense types and rates: one pair of handlers serves both (listed-setting.ts makes their deciders). */
 export const LISTED_KINDS = {
-  type: { stream: streams.type, ...expenseType } satisfies ListedKind<expenseType.ExpenseTypeData, expenseType.ExpenseTypeValues>,
+  type: { stream: streams.type, ...expenseType } satisfies ListedKind<
+    expenseType.ExpenseTypeData,
+    expenseType.ExpenseTypeValues
+  >,
   rate: { stream: streams.rate, ...expenseRate } satisfies ListedKind<RateData, expenseRate.RateValues>,
 };
 
 /** Which setting a save names, with the values of its kind. */
-export type ListedValues = { readonly kind: 'type'; readonly values: expenseType.ExpenseTypeValues } | { readonly kind: 'rate'; readonly values: expenseRate.RateValues };
+export type ListedValues =
+  | { readonly kind: 'type'; readonly values: expenseType.ExpenseTypeValues }
+  | { readonly kind: 'rate'; readonly values: expenseRate.RateValues };

@@ -29,20 +29,38 @@ export class SaveListedSettingHandler implements ICommandHandler<SaveListedSetti
   ) {}
 
   execute({ caller, id, setting }: SaveListedSettingCommand): Promise<number> {
-    return setting.kind === 'type' ? this.save(LISTED_KINDS.type, 'type', caller, id, setting.values) : this.save(LISTED_KINDS.rate, 'rate', caller, id, setting.values);
+    return setting.kind === 'type'
+      ? this.save(LISTED_KINDS.type, 'type', caller, id, setting.values)
+      : this.save(LISTED_KINDS.rate, 'rate', caller, id, setting.values);
   }
 
-  private async save<D extends Listed, V>(kind: ListedKind<D, V>, sequence: 'type' | 'rate', caller: Caller, id: number | null, values: V): Promise<number> {
+  private async save<D extends Listed, V>(
+    kind: ListedKind<D, V>,
+    sequence: 'type' | 'rate',
+    caller: Caller,
+    id: number | null,
+    values: V,
+  ): Promise<number> {
     const metadata = metadataOf(caller);
     if (id === null) {
       const newId = await nextId(this.dataSource.manager, sequence);
-      await this.store.handle(kind.stream(newId), kind.evolve, (state) => kind.decideCreate(state, { id: newId, organisationId: caller.organisationId, values }), {
-        expect: 'no_stream',
-        metadata,
-      });
+      await this.store.handle(
+        kind.stream(newId),
+        kind.evolve,
+        (state) => kind.decideCreate(state, { id: newId, organisationId: caller.organisationId, values }),
+        {
+          expect: 'no_stream',
+          metadata,
+        },
+      );
       return newId;
     }
-    await this.store.handle(kind.stream(id), kind.evolve, (state) => kind.decideUpdate(state, { id, organisationId: caller.organisationId, values }), { metadata });
+    await this.store.handle(
+      kind.stream(id),
+      kind.evolve,
+      (state) => kind.decideUpdate(state, { id, organisationId: caller.organisationId, values }),
+      { metadata },
+    );
     return id;
   }
 }

@@ -24,7 +24,9 @@ export class FileReadRule {
   /** `file` is already known to be of the caller's organisation. */
   async mayRead(caller: Caller, file: FileRecord): Promise<boolean> {
     if (file.ownerId === caller.userId) return true;
-    const q = tenantSql(caller)`SELECT DISTINCT referrer FROM file_references WHERE ${tenantScope()} AND file_id = ${file.id}`;
+    const q = tenantSql(
+      caller,
+    )`SELECT DISTINCT referrer FROM file_references WHERE ${tenantScope()} AND file_id = ${file.id}`;
     const rows: { referrer: string }[] = await this.dataSource.query(q.text, q.values);
     const referrers = new Set(rows.map((r) => r.referrer));
     if (referrers.has('organisation')) return true;

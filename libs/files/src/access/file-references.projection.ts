@@ -11,7 +11,10 @@ export const ORGANISATION_IMAGE_SETTINGS: readonly string[] = ['header_logo', 'l
 
 /** The other contexts' events, in the shape this projection reads them (by their type strings). */
 type ReferenceEvent =
-  | { type: 'expenses.AttachmentAdded' | 'expenses.AttachmentRemoved'; data: { expenseId: number; organisationId: number; fileId: number } }
+  | {
+      type: 'expenses.AttachmentAdded' | 'expenses.AttachmentRemoved';
+      data: { expenseId: number; organisationId: number; fileId: number };
+    }
   | { type: 'expenses.ExpenseDeleted'; data: { id: number; organisationId: number } }
   | { type: 'organisation.SettingsChanged'; data: { organisationId: number; changes: Record<string, unknown> } };
 
@@ -30,19 +33,47 @@ export class FileReferencesProjection extends defineProjection<ReferenceEvent>({
   tables: ['file_references'],
   on: {
     'expenses.AttachmentAdded': ({ data: d }) => [
-      op.upsert('file_references', KEY, { organisation_id: d.organisationId, referrer: 'expense', referrer_id: String(d.expenseId), file_id: d.fileId }),
+      op.upsert('file_references', KEY, {
+        organisation_id: d.organisationId,
+        referrer: 'expense',
+        referrer_id: String(d.expenseId),
+        file_id: d.fileId,
+      }),
     ],
     'expenses.AttachmentRemoved': ({ data: d }) => [
-      op.delete('file_references', { organisation_id: d.organisationId, referrer: 'expense', referrer_id: String(d.expenseId), file_id: d.fileId }),
+      op.delete('file_references', {
+        organisation_id: d.organisationId,
+        referrer: 'expense',
+        referrer_id: String(d.expenseId),
+        file_id: d.fileId,
+      }),
     ],
-    'expenses.ExpenseDeleted': ({ data: d }) => [op.delete('file_references', { organisation_id: d.organisationId, referrer: 'expense', referrer_id: String(d.id) })],
+    'expenses.ExpenseDeleted': ({ data: d }) => [
+      op.delete('file_references', {
+        organisation_id: d.organisationId,
+        referrer: 'expense',
+        referrer_id: String(d.id),
+      }),
+    ],
     'organisation.SettingsChanged': ({ data: { organisationId, changes } }) =>
       // A setting holds one image: the old reference goes, the new one (if any) comes.
       ORGANISATION_IMAGE_SETTINGS.filter((name) => Object.hasOwn(changes, name)).flatMap((name) => {
         const fileId = changes[name];
-        const cleared = op.delete('file_references', { organisation_id: organisationId, referrer: 'organisation', referrer_id: name });
+        const cleared = op.delete('file_references', {
+          organisation_id: organisationId,
+          referrer: 'organisation',
+          referrer_id: name,
+        });
         if (typeof fileId !== 'number') return [cleared];
-        return [cleared, op.upsert('file_references', KEY, { organisation_id: organisationId, referrer: 'organisation', referrer_id: name, file_id: fileId })];
+        return [
+          cleared,
+          op.upsert('file_references', KEY, {
+            organisation_id: organisationId,
+            referrer: 'organisation',
+            referrer_id: name,
+            file_id: fileId,
+          }),
+        ];
       }),
   },
 }) {}

@@ -4,7 +4,9 @@ import { inlineDisposition } from './content-disposition.js';
 describe('inlineDisposition', () => {
   it('gives old clients an ASCII name and new ones the exact name', () => {
     expect(inlineDisposition('receipt.pdf')).toBe(`inline; filename="receipt.pdf"; filename*=UTF-8''receipt.pdf`);
-    expect(inlineDisposition('Quittung Zürich (1).png')).toBe(`inline; filename="Quittung Z_rich (1).png"; filename*=UTF-8''Quittung%20Z%C3%BCrich%20%281%29.png`);
+    expect(inlineDisposition('Quittung Zürich (1).png')).toBe(
+      `inline; filename="Quittung Z_rich (1).png"; filename*=UTF-8''Quittung%20Z%C3%BCrich%20%281%29.png`,
+    );
   });
 
   it('cannot be broken out of by quotes or line breaks', () => {

@@ -8,10 +8,18 @@ import type { FileView } from '../file-records.js';
  */
 
 const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;
-const SIGNED = { type: 'string', format: 'uri', example: 'https://volunteers.example/api/files/7/content?variant=small&expires=1767225600&signature=3q2-7w' } as const;
+const SIGNED = {
+  type: 'string',
+  format: 'uri',
+  example: 'https://volunteers.example/api/files/7/content?variant=small&expires=1767225600&signature=3q2-7w',
+} as const;
 
 /** Signed URLs of an image's thumbnails, by size; a size the image is not larger than is absent. */
-@ApiSchema({ name: 'Thumbnails', description: 'Signed URLs (an hour) of the scaled copies, by size; empty for documents and for images smaller than every size' })
+@ApiSchema({
+  name: 'Thumbnails',
+  description:
+    'Signed URLs (an hour) of the scaled copies, by size; empty for documents and for images smaller than every size',
+})
 export class ThumbnailsDto {
   @ApiProperty({ ...SIGNED, required: false, description: 'Longest side 64 px' }) small?: string;
   @ApiProperty({ ...SIGNED, required: false, description: 'Longest side 256 px' }) medium?: string;
@@ -24,7 +32,12 @@ export class ImageDto implements Omit<FileView, 'signed_url'> {
   @ApiProperty(ID) id!: number;
   @ApiProperty({ type: 'string' }) original_name!: string;
   @ApiProperty({ type: 'integer', minimum: 0, description: 'Bytes' }) file_size!: number;
-  @ApiProperty({ type: 'string', enum: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'], description: 'Judged by the content, not the name' }) mime!: string;
+  @ApiProperty({
+    type: 'string',
+    enum: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'],
+    description: 'Judged by the content, not the name',
+  })
+  mime!: string;
   @ApiProperty({ type: 'string', description: 'Empty: uploads take no description yet' }) description!: string;
   @ApiProperty({ type: ThumbnailsDto }) thumbnails!: ThumbnailsDto;
 }
@@ -32,7 +45,8 @@ export class ImageDto implements Omit<FileView, 'signed_url'> {
 /** An uploaded file, with fresh signed URLs (POST /api/files, GET /api/files/{id}). */
 @ApiSchema({ name: 'File', description: 'An uploaded file with fresh signed URLs' })
 export class FileDto extends ImageDto implements FileView {
-  @ApiProperty({ ...SIGNED, description: 'Signed download URL of the original: needs no JWT, expires in an hour' }) signed_url!: string;
+  @ApiProperty({ ...SIGNED, description: 'Signed download URL of the original: needs no JWT, expires in an hour' })
+  signed_url!: string;
 }
 
 /** The spec's Attachment: a file of an expense, with fresh signed URLs. */

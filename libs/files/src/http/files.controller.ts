@@ -1,9 +1,27 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Caller, CurrentCaller } from '#app/identity';
-import { ApiData, ApiErrors, ApiIdParam, DomainError, ForbiddenError, NotFoundError, pathId, Public } from '#app/platform';
+import {
+  ApiData,
+  ApiErrors,
+  ApiIdParam,
+  DomainError,
+  ForbiddenError,
+  NotFoundError,
+  pathId,
+  Public,
+} from '#app/platform';
 import { FileReadRule } from '../access/file-read-rule.js';
 import { FileRecords } from '../file-records.js';
 import { inlineDisposition } from './content-disposition.js';
@@ -30,7 +48,9 @@ export class FilesController {
   @HttpCode(201)
   @ApiBearerAuth()
   @ApiConsumes('multipart/form-data')
-  @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
+  @ApiBody({
+    schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } },
+  })
   @ApiOperation({
     summary: 'Upload a file',
     description:
@@ -40,7 +60,8 @@ export class FilesController {
   @ApiData(FileDto, { status: 201, description: 'The stored file, with signed URLs' })
   @ApiErrors(400, 401, 406, 413, 422)
   async upload(@CurrentCaller() caller: Caller, @Req() req: FastifyRequest): Promise<{ data: FileDto }> {
-    if (!req.isMultipart()) throw new DomainError('bad_request', 'Send the file as multipart/form-data in a field named file.');
+    if (!req.isMultipart())
+      throw new DomainError('bad_request', 'Send the file as multipart/form-data in a field named file.');
     // Every part is read (the command iterates them): a second file is refused, not dropped.
     const parts = req.parts({ limits: { files: 1, fields: 10 } });
     const id = await this.commands.execute(new UploadFileCommand(caller, parts));
@@ -75,9 +96,24 @@ export class FilesController {
       'or a missing part of it, is a 403. The answer is the file itself (Content-Disposition inline, Cache-Control private, max-age=3600), not JSON: the Accept rule does not apply.',
   })
   @ApiIdParam('id', 'File id')
-  @ApiQuery({ name: 'variant', required: true, description: 'The original or a thumbnail size', schema: { type: 'string', enum: ['original', 'small', 'medium', 'large'] } })
-  @ApiQuery({ name: 'expires', required: true, description: 'Expiry, in seconds since 1970', schema: { type: 'string', pattern: '^\\d{1,12}$' } })
-  @ApiQuery({ name: 'signature', required: true, description: 'HMAC of file, variant and expiry', schema: { type: 'string' } })
+  @ApiQuery({
+    name: 'variant',
+    required: true,
+    description: 'The original or a thumbnail size',
+    schema: { type: 'string', enum: ['original', 'small', 'medium', 'large'] },
+  })
+  @ApiQuery({
+    name: 'expires',
+    required: true,
+    description: 'Expiry, in seconds since 1970',
+    schema: { type: 'string', pattern: '^\\d{1,12}$' },
+  })
+  @ApiQuery({
+    name: 'signature',
+    required: true,
+    description: 'HMAC of file, variant and expiry',
+    schema: { type: 'string' },
+  })
   @ApiProduces(...CONTENT_TYPES)
   @ApiOkResponse({
     description: 'The file’s bytes, in its own type (a thumbnail: PNG, or JPEG for a JPEG)',
@@ -87,7 +123,10 @@ export class FilesController {
       'Cache-Control': { description: 'private, max-age=3600', schema: { type: 'string' } },
     },
   })
-  @ApiErrors(403, 404, { 403: 'The signature is missing, tampered with or expired.', 404: 'No such file, or no thumbnail of that size.' })
+  @ApiErrors(403, 404, {
+    403: 'The signature is missing, tampered with or expired.',
+    404: 'No such file, or no thumbnail of that size.',
+  })
   async content(
     @Param('id') id: string,
     @Query() query: Record<string, string | undefined>,
@@ -96,7 +135,8 @@ export class FilesController {
     const { variant = '', expires = '', signature = '' } = query;
     const fileId = pathId(id, 'File');
     const verdict = this.signer.check(fileId, variant, expires, signature);
-    if (verdict !== 'ok') throw new ForbiddenError(verdict === 'expired' ? 'This link has expired.' : 'This link is not valid.');
+    if (verdict !== 'ok')
+      throw new ForbiddenError(verdict === 'expired' ? 'This link has expired.' : 'This link is not valid.');
     const file = await this.files.findSigned(fileId);
     const thumbnail = variant === 'original' ? undefined : file?.thumbnails[variant as 'small'];
     if (!file || (variant !== 'original' && !thumbnail)) throw new NotFoundError('File');

@@ -33,7 +33,9 @@ export async function checkImage(path: string): Promise<void> {
     throw unreadable();
   }
   if (width * height > MAX_IMAGE_PIXELS) {
-    throw new ValidationError({ file: [`The image is too large: ${width}×${height} pixels, at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels.`] });
+    throw new ValidationError({
+      file: [`The image is too large: ${width}×${height} pixels, at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels.`],
+    });
   }
   if (width === 0 || height === 0) throw unreadable();
   try {

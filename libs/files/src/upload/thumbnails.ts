@@ -12,7 +12,11 @@ export type ThumbnailSize = keyof typeof THUMBNAIL_SIZES;
  * Scaled-down copies of an image, for the sizes smaller than the image itself (a thumbnail is
  * never larger than its original). JPEG stays JPEG; anything else becomes PNG (keeps transparency).
  */
-export async function makeThumbnails(storage: FileStorage, key: string, mime: string): Promise<Partial<Record<ThumbnailSize, Thumbnail>>> {
+export async function makeThumbnails(
+  storage: FileStorage,
+  key: string,
+  mime: string,
+): Promise<Partial<Record<ThumbnailSize, Thumbnail>>> {
   const source = await storage.localPath(key);
   const { width = 0, height = 0 } = await sharp(source, IMAGE_INPUT).metadata();
   const longest = Math.max(width, height);
@@ -20,11 +24,21 @@ export async function makeThumbnails(storage: FileStorage, key: string, mime: st
   const out: Partial<Record<ThumbnailSize, Thumbnail>> = {};
   for (const [size, edge] of Object.entries(THUMBNAIL_SIZES) as [ThumbnailSize, number][]) {
     if (edge >= longest) continue;
-    const image = sharp(source, { ...IMAGE_INPUT, animated: false }).rotate().resize(edge, edge, { fit: 'inside' });
-    const { data, info } = await (jpeg ? image.jpeg({ quality: 82 }) : image.png()).toBuffer({ resolveWithObject: true });
+    const image = sharp(source, { ...IMAGE_INPUT, animated: false })
+      .rotate()
+      .resize(edge, edge, { fit: 'inside' });
+    const { data, info } = await (jpeg ? image.jpeg({ quality: 82 }) : image.png()).toBuffer({
+      resolveWithObject: true,
+    });
     const thumbKey = `${key}.${size}`;
     await storage.write(thumbKey, Readable.from(data));
-    out[size] = { key: thumbKey, width: info.width, height: info.height, mime: jpeg ? 'image/jpeg' : 'image/png', size: data.length };
+    out[size] = {
+      key: thumbKey,
+      width: info.width,
+      height: info.height,
+      mime: jpeg ? 'image/jpeg' : 'image/png',
+      size: data.length,
+    };
   }
   return out;
 }

@@ -39,12 +39,21 @@ export class UploadFileHandler implements ICommandHandler<UploadFileCommand> {
       const { size, clientName } = await this.receive(key, parts);
       const path = await this.storage.localPath(key);
       const type = await sniff(path);
-      if (!type) throw new ValidationError({ file: ['The file must be an image (PNG, JPEG, GIF or WebP) or a PDF; its content is neither.'] });
+      if (!type)
+        throw new ValidationError({
+          file: ['The file must be an image (PNG, JPEG, GIF or WebP) or a PDF; its content is neither.'],
+        });
       // The magic bytes only name a type; the content must also be one, checked before anything is recorded.
       await (type.image ? checkImage(path) : checkPdf(path, size));
       const thumbnails = type.image ? await makeThumbnails(this.storage, key, type.mime) : {};
       written.push(...Object.values(thumbnails).map((t) => t.key));
-      return await this.record(caller, { storageKey: key, originalName: displayName(clientName), size, mime: type.mime, thumbnails });
+      return await this.record(caller, {
+        storageKey: key,
+        originalName: displayName(clientName),
+        size,
+        mime: type.mime,
+        thumbnails,
+      });
     } catch (err) {
       // Nothing half-stored stays behind: the bytes go with the refusal.
       await Promise.all(written.map((k) => this.storage.remove(k)));
@@ -52,8 +61,12 @@ export class UploadFileHandler implements ICommandHandler<UploadFileCommand> {
     }
   }
 
-  private async receive(key: string, parts: AsyncIterable<UploadPart>): Promise<{ size: number; clientName: string | undefined }> {
-    const tooLarge = () => new DomainError('payload_too_large', `The file is larger than ${this.config.files.uploadMaxBytes} bytes.`);
+  private async receive(
+    key: string,
+    parts: AsyncIterable<UploadPart>,
+  ): Promise<{ size: number; clientName: string | undefined }> {
+    const tooLarge = () =>
+      new DomainError('payload_too_large', `The file is larger than ${this.config.files.uploadMaxBytes} bytes.`);
     const write = async (content: Readable & { truncated?: boolean }) => {
       let size: number;
       try {
@@ -72,10 +85,19 @@ export class UploadFileHandler implements ICommandHandler<UploadFileCommand> {
   }
 
   /** A new stream under a drawn id, appended without reading it ('no_stream'): there is no state to fold. */
-  private async record(caller: Caller, file: Omit<FileEvent['data'], 'id' | 'organisationId' | 'ownerId'>): Promise<number> {
+  private async record(
+    caller: Caller,
+    file: Omit<FileEvent['data'], 'id' | 'organisationId' | 'ownerId'>,
+  ): Promise<number> {
     const id = Number((await this.dataSource.query(`SELECT nextval('files_ids') AS id`))[0].id);
-    const event: FileEvent = { type: 'files.FileUploaded', data: { id, organisationId: caller.organisationId, ownerId: caller.userId, ...file } };
-    await this.store.handle(fileStream(id), unread, () => [event], { expect: 'no_stream', metadata: metadataOf(caller) });
+    const event: FileEvent = {
+      type: 'files.FileUploaded',
+      data: { id, organisationId: caller.organisationId, ownerId: caller.userId, ...file },
+    };
+    await this.store.handle(fileStream(id), unread, () => [event], {
+      expect: 'no_stream',
+      metadata: metadataOf(caller),
+    });
     return id;
   }
 }

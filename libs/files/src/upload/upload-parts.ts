@@ -3,7 +3,12 @@ import { DomainError, ValidationError } from '#app/platform';
 
 /** A part of a multipart body, as @fastify/multipart's `req.parts()` yields them. */
 export type UploadPart =
-  | { readonly type: 'file'; readonly fieldname: string; readonly filename?: string; readonly file: Readable & { truncated?: boolean } }
+  | {
+      readonly type: 'file';
+      readonly fieldname: string;
+      readonly filename?: string;
+      readonly file: Readable & { truncated?: boolean };
+    }
   | { readonly type: 'field'; readonly fieldname: string };
 
 export const onlyOneFile = () => new ValidationError({ file: ['Only one file per upload.'] });
@@ -20,7 +25,10 @@ export function parserRefusal(err: unknown, tooLarge: () => Error): Error {
   if (code === 'FST_FILES_LIMIT') return onlyOneFile();
   if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge();
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return err as Error;
-  return new DomainError('bad_request', 'The multipart body is malformed: send multipart/form-data with a boundary, ending with the closing boundary.');
+  return new DomainError(
+    'bad_request',
+    'The multipart body is malformed: send multipart/form-data with a boundary, ending with the closing boundary.',
+  );
 }
 
 /**

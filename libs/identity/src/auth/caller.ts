@@ -12,4 +12,6 @@ export interface Caller {
 }
 
 /** `@CurrentCaller() caller: Caller` in a controller method. */
-export const CurrentCaller = createParamDecorator((_: unknown, ctx: ExecutionContext): Caller => ctx.switchToHttp().getRequest<{ user: Caller }>().user);
+export const CurrentCaller = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): Caller => ctx.switchToHttp().getRequest<{ user: Caller }>().user,
+);

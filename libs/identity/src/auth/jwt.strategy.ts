@@ -46,12 +46,26 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   async validate(request: { id?: string }, payload: unknown): Promise<Caller | false> {
     if (!isClaims(payload)) return false;
     const current = (r: SessionRow | null): r is SessionRow =>
-      r !== null && r.current_jti === payload.jti && r.user_id === payload.sub && Number(r.organisation_id) === payload.org;
-    let row = await this.sessions.get(payload.sid, () => this.liveSession(payload.sid), (r) => r !== null);
+      r !== null &&
+      r.current_jti === payload.jti &&
+      r.user_id === payload.sub &&
+      Number(r.organisation_id) === payload.org;
+    let row = await this.sessions.get(
+      payload.sid,
+      () => this.liveSession(payload.sid),
+      (r) => r !== null,
+    );
     // A cached row may predate a refresh another process has just made: ask the table before refusing.
     if (!current(row)) row = await this.liveSession(payload.sid);
     if (!current(row)) return false;
-    return { userId: Number(payload.sub), organisationId: payload.org, permissions: new Set(row.permissions), sessionId: payload.sid, jti: payload.jti, requestId: request.id };
+    return {
+      userId: Number(payload.sub),
+      organisationId: payload.org,
+      permissions: new Set(row.permissions),
+      sessionId: payload.sid,
+      jti: payload.jti,
+      requestId: request.id,
+    };
   }
 
   private async liveSession(id: string): Promise<SessionRow | null> {

@@ -7,12 +7,28 @@ import type { Permission, TwoFactorMethod, UserStatus } from '../permissions.js'
 export type DirectoryEvent =
   | {
       type: 'identity.OrganisationProvisioned';
-      data: { id: number; slug: string; name: string; timezone: string; features: string[]; settings: Record<string, unknown> };
+      data: {
+        id: number;
+        slug: string;
+        name: string;
+        timezone: string;
+        features: string[];
+        settings: Record<string, unknown>;
+      };
     }
   /** `description`, `icon`, `hidden`, `disabled`: as the provisioning file gave them; events from before they existed lack them (none, '', false). */
   | {
       type: 'identity.TeamCreated';
-      data: { id: number; organisationId: number; name: string; parentId: number | null; description?: string; icon?: string; hidden?: boolean; disabled?: boolean };
+      data: {
+        id: number;
+        organisationId: number;
+        name: string;
+        parentId: number | null;
+        description?: string;
+        icon?: string;
+        hidden?: boolean;
+        disabled?: boolean;
+      };
     }
   | { type: 'identity.RoleProfileCreated'; data: { id: number; organisationId: number; name: string } }
   | { type: 'identity.ActivityCategoryCreated'; data: { id: number; organisationId: number; name: string } }
@@ -33,12 +49,28 @@ export type DirectoryEvent =
         permissions: Permission[];
       };
     }
-  | { type: 'identity.RoleAssigned'; data: { id: number; organisationId: number; userId: number; teamId: number; roleProfileId: number; position: number } }
+  | {
+      type: 'identity.RoleAssigned';
+      data: {
+        id: number;
+        organisationId: number;
+        userId: number;
+        teamId: number;
+        roleProfileId: number;
+        position: number;
+      };
+    }
   /** A TOTP code's time step, once used, is never accepted again for that user. */
   | { type: 'identity.TotpStepUsed'; data: { userId: number; step: number } }
   /** An administrator's change (`users:grant` / `users:revoke`): what changed, and the user's permissions after it. */
-  | { type: 'identity.PermissionsGranted'; data: { userId: number; organisationId: number; granted: Permission[]; permissions: Permission[] } }
-  | { type: 'identity.PermissionsRevoked'; data: { userId: number; organisationId: number; revoked: Permission[]; permissions: Permission[] } }
+  | {
+      type: 'identity.PermissionsGranted';
+      data: { userId: number; organisationId: number; granted: Permission[]; permissions: Permission[] };
+    }
+  | {
+      type: 'identity.PermissionsRevoked';
+      data: { userId: number; organisationId: number; revoked: Permission[]; permissions: Permission[] };
+    }
   /**
    * `users:hold`: the user's status becomes `on_hold` (the spec's, as a provisioning file's
    * `users[].status` sets it): they still log in; rota bookings of them need `ignore_on_hold`, and

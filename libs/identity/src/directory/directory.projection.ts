@@ -11,31 +11,70 @@ export class DirectoryProjection extends defineProjection<DirectoryEvent>({
   tables: ['organisations', 'teams', 'role_profiles', 'activity_categories', 'users', 'roles'],
   on: {
     'identity.OrganisationProvisioned': ({ data: d, recordedAt: at }) => [
-      op.upsert('organisations', ['id'], { id: d.id, slug: d.slug, name: d.name, timezone: d.timezone, features: d.features, created_at: at }),
+      op.upsert('organisations', ['id'], {
+        id: d.id,
+        slug: d.slug,
+        name: d.name,
+        timezone: d.timezone,
+        features: d.features,
+        created_at: at,
+      }),
     ],
     'identity.TeamCreated': ({ data: d, recordedAt: at }) => [
       op.upsert('teams', ['id'], {
-        id: d.id, organisation_id: d.organisationId, parent_id: d.parentId, name: d.name, description: d.description ?? null, icon: d.icon ?? '',
-        hidden: d.hidden ?? false, disabled: d.disabled ?? false, created_at: at,
+        id: d.id,
+        organisation_id: d.organisationId,
+        parent_id: d.parentId,
+        name: d.name,
+        description: d.description ?? null,
+        icon: d.icon ?? '',
+        hidden: d.hidden ?? false,
+        disabled: d.disabled ?? false,
+        created_at: at,
       }),
     ],
-    'identity.RoleProfileCreated': ({ data: d }) => [op.upsert('role_profiles', ['id'], { id: d.id, organisation_id: d.organisationId, name: d.name })],
-    'identity.ActivityCategoryCreated': ({ data: d }) => [op.upsert('activity_categories', ['id'], { id: d.id, organisation_id: d.organisationId, name: d.name })],
+    'identity.RoleProfileCreated': ({ data: d }) => [
+      op.upsert('role_profiles', ['id'], { id: d.id, organisation_id: d.organisationId, name: d.name }),
+    ],
+    'identity.ActivityCategoryCreated': ({ data: d }) => [
+      op.upsert('activity_categories', ['id'], { id: d.id, organisation_id: d.organisationId, name: d.name }),
+    ],
     'identity.UserRegistered': ({ data: d, recordedAt: at }) => [
       op.upsert('users', ['id'], {
-        id: d.id, organisation_id: d.organisationId, email: d.email, password_hash: d.passwordHash, display_name: d.displayName, title: d.title,
-        phone: d.phone, status: d.status, two_factor: d.twoFactor, totp_secret: d.totpSecret, permissions: d.permissions, created_at: at,
+        id: d.id,
+        organisation_id: d.organisationId,
+        email: d.email,
+        password_hash: d.passwordHash,
+        display_name: d.displayName,
+        title: d.title,
+        phone: d.phone,
+        status: d.status,
+        two_factor: d.twoFactor,
+        totp_secret: d.totpSecret,
+        permissions: d.permissions,
+        created_at: at,
       }),
     ],
     // Read from the user's stream when a code is checked; no table holds it.
     'identity.TotpStepUsed': null,
-    'identity.PermissionsGranted': ({ data: d }) => [op.update('users', { id: d.userId }, { permissions: d.permissions })],
-    'identity.PermissionsRevoked': ({ data: d }) => [op.update('users', { id: d.userId }, { permissions: d.permissions })],
+    'identity.PermissionsGranted': ({ data: d }) => [
+      op.update('users', { id: d.userId }, { permissions: d.permissions }),
+    ],
+    'identity.PermissionsRevoked': ({ data: d }) => [
+      op.update('users', { id: d.userId }, { permissions: d.permissions }),
+    ],
     // The spec's status: an on-hold user still logs in; rota bookings of them need ignore_on_hold.
     'identity.UserHeld': ({ data: d }) => [op.update('users', { id: d.userId }, { status: 'on_hold' })],
     'identity.UserReleased': ({ data: d }) => [op.update('users', { id: d.userId }, { status: 'active' })],
     'identity.RoleAssigned': ({ data: d }) => [
-      op.upsert('roles', ['id'], { id: d.id, organisation_id: d.organisationId, user_id: d.userId, team_id: d.teamId, role_profile_id: d.roleProfileId, position: d.position }),
+      op.upsert('roles', ['id'], {
+        id: d.id,
+        organisation_id: d.organisationId,
+        user_id: d.userId,
+        team_id: d.teamId,
+        role_profile_id: d.roleProfileId,
+        position: d.position,
+      }),
     ],
   },
 }) {}

@@ -33,7 +33,9 @@ export class Hierarchy {
   async managedUsers(caller: Caller, permission: Permission | 'any'): Promise<number[]> {
     const teams = await this.teams(caller, permission);
     if (teams.length === 0) return [];
-    const q = tenantSql(caller)`SELECT DISTINCT user_id FROM roles WHERE ${tenantScope()} AND team_id = ANY(${teams}::bigint[]) ORDER BY user_id`;
+    const q = tenantSql(
+      caller,
+    )`SELECT DISTINCT user_id FROM roles WHERE ${tenantScope()} AND team_id = ANY(${teams}::bigint[]) ORDER BY user_id`;
     const rows: { user_id: string }[] = await this.dataSource.query(q.text, q.values);
     return rows.map((r) => Number(r.user_id));
   }
@@ -61,7 +63,11 @@ export class Hierarchy {
    * with a role in it or in a team above it (rotas: the add-user-shifts managers of a rota's team).
    * Reads the tenant's organisation only.
    */
-  async holdersOverTeams(tenant: Pick<Caller, 'organisationId'>, teamIds: readonly number[], permission: Permission): Promise<Map<number, number[]>> {
+  async holdersOverTeams(
+    tenant: Pick<Caller, 'organisationId'>,
+    teamIds: readonly number[],
+    permission: Permission,
+  ): Promise<Map<number, number[]>> {
     if (teamIds.length === 0) return new Map();
     const q = tenantSql(tenant)`WITH RECURSIVE above AS (
          SELECT t.id AS team_id, t.id, t.parent_id FROM teams t WHERE ${tenantScope('t')} AND t.id = ANY(${teamIds}::bigint[])

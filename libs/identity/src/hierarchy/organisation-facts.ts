@@ -16,7 +16,10 @@ export class OrganisationFactsReader {
   constructor(private readonly dataSource: DataSource) {}
 
   async of(tenant: Pick<Caller, 'organisationId'>): Promise<OrganisationFacts> {
-    const rows: { timezone: string; features: string[] }[] = await this.dataSource.query(`SELECT timezone, features FROM organisations WHERE id = $1`, [tenant.organisationId]);
+    const rows: { timezone: string; features: string[] }[] = await this.dataSource.query(
+      `SELECT timezone, features FROM organisations WHERE id = $1`,
+      [tenant.organisationId],
+    );
     const row = rows[0];
     if (!row) throw new Error(`organisation ${tenant.organisationId} is not provisioned`);
     return { timezone: row.timezone, features: new Set(row.features), today: todayIn(row.timezone) };

@@ -24,14 +24,30 @@ export class Roles {
 
   async of(caller: Caller, ids: readonly number[]): Promise<Map<number, RoleView & { roleProfile: RoleProfileView }>> {
     if (ids.length === 0) return new Map();
-    const q = tenantSql(caller)`SELECT r.id, r.user_id, r.team_id, t.name AS team_name, r.role_profile_id, rp.name AS profile_name
+    const q = tenantSql(
+      caller,
+    )`SELECT r.id, r.user_id, r.team_id, t.name AS team_name, r.role_profile_id, rp.name AS profile_name
          FROM roles r JOIN teams t ON t.id = r.team_id JOIN role_profiles rp ON rp.id = r.role_profile_id
         WHERE ${tenantScope('r')} AND r.id = ANY(${ids}::bigint[])`;
-    const rows: { id: string; user_id: string; team_id: string; team_name: string; role_profile_id: string; profile_name: string }[] = await this.dataSource.query(q.text, q.values);
+    const rows: {
+      id: string;
+      user_id: string;
+      team_id: string;
+      team_name: string;
+      role_profile_id: string;
+      profile_name: string;
+    }[] = await this.dataSource.query(q.text, q.values);
     return new Map(
       rows.map((r) => [
         Number(r.id),
-        { id: Number(r.id), user_id: Number(r.user_id), team_id: Number(r.team_id), team_name: r.team_name, role_profile_id: Number(r.role_profile_id), roleProfile: { id: Number(r.role_profile_id), name: r.profile_name } },
+        {
+          id: Number(r.id),
+          user_id: Number(r.user_id),
+          team_id: Number(r.team_id),
+          team_name: r.team_name,
+          role_profile_id: Number(r.role_profile_id),
+          roleProfile: { id: Number(r.role_profile_id), name: r.profile_name },
+        },
       ]),
     );
   }

@@ -37,8 +37,15 @@ export class Teams {
     if (ids.length === 0) return new Map();
     const q = tenantSql(tenant)`SELECT id, parent_id, name, description, icon, hidden, disabled FROM teams
         WHERE ${tenantScope()} AND id = ANY(${ids}::bigint[])`;
-    const rows: { id: string; parent_id: string | null; name: string; description: string | null; icon: string; hidden: boolean; disabled: boolean }[] =
-      await this.dataSource.query(q.text, q.values);
+    const rows: {
+      id: string;
+      parent_id: string | null;
+      name: string;
+      description: string | null;
+      icon: string;
+      hidden: boolean;
+      disabled: boolean;
+    }[] = await this.dataSource.query(q.text, q.values);
     return new Map(
       rows.map((r) => [
         Number(r.id),
@@ -98,14 +105,18 @@ export class Teams {
   /** Activity categories of `ids` in the tenant's organisation, keyed by id (a shift pattern's `category`). */
   async activityCategories(tenant: Tenant, ids: readonly number[]): Promise<Map<number, { id: number; name: string }>> {
     if (ids.length === 0) return new Map();
-    const q = tenantSql(tenant)`SELECT id, name FROM activity_categories WHERE ${tenantScope()} AND id = ANY(${ids}::bigint[])`;
+    const q = tenantSql(
+      tenant,
+    )`SELECT id, name FROM activity_categories WHERE ${tenantScope()} AND id = ANY(${ids}::bigint[])`;
     const rows: { id: string; name: string }[] = await this.dataSource.query(q.text, q.values);
     return new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), name: r.name }]));
   }
 
   /** The role profile ids of the roles `userId` holds (rotas' `restricted_by_role`). */
   async roleProfilesOf(tenant: Tenant, userId: number): Promise<Set<number>> {
-    const q = tenantSql(tenant)`SELECT DISTINCT role_profile_id FROM roles WHERE ${tenantScope()} AND user_id = ${userId}`;
+    const q = tenantSql(
+      tenant,
+    )`SELECT DISTINCT role_profile_id FROM roles WHERE ${tenantScope()} AND user_id = ${userId}`;
     const rows: { role_profile_id: string }[] = await this.dataSource.query(q.text, q.values);
     return new Set(rows.map((r) => Number(r.role_profile_id)));
   }
@@ -115,19 +126,38 @@ export class Teams {
    * are on hold, the role profiles of the roles they hold, and the teams they see. Users of other
    * organisations (or unknown) are absent.
    */
-  async bookersOf(tenant: Tenant, userIds: readonly number[]): Promise<Map<number, { onHold: boolean; roleProfileIds: Set<number>; seen: Set<number> }>> {
+  async bookersOf(
+    tenant: Tenant,
+    userIds: readonly number[],
+  ): Promise<Map<number, { onHold: boolean; roleProfileIds: Set<number>; seen: Set<number> }>> {
     if (userIds.length === 0) return new Map();
-    const q = tenantSql(tenant)`SELECT u.id, u.status, coalesce(array_agg(DISTINCT r.role_profile_id) FILTER (WHERE r.role_profile_id IS NOT NULL), '{}') AS profiles
+    const q = tenantSql(
+      tenant,
+    )`SELECT u.id, u.status, coalesce(array_agg(DISTINCT r.role_profile_id) FILTER (WHERE r.role_profile_id IS NOT NULL), '{}') AS profiles
          FROM users u LEFT JOIN roles r ON r.user_id = u.id
         WHERE ${tenantScope('u')} AND u.id = ANY(${userIds}::bigint[]) GROUP BY u.id, u.status`;
-    const [rows, seen] = await Promise.all([this.dataSource.query(q.text, q.values) as Promise<{ id: string; status: string; profiles: string[] }[]>, this.seenByEach(tenant, userIds)]);
-    return new Map(rows.map((r) => [Number(r.id), { onHold: r.status === 'on_hold', roleProfileIds: new Set(r.profiles.map(Number)), seen: seen.get(Number(r.id)) ?? new Set() }]));
+    const [rows, seen] = await Promise.all([
+      this.dataSource.query(q.text, q.values) as Promise<{ id: string; status: string; profiles: string[] }[]>,
+      this.seenByEach(tenant, userIds),
+    ]);
+    return new Map(
+      rows.map((r) => [
+        Number(r.id),
+        {
+          onHold: r.status === 'on_hold',
+          roleProfileIds: new Set(r.profiles.map(Number)),
+          seen: seen.get(Number(r.id)) ?? new Set(),
+        },
+      ]),
+    );
   }
 
   /** The permissions each of `userIds` holds (users of other organisations are absent): rotas' contact validation. */
   async permissionsOf(tenant: Tenant, userIds: readonly number[]): Promise<Map<number, Set<string>>> {
     if (userIds.length === 0) return new Map();
-    const q = tenantSql(tenant)`SELECT id, permissions FROM users WHERE ${tenantScope()} AND id = ANY(${userIds}::bigint[])`;
+    const q = tenantSql(
+      tenant,
+    )`SELECT id, permissions FROM users WHERE ${tenantScope()} AND id = ANY(${userIds}::bigint[])`;
     const rows: { id: string; permissions: string[] }[] = await this.dataSource.query(q.text, q.values);
     return new Map(rows.map((r) => [Number(r.id), new Set(r.permissions)]));
   }

@@ -36,19 +36,39 @@ export class UserBases {
    */
   async of(caller: Caller, ids: readonly number[], permission: Permission | 'any'): Promise<Map<number, UserBase>> {
     if (ids.length === 0) return new Map();
-    const q = tenantSql(caller)`SELECT u.id, u.display_name, u.title, u.status, rp.name AS role_name, t.name AS team_name
+    const q = tenantSql(
+      caller,
+    )`SELECT u.id, u.display_name, u.title, u.status, rp.name AS role_name, t.name AS team_name
          FROM users u
          LEFT JOIN LATERAL (SELECT * FROM roles r WHERE r.user_id = u.id ORDER BY r.position LIMIT 1) r ON true
          LEFT JOIN role_profiles rp ON rp.id = r.role_profile_id
          LEFT JOIN teams t ON t.id = r.team_id
         WHERE ${tenantScope('u')} AND u.id = ANY(${ids}::bigint[])`;
-    const rows: { id: string; display_name: string; title: string | null; status: keyof typeof STATUS; role_name: string | null; team_name: string | null }[] =
-      await this.dataSource.query(q.text, q.values);
+    const rows: {
+      id: string;
+      display_name: string;
+      title: string | null;
+      status: keyof typeof STATUS;
+      role_name: string | null;
+      team_name: string | null;
+    }[] = await this.dataSource.query(q.text, q.values);
     const managed = new Set(await this.hierarchy.managedUsers(caller, permission));
     return new Map(
       rows.map((r) => {
         const id = Number(r.id);
-        return [id, { id, display_name: r.display_name, title: r.title, profile_photo_url: null, can_manage: managed.has(id), role_name: r.role_name, team_name: r.team_name, status: STATUS[r.status] }];
+        return [
+          id,
+          {
+            id,
+            display_name: r.display_name,
+            title: r.title,
+            profile_photo_url: null,
+            can_manage: managed.has(id),
+            role_name: r.role_name,
+            team_name: r.team_name,
+            status: STATUS[r.status],
+          },
+        ];
       }),
     );
   }
@@ -58,7 +78,9 @@ export class UserBases {
    */
   async displayNames(tenant: Pick<Caller, 'organisationId'>, ids: readonly number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
-    const q = tenantSql(tenant)`SELECT u.id, u.display_name FROM users u WHERE ${tenantScope('u')} AND u.id = ANY(${ids}::bigint[])`;
+    const q = tenantSql(
+      tenant,
+    )`SELECT u.id, u.display_name FROM users u WHERE ${tenantScope('u')} AND u.id = ANY(${ids}::bigint[])`;
     const rows: { id: string; display_name: string }[] = await this.dataSource.query(q.text, q.values);
     return new Map(rows.map((r) => [Number(r.id), r.display_name]));
   }
@@ -69,7 +91,9 @@ export class UserBases {
    */
   async emailsOf(tenant: Pick<Caller, 'organisationId'>, ids: readonly number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
-    const q = tenantSql(tenant)`SELECT u.id, u.email FROM users u WHERE ${tenantScope('u')} AND u.id = ANY(${ids}::bigint[])`;
+    const q = tenantSql(
+      tenant,
+    )`SELECT u.id, u.email FROM users u WHERE ${tenantScope('u')} AND u.id = ANY(${ids}::bigint[])`;
     const rows: { id: string; email: string }[] = await this.dataSource.query(q.text, q.values);
     return new Map(rows.map((r) => [Number(r.id), r.email]));
   }

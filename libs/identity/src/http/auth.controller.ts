@@ -43,10 +43,13 @@ export class AuthController {
   @AddressRateLimited('token')
   @ApiOperation({
     summary: 'Create JWT',
-    description: 'Five wrong two-factor keys burn the pre-authentication token. AUTH_RATE_LIMIT_PER_ADDRESS requests a minute from one address (429). Permission: none (no JWT).',
+    description:
+      'Five wrong two-factor keys burn the pre-authentication token. AUTH_RATE_LIMIT_PER_ADDRESS requests a minute from one address (429). Permission: none (no JWT).',
   })
   @ApiOkResponse({ type: JwtDto })
-  @ApiErrors(...LOGIN_ERRORS, 401, { 401: 'Wrong, used, burnt or expired pre-authentication token, or a wrong or missing two-factor key.' })
+  @ApiErrors(...LOGIN_ERRORS, 401, {
+    401: 'Wrong, used, burnt or expired pre-authentication token, or a wrong or missing two-factor key.',
+  })
   token(@Body() body: CreateJwtBody): Promise<JwtDto> {
     return this.commands.execute(new CreateJwtCommand(body.token, body.key, body.minimal ?? false));
   }
@@ -75,10 +78,16 @@ export class AuthController {
   @Post('logout')
   @HttpCode(204)
   @ApiBearerAuth()
-  @ApiOperation({ summary: 'Log out', description: 'Not in the interface spec: revokes the caller’s token and any token refreshed from it. Permission: any logged-in user. Takes no body.' })
+  @ApiOperation({
+    summary: 'Log out',
+    description:
+      'Not in the interface spec: revokes the caller’s token and any token refreshed from it. Permission: any logged-in user. Takes no body.',
+  })
   @ApiNoContentResponse({ description: 'Logged out; no body' })
   @ApiErrors(400, 401, 406)
   async logout(@CurrentCaller() caller: Caller): Promise<void> {
-    await this.commands.execute(new LogoutCommand(caller.sessionId, caller.jti, caller.userId, caller.organisationId, caller.requestId));
+    await this.commands.execute(
+      new LogoutCommand(caller.sessionId, caller.jti, caller.userId, caller.organisationId, caller.requestId),
+    );
   }
 }

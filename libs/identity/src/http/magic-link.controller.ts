@@ -21,16 +21,24 @@ export class MagicLinkController {
       'Not for API clients: the page the e-mailed magic link (PUBLIC_URL/auth/magic-link?key=…) opens when no front end claims the address. It shows the key for the user ' +
       'to hand back to the app, which passes it as `key` to POST /auth/api/token. Permission: none (no JWT). A missing or malformed key gets a page that says so (still 200).',
   })
-  @ApiQuery({ name: 'key', required: false, description: 'The two-factor key the link carries', schema: { type: 'string' } })
+  @ApiQuery({
+    name: 'key',
+    required: false,
+    description: 'The two-factor key the link carries',
+    schema: { type: 'string' },
+  })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } })
   page(@Query('key') key: string | undefined, @Res() reply: FastifyReply): void {
-    const body = key && /^[A-Za-z0-9_-]{1,128}$/.test(key)
-      ? `<p>Return to the app where you started signing in. If it asks for a key, use:</p><p><code>${escape(key)}</code></p>`
-      : '<p>This sign-in link is incomplete. Start signing in again from the app.</p>';
+    const body =
+      key && /^[A-Za-z0-9_-]{1,128}$/.test(key)
+        ? `<p>Return to the app where you started signing in. If it asks for a key, use:</p><p><code>${escape(key)}</code></p>`
+        : '<p>This sign-in link is incomplete. Start signing in again from the app.</p>';
     void reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in</title></head><body>${body}</body></html>`);
+      .send(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in</title></head><body>${body}</body></html>`,
+      );
   }
 }

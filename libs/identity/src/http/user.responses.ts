@@ -25,17 +25,28 @@ export class UserBaseDto implements UserBase {
   @ApiProperty(ID) id!: number;
   @ApiProperty({ type: 'string' }) display_name!: string;
   @ApiProperty({ type: 'string', nullable: true }) title!: string | null;
-  @ApiProperty({ type: 'string', format: 'uri', nullable: true, description: 'No photos are stored yet: always null' }) profile_photo_url!: string | null;
-  @ApiProperty({ type: 'boolean', description: 'Whether the caller manages this user (through the permission of the list or record)' }) can_manage!: boolean;
-  @ApiProperty({ type: 'string', nullable: true, description: 'Role profile of the user’s first role' }) role_name!: string | null;
-  @ApiProperty({ type: 'string', nullable: true, description: 'Team of the user’s first role' }) team_name!: string | null;
+  @ApiProperty({ type: 'string', format: 'uri', nullable: true, description: 'No photos are stored yet: always null' })
+  profile_photo_url!: string | null;
+  @ApiProperty({
+    type: 'boolean',
+    description: 'Whether the caller manages this user (through the permission of the list or record)',
+  })
+  can_manage!: boolean;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Role profile of the user’s first role' }) role_name!:
+    string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Team of the user’s first role' }) team_name!:
+    string | null;
   @ApiProperty({ type: UserStatusDto }) status!: UserStatusDto;
 }
 
 /** `GET /api/users/me`: the caller as a UserBase, with the permissions its roles give it. */
 @ApiSchema({ name: 'CurrentUser', description: 'The caller: a UserBase with its permissions' })
 export class CurrentUserDto extends UserBaseDto {
-  @ApiProperty({ type: 'array', items: { type: 'string', enum: [...PERMISSIONS] }, description: 'The permissions the caller’s roles give, sorted' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', enum: [...PERMISSIONS] },
+    description: 'The permissions the caller’s roles give, sorted',
+  })
   permissions!: string[];
 }
 
@@ -53,5 +64,6 @@ export class RoleDto implements RoleView {
   @ApiProperty(ID) team_id!: number;
   @ApiProperty({ type: 'string' }) team_name!: string;
   @ApiProperty(ID) role_profile_id!: number;
-  @ApiPropertyOptional({ type: RoleProfileDto, description: 'With include=role.roleProfile' }) roleProfile?: RoleProfileDto;
+  @ApiPropertyOptional({ type: RoleProfileDto, description: 'With include=role.roleProfile' })
+  roleProfile?: RoleProfileDto;
 }

@@ -15,7 +15,8 @@ export class UsersController {
   @Get('me')
   @ApiOperation({
     summary: 'The caller as a UserBase, with its permissions',
-    description: 'Not in the interface spec. Permission: any logged-in user. `can_manage`: whether any of the caller’s permissions reaches its own team.',
+    description:
+      'Not in the interface spec. Permission: any logged-in user. `can_manage`: whether any of the caller’s permissions reaches its own team.',
   })
   @ApiData(CurrentUserDto)
   @ApiErrors(400, 401, 404, 406, { 404: 'The caller’s user no longer exists.' })
@@ -28,7 +29,8 @@ export class UsersController {
   @Get(':id')
   @ApiOperation({
     summary: 'One user of the caller’s organisation as a UserBase',
-    description: 'Not in the interface spec. Permission: any logged-in user; `can_manage` says whether the caller manages the user through any permission. A user of another organisation is a 404.',
+    description:
+      'Not in the interface spec. Permission: any logged-in user; `can_manage` says whether the caller manages the user through any permission. A user of another organisation is a 404.',
   })
   @ApiIdParam('id', 'User id')
   @ApiData(UserBaseDto)

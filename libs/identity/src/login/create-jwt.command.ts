@@ -3,7 +3,14 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { ConcurrencyError, EventStore, type StreamEvents } from '#app/event-store';
-import { APP_CONFIG, type AppConfig, decideRecording, DomainError, type RecordedRefusal, SecretBox } from '#app/platform';
+import {
+  APP_CONFIG,
+  type AppConfig,
+  decideRecording,
+  DomainError,
+  type RecordedRefusal,
+  SecretBox,
+} from '#app/platform';
 import { metadataOf } from '../auth/metadata.js';
 import { type DirectoryEvent, streamOf } from '../directory/directory.events.js';
 import { tokenHashOf } from './issue-pre-auth-token.command.js';
@@ -62,8 +69,14 @@ export class CreateJwtHandler implements ICommandHandler<CreateJwtCommand> {
    * authenticator app, the user's (the TOTP steps spent). Each is appended at the version read: of
    * two log-ins racing with one token or one code, one wins.
    */
-  private async redeem(cmd: CreateJwtCommand, ids: { sessionId: string; jti: string; now: Date }): Promise<{ refusal: RecordedRefusal | null; user: LoginUser | null }> {
-    const [row] = await this.dataSource.query(`SELECT id, user_id, organisation_id FROM pre_auth_tokens WHERE token_hash = $1`, [tokenHashOf(cmd.preAuthToken)]);
+  private async redeem(
+    cmd: CreateJwtCommand,
+    ids: { sessionId: string; jti: string; now: Date },
+  ): Promise<{ refusal: RecordedRefusal | null; user: LoginUser | null }> {
+    const [row] = await this.dataSource.query(
+      `SELECT id, user_id, organisation_id FROM pre_auth_tokens WHERE token_hash = $1`,
+      [tokenHashOf(cmd.preAuthToken)],
+    );
     // No such token: what decideRedeem answers for a stream that does not exist.
     if (!row) throw new DomainError('unauthorized', REFUSALS.invalidToken);
     const key = cmd.key?.trim() || undefined;
@@ -73,19 +86,46 @@ export class CreateJwtHandler implements ICommandHandler<CreateJwtCommand> {
     const spentBy = user?.totpSecret && key ? streamOf.user(user.id) : null;
     let refusal: RecordedRefusal | null = null;
     await this.store.handleMany(
-      [{ streamId: preAuth, evolve }, { streamId: session, expect: 'no_stream' }, ...(spentBy ? [{ streamId: spentBy, evolve: lastSpentStep }] : [])],
+      [
+        { streamId: preAuth, evolve },
+        { streamId: session, expect: 'no_stream' },
+        ...(spentBy ? [{ streamId: spentBy, evolve: lastSpentStep }] : []),
+      ],
       ([state, , spent]) => {
         const pre = state as PreAuthState | null;
-        const step = pre?.twoFactor === 'auth_app' && key && user?.totpSecret ? verifyTotp(this.secrets.open(user.totpSecret), key, (spent as number | null) ?? 0, ids.now) : null;
-        const keyValid = !!key && !!pre && (pre.twoFactor === 'auth_app' ? step !== null : !!pre.challenge && keyMatches(this.config.secretsKey, key, pre.challenge.keyHash));
-        const decided = decideRecording(() => decideRedeem(pre, { keyGiven: !!key, sessionId: ids.sessionId }, { now: ids.now, keyValid }));
+        const step =
+          pre?.twoFactor === 'auth_app' && key && user?.totpSecret
+            ? verifyTotp(this.secrets.open(user.totpSecret), key, (spent as number | null) ?? 0, ids.now)
+            : null;
+        const keyValid =
+          !!key &&
+          !!pre &&
+          (pre.twoFactor === 'auth_app'
+            ? step !== null
+            : !!pre.challenge && keyMatches(this.config.secretsKey, key, pre.challenge.keyHash));
+        const decided = decideRecording(() =>
+          decideRedeem(pre, { keyGiven: !!key, sessionId: ids.sessionId }, { now: ids.now, keyValid }),
+        );
         refusal = decided.refusal;
         const out: StreamEvents[] = [{ streamId: preAuth, events: decided.events }];
         if (refusal) return out;
-        const started: SessionEvent = { type: 'identity.SessionStarted', data: { id: ids.sessionId, userId: pre!.userId, organisationId: pre!.organisationId, jti: ids.jti, issuedAt: ids.now.toISOString() } };
+        const started: SessionEvent = {
+          type: 'identity.SessionStarted',
+          data: {
+            id: ids.sessionId,
+            userId: pre!.userId,
+            organisationId: pre!.organisationId,
+            jti: ids.jti,
+            issuedAt: ids.now.toISOString(),
+          },
+        };
         out.push({ streamId: session, events: [started] });
         // Spent at the version it was checked at: two log-ins racing with one code cannot both win.
-        if (step !== null) out.push({ streamId: spentBy!, events: [{ type: 'identity.TotpStepUsed', data: { userId: pre!.userId, step } } satisfies DirectoryEvent] });
+        if (step !== null)
+          out.push({
+            streamId: spentBy!,
+            events: [{ type: 'identity.TotpStepUsed', data: { userId: pre!.userId, step } } satisfies DirectoryEvent],
+          });
         return out;
       },
       { metadata: metadataOf({ organisationId: Number(row.organisation_id), userId: Number(row.user_id) }) },

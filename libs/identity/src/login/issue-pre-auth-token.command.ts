@@ -62,9 +62,15 @@ export class IssuePreAuthTokenHandler implements ICommandHandler<IssuePreAuthTok
     const fromHere = `login:account:${account}:${clientAddress}`;
     const { perAccount } = this.config.auth.rateLimit;
     await this.limiter.hit(fromHere, perAccount);
-    await this.limiter.hit(`login:account-anywhere:${account}`, perAccount * ACCOUNT_ANYWHERE_FACTOR, ACCOUNT_ANYWHERE_WINDOW_SECONDS);
+    await this.limiter.hit(
+      `login:account-anywhere:${account}`,
+      perAccount * ACCOUNT_ANYWHERE_FACTOR,
+      ACCOUNT_ANYWHERE_WINDOW_SECONDS,
+    );
     const user = await userByEmail(this.dataSource, email.trim());
-    const valid = user ? await this.hasher.verify(user.passwordHash, password) : await this.hasher.verifyNobody(password);
+    const valid = user
+      ? await this.hasher.verify(user.passwordHash, password)
+      : await this.hasher.verifyNobody(password);
     // One answer for an unknown address and a wrong password: nothing tells which addresses exist.
     if (!user || !valid) throw new DomainError('unauthorized', BAD_CREDENTIALS);
     await this.limiter.reset(fromHere);
@@ -77,7 +83,12 @@ export class IssuePreAuthTokenHandler implements ICommandHandler<IssuePreAuthTok
     const { events } = await this.store.handle(
       loginStreamOf.preAuth(id),
       evolve,
-      (state) => decideIssue(state, { id, tokenHash: tokenHashOf(token), user }, { now: new Date(), ttlSeconds: this.config.auth.preAuthTtl, newKey: (method) => this.newKey(method) }),
+      (state) =>
+        decideIssue(
+          state,
+          { id, tokenHash: tokenHashOf(token), user },
+          { now: new Date(), ttlSeconds: this.config.auth.preAuthTtl, newKey: (method) => this.newKey(method) },
+        ),
       { expect: 'no_stream', metadata: metadataOf({ organisationId: user.organisationId, userId: user.id }) },
     );
     const issued = events[0] as unknown as Extract<PreAuthEvent, { type: 'identity.PreAuthTokenIssued' }>;

@@ -33,11 +33,26 @@ export class JwtTokens {
    * `minimal` leaves out the profile claims (e-mail, name, title, organisation slug), for clients
    * that only need to authenticate.
    */
-  issue(user: LoginUser, sessionId: string, minimal: boolean, now = new Date(), jti: string = randomUUID()): IssuedToken {
+  issue(
+    user: LoginUser,
+    sessionId: string,
+    minimal: boolean,
+    now = new Date(),
+    jti: string = randomUUID(),
+  ): IssuedToken {
     const iat = Math.floor(now.getTime() / 1000);
-    const profile = minimal ? {} : { email: user.email, name: user.displayName, title: user.title, org_slug: user.organisationSlug };
+    const profile = minimal
+      ? {}
+      : { email: user.email, name: user.displayName, title: user.title, org_slug: user.organisationSlug };
     const token = this.jwt.sign(
-      { ...profile, sub: String(user.id), org: user.organisationId, sid: sessionId, iat, exp: iat + this.config.auth.jwtTtl },
+      {
+        ...profile,
+        sub: String(user.id),
+        org: user.organisationId,
+        sid: sessionId,
+        iat,
+        exp: iat + this.config.auth.jwtTtl,
+      },
       { algorithm: ALGORITHM, jwtid: jti },
     );
     return { token, jti, issuedAt: new Date(iat * 1000) };
@@ -57,7 +72,13 @@ export class JwtTokens {
 export function isClaims(c: unknown): c is TokenClaims {
   const x = c as Partial<TokenClaims> | null;
   return (
-    !!x && typeof x.sub === 'string' && /^\d+$/.test(x.sub) && typeof x.org === 'number' && typeof x.jti === 'string' &&
-    typeof x.sid === 'string' && typeof x.iat === 'number' && typeof x.exp === 'number'
+    !!x &&
+    typeof x.sub === 'string' &&
+    /^\d+$/.test(x.sub) &&
+    typeof x.org === 'number' &&
+    typeof x.jti === 'string' &&
+    typeof x.sid === 'string' &&
+    typeof x.iat === 'number' &&
+    typeof x.exp === 'number'
   );
 }

@@ -40,7 +40,7 @@ export type SessionEvent =
       data: { id: string; userId: number; organisationId: number; jti: string; issuedAt: string };
     }
   | { type: 'identity.TokenRefreshed'; data: { id: string; previousJti: string; jti: string; issuedAt: string } }
-  | { type: 'identity.SessionRevoked'; data: { id: string; reason: 'logout' | 'refresh_reuse' }; };
+  | { type: 'identity.SessionRevoked'; data: { id: string; reason: 'logout' | 'refresh_reuse' } };
 
 export const loginStreamOf = {
   preAuth: (id: string) => `identity.PreAuth-${id}`,

@@ -11,17 +11,40 @@ export class LoginProjection extends defineProjection<PreAuthEvent | SessionEven
   tables: ['pre_auth_tokens', 'sessions'],
   on: {
     'identity.PreAuthTokenIssued': ({ data: d }) => [
-      op.upsert('pre_auth_tokens', ['id'], { id: d.id, token_hash: d.tokenHash, user_id: d.userId, organisation_id: d.organisationId, two_factor: d.twoFactor, expires_at: d.expiresAt, status: 'pending', failures: 0 }),
+      op.upsert('pre_auth_tokens', ['id'], {
+        id: d.id,
+        token_hash: d.tokenHash,
+        user_id: d.userId,
+        organisation_id: d.organisationId,
+        two_factor: d.twoFactor,
+        expires_at: d.expiresAt,
+        status: 'pending',
+        failures: 0,
+      }),
     ],
     // The challenge goes out through the outbox (TwoFactorMessagesReactor); no table shows it.
     'identity.TwoFactorChallengeIssued': null,
-    'identity.TwoFactorKeyRejected': ({ data: d }) => [op.update('pre_auth_tokens', { id: d.id }, { failures: d.failures })],
+    'identity.TwoFactorKeyRejected': ({ data: d }) => [
+      op.update('pre_auth_tokens', { id: d.id }, { failures: d.failures }),
+    ],
     'identity.PreAuthTokenBurned': ({ data: d }) => [op.update('pre_auth_tokens', { id: d.id }, { status: 'burned' })],
-    'identity.PreAuthTokenRedeemed': ({ data: d }) => [op.update('pre_auth_tokens', { id: d.id }, { status: 'redeemed' })],
+    'identity.PreAuthTokenRedeemed': ({ data: d }) => [
+      op.update('pre_auth_tokens', { id: d.id }, { status: 'redeemed' }),
+    ],
     'identity.SessionStarted': ({ data: d }) => [
-      op.upsert('sessions', ['id'], { id: d.id, user_id: d.userId, organisation_id: d.organisationId, current_jti: d.jti, issued_at: d.issuedAt, revoked_at: null, revoked_reason: null }),
+      op.upsert('sessions', ['id'], {
+        id: d.id,
+        user_id: d.userId,
+        organisation_id: d.organisationId,
+        current_jti: d.jti,
+        issued_at: d.issuedAt,
+        revoked_at: null,
+        revoked_reason: null,
+      }),
     ],
     'identity.TokenRefreshed': ({ data: d }) => [op.update('sessions', { id: d.id }, { current_jti: d.jti })],
-    'identity.SessionRevoked': ({ data: d, recordedAt }) => [op.update('sessions', { id: d.id }, { revoked_at: recordedAt, revoked_reason: d.reason })],
+    'identity.SessionRevoked': ({ data: d, recordedAt }) => [
+      op.update('sessions', { id: d.id }, { revoked_at: recordedAt, revoked_reason: d.reason }),
+    ],
   },
 }) {}

@@ -22,8 +22,13 @@ export class LogoutHandler implements ICommandHandler<LogoutCommand> {
   constructor(private readonly store: EventStore) {}
 
   async execute(cmd: LogoutCommand): Promise<void> {
-    await this.store.handle(loginStreamOf.session(cmd.sessionId), evolve, (state) => decideLogout(state, { jti: cmd.jti }), {
-      metadata: metadataOf({ organisationId: cmd.organisationId, userId: cmd.userId, requestId: cmd.requestId }),
-    });
+    await this.store.handle(
+      loginStreamOf.session(cmd.sessionId),
+      evolve,
+      (state) => decideLogout(state, { jti: cmd.jti }),
+      {
+        metadata: metadataOf({ organisationId: cmd.organisationId, userId: cmd.userId, requestId: cmd.requestId }),
+      },
+    );
   }
 }

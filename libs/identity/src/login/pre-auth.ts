@@ -22,10 +22,20 @@ export function evolve(state: PreAuthState | null, event: PreAuthEvent): PreAuth
   switch (event.type) {
     case 'identity.PreAuthTokenIssued': {
       const d = event.data;
-      return { id: d.id, status: 'pending', userId: d.userId, organisationId: d.organisationId, twoFactor: d.twoFactor, expiresAt: new Date(d.expiresAt), failures: 0 };
+      return {
+        id: d.id,
+        status: 'pending',
+        userId: d.userId,
+        organisationId: d.organisationId,
+        twoFactor: d.twoFactor,
+        expiresAt: new Date(d.expiresAt),
+        failures: 0,
+      };
     }
     case 'identity.TwoFactorChallengeIssued':
-      return state && { ...state, challenge: { keyHash: event.data.keyHash, expiresAt: new Date(event.data.expiresAt) } };
+      return (
+        state && { ...state, challenge: { keyHash: event.data.keyHash, expiresAt: new Date(event.data.expiresAt) } }
+      );
     case 'identity.TwoFactorKeyRejected':
       return state && { ...state, failures: event.data.failures };
     case 'identity.PreAuthTokenBurned':
@@ -58,13 +68,26 @@ export function decideIssue(state: PreAuthState | null, cmd: IssuePreAuth, ctx: 
   const { id, user } = cmd;
   const expiresAt = new Date(ctx.now.getTime() + ctx.ttlSeconds * 1000).toISOString();
   const events: PreAuthEvent[] = [
-    { type: 'identity.PreAuthTokenIssued', data: { id, userId: user.id, organisationId: user.organisationId, tokenHash: cmd.tokenHash, twoFactor: user.twoFactor, expiresAt } },
+    {
+      type: 'identity.PreAuthTokenIssued',
+      data: {
+        id,
+        userId: user.id,
+        organisationId: user.organisationId,
+        tokenHash: cmd.tokenHash,
+        twoFactor: user.twoFactor,
+        expiresAt,
+      },
+    },
   ];
   const method = user.twoFactor;
   if (method && method !== 'auth_app') {
     const destination = method === 'sms' ? user.phone! : user.email;
     const challengeExpiresAt = new Date(ctx.now.getTime() + CHALLENGE_TTL_SECONDS * 1000).toISOString();
-    events.push({ type: 'identity.TwoFactorChallengeIssued', data: { id, userId: user.id, method, destination, ...ctx.newKey(method), expiresAt: challengeExpiresAt } });
+    events.push({
+      type: 'identity.TwoFactorChallengeIssued',
+      data: { id, userId: user.id, method, destination, ...ctx.newKey(method), expiresAt: challengeExpiresAt },
+    });
   }
   return events;
 }
@@ -94,10 +117,13 @@ export const REFUSALS = {
  * wrong key is refused and counted, and the fifth burns the token (a RecordedRefusal).
  */
 export function decideRedeem(state: PreAuthState | null, cmd: RedeemPreAuth, ctx: RedeemContext): PreAuthEvent[] {
-  if (!state || state.status !== 'pending' || ctx.now >= state.expiresAt) throw new DomainError('unauthorized', REFUSALS.invalidToken);
+  if (!state || state.status !== 'pending' || ctx.now >= state.expiresAt)
+    throw new DomainError('unauthorized', REFUSALS.invalidToken);
   if (state.twoFactor) {
-    if (state.challenge && ctx.now >= state.challenge.expiresAt) throw new DomainError('unauthorized', REFUSALS.keyExpired);
-    if (!cmd.keyGiven || !ctx.keyValid) throw new RecordedRefusal('unauthorized', REFUSALS.wrongKey, keyRejected(state));
+    if (state.challenge && ctx.now >= state.challenge.expiresAt)
+      throw new DomainError('unauthorized', REFUSALS.keyExpired);
+    if (!cmd.keyGiven || !ctx.keyValid)
+      throw new RecordedRefusal('unauthorized', REFUSALS.wrongKey, keyRejected(state));
   }
   return [{ type: 'identity.PreAuthTokenRedeemed', data: { id: state.id, sessionId: cmd.sessionId } }];
 }

@@ -69,7 +69,11 @@ export class RefreshJwtHandler implements ICommandHandler<RefreshJwtCommand> {
       (state) => {
         const valid = state && String(state.userId) === claims.sub && state.organisationId === claims.org;
         const decided = decideRecording(() =>
-          decideRefresh(valid ? state : null, { jti: claims.jti, tokenIssuedAt: new Date(claims.iat * 1000), newJti }, { now, refreshTtlSeconds: jwtRefreshTtl, graceSeconds: jwtRefreshGrace }),
+          decideRefresh(
+            valid ? state : null,
+            { jti: claims.jti, tokenIssuedAt: new Date(claims.iat * 1000), newJti },
+            { now, refreshTtlSeconds: jwtRefreshTtl, graceSeconds: jwtRefreshGrace },
+          ),
         );
         refusal = decided.refusal;
         return decided.events;

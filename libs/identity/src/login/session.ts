@@ -15,9 +15,22 @@ export interface SessionState {
 export function evolve(state: SessionState | null, event: SessionEvent): SessionState | null {
   switch (event.type) {
     case 'identity.SessionStarted':
-      return { id: event.data.id, userId: event.data.userId, organisationId: event.data.organisationId, currentJti: event.data.jti, lastRefresh: null, revoked: false };
+      return {
+        id: event.data.id,
+        userId: event.data.userId,
+        organisationId: event.data.organisationId,
+        currentJti: event.data.jti,
+        lastRefresh: null,
+        revoked: false,
+      };
     case 'identity.TokenRefreshed':
-      return state && { ...state, currentJti: event.data.jti, lastRefresh: { previousJti: event.data.previousJti, at: new Date(event.data.issuedAt) } };
+      return (
+        state && {
+          ...state,
+          currentJti: event.data.jti,
+          lastRefresh: { previousJti: event.data.previousJti, at: new Date(event.data.issuedAt) },
+        }
+      );
     case 'identity.SessionRevoked':
       return state && { ...state, revoked: true };
   }
@@ -54,13 +67,26 @@ export function decideRefresh(state: SessionState | null, cmd: RefreshToken, ctx
   if (!state || state.revoked) throw new DomainError('unauthorized', REVOKED);
   if (cmd.jti !== state.currentJti) {
     const last = state.lastRefresh;
-    if (last && last.previousJti === cmd.jti && ctx.graceSeconds > 0 && ctx.now.getTime() - last.at.getTime() <= ctx.graceSeconds * 1000) {
+    if (
+      last &&
+      last.previousJti === cmd.jti &&
+      ctx.graceSeconds > 0 &&
+      ctx.now.getTime() - last.at.getTime() <= ctx.graceSeconds * 1000
+    ) {
       throw new ConflictError(REFRESH_REPEATED);
     }
-    throw new RecordedRefusal<SessionEvent>('unauthorized', REFRESH_REUSED, [{ type: 'identity.SessionRevoked', data: { id: state.id, reason: 'refresh_reuse' } }]);
+    throw new RecordedRefusal<SessionEvent>('unauthorized', REFRESH_REUSED, [
+      { type: 'identity.SessionRevoked', data: { id: state.id, reason: 'refresh_reuse' } },
+    ]);
   }
-  if (ctx.now.getTime() > cmd.tokenIssuedAt.getTime() + ctx.refreshTtlSeconds * 1000) throw new DomainError('unauthorized', TOO_OLD);
-  return [{ type: 'identity.TokenRefreshed', data: { id: state.id, previousJti: cmd.jti, jti: cmd.newJti, issuedAt: ctx.now.toISOString() } }];
+  if (ctx.now.getTime() > cmd.tokenIssuedAt.getTime() + ctx.refreshTtlSeconds * 1000)
+    throw new DomainError('unauthorized', TOO_OLD);
+  return [
+    {
+      type: 'identity.TokenRefreshed',
+      data: { id: state.id, previousJti: cmd.jti, jti: cmd.newJti, issuedAt: ctx.now.toISOString() },
+    },
+  ];
 }
 
 /** Log-out ends the whole log-in: the caller's token and any refresh of it. */

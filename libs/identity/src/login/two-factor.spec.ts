@@ -6,7 +6,8 @@ import { keyHash, keyMatches, newCode, verifyTotp } from './two-factor.js';
 const SECRET = 'JBSWY3DPEHPK3PXP';
 const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 });
 const now = new Date('2026-11-21T10:00:10Z');
-const codeAt = (secondsFromNow: number) => generateSync({ secret: SECRET, guardrails, epoch: Math.floor(now.getTime() / 1000) + secondsFromNow });
+const codeAt = (secondsFromNow: number) =>
+  generateSync({ secret: SECRET, guardrails, epoch: Math.floor(now.getTime() / 1000) + secondsFromNow });
 const stepOf = (d: Date) => Math.floor(d.getTime() / 30_000);
 
 describe('TOTP (RFC 6238)', () => {

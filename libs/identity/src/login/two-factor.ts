@@ -33,7 +33,13 @@ const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 });
 export function verifyTotp(secret: string, code: string, lastStep: number, now: Date): number | null {
   if (!/^\d{6}$/.test(code)) return null;
   try {
-    const result = verifySync({ secret, token: code, epochTolerance: 30, guardrails, epoch: Math.floor(now.getTime() / 1000) });
+    const result = verifySync({
+      secret,
+      token: code,
+      epochTolerance: 30,
+      guardrails,
+      epoch: Math.floor(now.getTime() / 1000),
+    });
     if (!result.valid || !('timeStep' in result)) return null;
     return result.timeStep > lastStep ? result.timeStep : null;
   } catch {

@@ -23,7 +23,8 @@ export class TwoFactorMessagesProcessor extends WorkerHost {
     const { method, destination, sealedKey, expiresAt } = job.data;
     if (new Date(expiresAt) <= new Date()) return; // too late to be of use
     const key = this.secrets.open(sealedKey);
-    if (method === 'sms') return this.sms.send(destination, `Your sign-in code is ${key}. It expires in ${MINUTES} minutes.`);
+    if (method === 'sms')
+      return this.sms.send(destination, `Your sign-in code is ${key}. It expires in ${MINUTES} minutes.`);
     if (method === 'email') {
       return this.mailer.send({
         to: destination,

@@ -15,6 +15,10 @@ export class TwoFactorMessagesReactor extends defineReactor<Challenge>({
   queue: IDENTITY_MESSAGES,
   on: {
     // A code is worthless once expired, so there is no point retrying for long.
-    'identity.TwoFactorChallengeIssued': ({ data }) => ({ name: data.method, data, options: { attempts: 4, backoff: { type: 'exponential', delay: 2_000 } } }),
+    'identity.TwoFactorChallengeIssued': ({ data }) => ({
+      name: data.method,
+      data,
+      options: { attempts: 4, backoff: { type: 'exponential', delay: 2_000 } },
+    }),
   },
 }) {}

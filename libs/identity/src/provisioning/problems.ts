@@ -19,7 +19,10 @@ export class ProvisioningRefused extends ValidationError {
     readonly problems: string[],
     what = 'The provisioning file',
   ) {
-    super({ file: problems }, `${what} was refused (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(
+      { file: problems },
+      `${what} was refused (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
   }
 }
 
@@ -29,7 +32,8 @@ export class ProvisioningRefused extends ValidationError {
  * or at names `order` does not know, keep the order they were found in.
  */
 export function describeProblems(input: unknown, problems: readonly Problem[], order: readonly string[]): string[] {
-  const rank = (step: string | number) => (typeof step === 'number' ? step : order.includes(step) ? order.indexOf(step) : order.length);
+  const rank = (step: string | number) =>
+    typeof step === 'number' ? step : order.includes(step) ? order.indexOf(step) : order.length;
   const compare = (a: FilePath, b: FilePath): number => {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
       const [x, y] = [a[i]!, b[i]!];
@@ -58,17 +62,23 @@ export function where(input: unknown, path: FilePath): string {
 
 /** Zod's issues as problems. */
 export function problemsOf(issues: readonly { path: PropertyKey[]; message: string }[]): Problem[] {
-  return issues.map((i) => ({ path: i.path.filter((s): s is string | number => typeof s !== 'symbol'), message: i.message }));
+  return issues.map((i) => ({
+    path: i.path.filter((s): s is string | number => typeof s !== 'symbol'),
+    message: i.message,
+  }));
 }
 
 /** The entries of a list in a file that is not (yet) known to be valid: objects only, with their positions. */
 export function entriesOf(list: unknown): [number, Record<string, unknown>][] {
   if (!Array.isArray(list)) return [];
-  return list.flatMap((item, i): [number, Record<string, unknown>][] => (item && typeof item === 'object' && !Array.isArray(item) ? [[i, item as Record<string, unknown>]] : []));
+  return list.flatMap((item, i): [number, Record<string, unknown>][] =>
+    item && typeof item === 'object' && !Array.isArray(item) ? [[i, item as Record<string, unknown>]] : [],
+  );
 }
 
 /** The object at `key` of a file that is not (yet) known to be valid, or undefined. */
 export function objectAt(node: unknown, key: string): Record<string, unknown> | undefined {
-  const value = node && typeof node === 'object' && !Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined;
+  const value =
+    node && typeof node === 'object' && !Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined;
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }

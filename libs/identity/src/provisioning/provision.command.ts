@@ -47,11 +47,26 @@ export class ProvisionHandler implements ICommandHandler<ProvisionCommand> {
   async execute({ file: input }: ProvisionCommand): Promise<ProvisionResult> {
     const lookups = lookupsOf(input);
     const settings = this.checkSettings(lookups.settings);
-    const [slug] = lookups.slug ? await this.dataSource.query(`SELECT 1 FROM organisations WHERE slug = $1`, [lookups.slug]) : [];
-    const facts = { slugTaken: !!slug, takenEmails: await takenEmails(this.dataSource, lookups.emails.map((e) => e.email)), settings: settings.problems };
+    const [slug] = lookups.slug
+      ? await this.dataSource.query(`SELECT 1 FROM organisations WHERE slug = $1`, [lookups.slug])
+      : [];
+    const facts = {
+      slugTaken: !!slug,
+      takenEmails: await takenEmails(
+        this.dataSource,
+        lookups.emails.map((e) => e.email),
+      ),
+      settings: settings.problems,
+    };
     const { file: parsed, problems } = validateProvisioningFile(input, facts);
     if (!parsed) throw new ProvisioningRefused(problems);
-    const file = { ...parsed, organisation: { ...parsed.organisation, settings: settings.prepared as ProvisioningFile['organisation']['settings'] } };
+    const file = {
+      ...parsed,
+      organisation: {
+        ...parsed.organisation,
+        settings: settings.prepared as ProvisioningFile['organisation']['settings'],
+      },
+    };
     // Hashing is slow on purpose, and the ids are reads: both before anything is written.
     const hashes = await Promise.all(file.users.map((u) => this.hasher.hash(u.password)));
     const plan = await new Allocation(this.dataSource).plan(file, hashes, (s) => this.secrets.seal(s));
@@ -74,12 +89,20 @@ export class ProvisionHandler implements ICommandHandler<ProvisionCommand> {
   private checkSettings(given: Record<string, unknown>): { problems: Problem[]; prepared: Record<string, unknown> } {
     const names = Object.keys(given);
     if (names.length === 0) return { problems: [], prepared: {} };
-    if (!this.settingsPolicy) return { problems: [{ path: ['organisation', 'settings'], message: 'this process cannot apply organisation settings' }], prepared: {} };
+    if (!this.settingsPolicy)
+      return {
+        problems: [{ path: ['organisation', 'settings'], message: 'this process cannot apply organisation settings' }],
+        prepared: {},
+      };
     const problems: Problem[] = [];
     const prepared: Record<string, unknown> = {};
     for (const name of names) {
       const verdict = this.settingsPolicy.prepare({ [name]: given[name] });
-      for (const p of verdict.problems) problems.push({ path: ['organisation', 'settings', name], message: p.startsWith(`${name}: `) ? p.slice(name.length + 2) : p });
+      for (const p of verdict.problems)
+        problems.push({
+          path: ['organisation', 'settings', name],
+          message: p.startsWith(`${name}: `) ? p.slice(name.length + 2) : p,
+        });
       Object.assign(prepared, verdict.settings);
     }
     return { problems, prepared };
@@ -95,23 +118,47 @@ class Allocation {
   async plan(file: ProvisioningFile, hashes: string[], seal: (s: string) => string) {
     const org = (await drawIds(this.db, 'organisation', 1))[0]!;
     const o = file.organisation;
-    this.add(streamOf.organisation(org), { type: 'identity.OrganisationProvisioned', data: { id: org, slug: o.slug, name: o.name, timezone: o.timezone, features: o.features, settings: o.settings } });
+    this.add(streamOf.organisation(org), {
+      type: 'identity.OrganisationProvisioned',
+      data: { id: org, slug: o.slug, name: o.name, timezone: o.timezone, features: o.features, settings: o.settings },
+    });
     const teams = await this.keyed('team', file.teams, (id, t, ids) => ({
       type: 'identity.TeamCreated',
       data: {
-        id, organisationId: org, name: t.name, parentId: t.parent ? ids[t.parent]! : null,
-        ...(t.description !== undefined && { description: t.description }), ...(t.icon !== undefined && { icon: t.icon }),
-        ...(t.hidden !== undefined && { hidden: t.hidden }), ...(t.disabled !== undefined && { disabled: t.disabled }),
+        id,
+        organisationId: org,
+        name: t.name,
+        parentId: t.parent ? ids[t.parent]! : null,
+        ...(t.description !== undefined && { description: t.description }),
+        ...(t.icon !== undefined && { icon: t.icon }),
+        ...(t.hidden !== undefined && { hidden: t.hidden }),
+        ...(t.disabled !== undefined && { disabled: t.disabled }),
       },
     }));
-    const profiles = await this.keyed('role_profile', file.role_profiles, (id, p) => ({ type: 'identity.RoleProfileCreated', data: { id, organisationId: org, name: p.name } }));
-    const categories = await this.keyed('activity_category', file.categories, (id, c) => ({ type: 'identity.ActivityCategoryCreated', data: { id, organisationId: org, name: c.name } }));
+    const profiles = await this.keyed('role_profile', file.role_profiles, (id, p) => ({
+      type: 'identity.RoleProfileCreated',
+      data: { id, organisationId: org, name: p.name },
+    }));
+    const categories = await this.keyed('activity_category', file.categories, (id, c) => ({
+      type: 'identity.ActivityCategoryCreated',
+      data: { id, organisationId: org, name: c.name },
+    }));
     const organisation = { id: org, slug: o.slug };
     const userIds = await drawIds(this.db, 'user', file.users.length);
     const users: Record<string, number> = {};
     file.users.forEach((u, i) => {
       users[u.key] = userIds[i]!;
-      const registered = decideRegister(null, { id: userIds[i]!, organisationId: org, entry: u, passwordHash: hashes[i]!, sealedTotpSecret: u.totp_secret ? seal(u.totp_secret) : null }, { organisation });
+      const registered = decideRegister(
+        null,
+        {
+          id: userIds[i]!,
+          organisationId: org,
+          entry: u,
+          passwordHash: hashes[i]!,
+          sealedTotpSecret: u.totp_secret ? seal(u.totp_secret) : null,
+        },
+        { organisation },
+      );
       this.appends.push({ streamId: streamOf.user(userIds[i]!), events: registered });
     });
     const roles: Record<string, number[]> = {};
@@ -120,7 +167,18 @@ class Allocation {
       const ids = await drawIds(this.db, 'role', u.roles.length);
       roles[u.key] = ids;
       u.roles.forEach((r, position) => {
-        const assigned = decideAssignRole(null, { id: ids[position]!, organisationId: org, userId: users[u.key]!, teamId: teams[r.team]!, roleProfileId: profiles[r.role_profile]!, position }, context);
+        const assigned = decideAssignRole(
+          null,
+          {
+            id: ids[position]!,
+            organisationId: org,
+            userId: users[u.key]!,
+            teamId: teams[r.team]!,
+            roleProfileId: profiles[r.role_profile]!,
+            position,
+          },
+          context,
+        );
         this.appends.push({ streamId: streamOf.role(ids[position]!), events: assigned });
       });
     }
@@ -136,7 +194,9 @@ class Allocation {
     const drawn = await drawIds(this.db, kind, items.length);
     const ids: Record<string, number> = {};
     items.forEach((item, i) => (ids[item.key] = drawn[i]!));
-    const stream = { team: streamOf.team, role_profile: streamOf.roleProfile, activity_category: streamOf.category }[kind];
+    const stream = { team: streamOf.team, role_profile: streamOf.roleProfile, activity_category: streamOf.category }[
+      kind
+    ];
     items.forEach((item, i) => this.add(stream(drawn[i]!), event(drawn[i]!, item, ids, i)));
     return ids;
   }

@@ -27,7 +27,11 @@ describe('validateProvisioningFile', () => {
   it('given the documented example, then it passes with defaults filled in and the e-mail normalised', () => {
     const { file, problems } = validateProvisioningFile(valid());
     expect(problems).toEqual([]);
-    expect(file!.users[0]).toMatchObject({ email: 'alice@riverside.example', status: 'active', two_factor: 'auth_app' });
+    expect(file!.users[0]).toMatchObject({
+      email: 'alice@riverside.example',
+      status: 'active',
+      two_factor: 'auth_app',
+    });
     expect(file!.organisation.settings).toEqual({});
   });
 
@@ -36,10 +40,12 @@ describe('validateProvisioningFile', () => {
     (input.users[0] as Record<string, unknown>).permissions = ['manage-organisation', 'fly'];
     (input.organisation as Record<string, unknown>).timezone = 'Mars/Olympus';
     const { problems } = validateProvisioningFile(input);
-    expect(problems).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^organisation\.timezone: /),
-      expect.stringMatching(/^users\[0\] "alice"\.permissions\[1\]: /),
-    ]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^organisation\.timezone: /),
+        expect.stringMatching(/^users\[0\] "alice"\.permissions\[1\]: /),
+      ]),
+    );
   });
 
   it('checks references: parents before children, known teams and profiles, methods with their data', () => {
@@ -63,13 +69,29 @@ describe('validateProvisioningFile', () => {
 
   it('given a team with description, icon, hidden and disabled, then it passes with them; wrong types are refused at their place', () => {
     const input = valid();
-    Object.assign(input.teams[1]!, { description: 'The shop on the high street', icon: 'shop', hidden: true, disabled: false });
+    Object.assign(input.teams[1]!, {
+      description: 'The shop on the high street',
+      icon: 'shop',
+      hidden: true,
+      disabled: false,
+    });
     const { file, problems } = validateProvisioningFile(input);
     expect(problems).toEqual([]);
-    expect(file!.teams[1]).toEqual({ key: 'north-shop', name: 'North shop', parent: 'north', description: 'The shop on the high street', icon: 'shop', hidden: true, disabled: false });
+    expect(file!.teams[1]).toEqual({
+      key: 'north-shop',
+      name: 'North shop',
+      parent: 'north',
+      description: 'The shop on the high street',
+      icon: 'shop',
+      hidden: true,
+      disabled: false,
+    });
     expect(file!.teams[0]).toEqual({ key: 'north', name: 'North region' });
     Object.assign(input.teams[1]!, { icon: 7, hidden: 'yes' });
-    expect(validateProvisioningFile(input).problems).toEqual([expect.stringMatching(/^teams\[1\] "north-shop"\.icon: /), expect.stringMatching(/^teams\[1\] "north-shop"\.hidden: /)]);
+    expect(validateProvisioningFile(input).problems).toEqual([
+      expect.stringMatching(/^teams\[1\] "north-shop"\.icon: /),
+      expect.stringMatching(/^teams\[1\] "north-shop"\.hidden: /),
+    ]);
   });
 
   it('refuses unknown fields', () => {
@@ -88,8 +110,22 @@ describe('validateProvisioningFile: every problem in one pass', () => {
       teams: [...base.teams, { key: 'south', name: '' }, { key: 'east', name: 'East', parent: 'nowhere' }],
       users: [
         { ...base.users[0]!, permissions: ['manage-organisation', 'fly'] },
-        { key: 'bob', email: 'bob@riverside.example', password: 'correct horse', display_name: 'Bob', two_factor: 'auth_app', roles: [{ team: 'west', role_profile: 'shop' }] },
-        { key: 'bob', email: 'BOB@riverside.example', password: 'short', display_name: 'Bob again', two_factor: 'sms', roles: [{ team: 'north', role_profile: 'driver' }] },
+        {
+          key: 'bob',
+          email: 'bob@riverside.example',
+          password: 'correct horse',
+          display_name: 'Bob',
+          two_factor: 'auth_app',
+          roles: [{ team: 'west', role_profile: 'shop' }],
+        },
+        {
+          key: 'bob',
+          email: 'BOB@riverside.example',
+          password: 'short',
+          display_name: 'Bob again',
+          two_factor: 'sms',
+          roles: [{ team: 'north', role_profile: 'driver' }],
+        },
         { key: 'dave', email: 'not-an-email', password: 'correct horse', display_name: 'Dave' },
       ],
     };

@@ -1,9 +1,19 @@
 import { z } from 'zod';
 import { isValidZone } from '#app/platform';
 import { describeProblems, entriesOf, type FilePath, objectAt, type Problem, problemsOf } from './problems.js';
-import { checkUserEntries, emailsOf, keySchema as key, nameSchema as name, takenEmailProblems, USER_FIELD_ORDER, userEntrySchema } from './user-entries.js';
+import {
+  checkUserEntries,
+  emailsOf,
+  keySchema as key,
+  nameSchema as name,
+  takenEmailProblems,
+  USER_FIELD_ORDER,
+  userEntrySchema,
+} from './user-entries.js';
 
-const slugSchema = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'must be lower-case letters, digits and dashes');
+const slugSchema = z
+  .string()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'must be lower-case letters, digits and dashes');
 const settingValue = z.union([z.string(), z.boolean(), z.number(), z.null()]);
 
 export const provisioningFileSchema = z.strictObject({
@@ -37,7 +47,25 @@ export const provisioningFileSchema = z.strictObject({
 export type ProvisioningFile = z.infer<typeof provisioningFileSchema>;
 
 /** The order of provisioning.md: problems are listed in it. */
-const FIELD_ORDER = ['organisation', 'key', 'name', 'slug', 'timezone', 'features', 'settings', 'role_profiles', 'categories', 'teams', 'parent', 'description', 'icon', 'hidden', 'disabled', 'users', ...USER_FIELD_ORDER];
+const FIELD_ORDER = [
+  'organisation',
+  'key',
+  'name',
+  'slug',
+  'timezone',
+  'features',
+  'settings',
+  'role_profiles',
+  'categories',
+  'teams',
+  'parent',
+  'description',
+  'icon',
+  'hidden',
+  'disabled',
+  'users',
+  ...USER_FIELD_ORDER,
+];
 
 /** What only the database (and the organisation context) can say about a file. */
 export interface ProvisioningFacts {
@@ -52,11 +80,17 @@ export interface ProvisioningFacts {
 const NO_FACTS: ProvisioningFacts = { slugTaken: false, takenEmails: new Set(), settings: [] };
 
 /** What the handler looks up before judging a file (whatever else is wrong with it): the slug, the addresses, the settings. */
-export function lookupsOf(input: unknown): { slug: string | undefined; emails: { email: string; path: FilePath }[]; settings: Record<string, string | boolean | number | null> } {
+export function lookupsOf(input: unknown): {
+  slug: string | undefined;
+  emails: { email: string; path: FilePath }[];
+  settings: Record<string, string | boolean | number | null>;
+} {
   const organisation = objectAt(input, 'organisation');
   const slug = slugSchema.safeParse(organisation?.slug);
   // Values of the wrong type are the schema's to report; the organisation context judges the rest.
-  const settings = Object.fromEntries(Object.entries(objectAt(organisation, 'settings') ?? {}).filter(([, v]) => settingValue.safeParse(v).success)) as Record<string, string | boolean | number | null>;
+  const settings = Object.fromEntries(
+    Object.entries(objectAt(organisation, 'settings') ?? {}).filter(([, v]) => settingValue.safeParse(v).success),
+  ) as Record<string, string | boolean | number | null>;
   const users = input && typeof input === 'object' ? (input as Record<string, unknown>).users : undefined;
   return { slug: slug.success ? slug.data : undefined, emails: emailsOf(users), settings };
 }
@@ -68,9 +102,16 @@ export function lookupsOf(input: unknown): { slug: string | undefined; emails: {
  * a setting the organisation context refuses). Each problem names its place in the file and, for
  * list entries, the entry's key.
  */
-export function validateProvisioningFile(input: unknown, facts: ProvisioningFacts = NO_FACTS): { file: ProvisioningFile; problems: [] } | { file?: undefined; problems: string[] } {
+export function validateProvisioningFile(
+  input: unknown,
+  facts: ProvisioningFacts = NO_FACTS,
+): { file: ProvisioningFile; problems: [] } | { file?: undefined; problems: string[] } {
   const parsed = provisioningFileSchema.safeParse(input);
-  const problems = [...(parsed.success ? [] : problemsOf(parsed.error.issues)), ...crossReferences(input), ...factProblems(input, facts)];
+  const problems = [
+    ...(parsed.success ? [] : problemsOf(parsed.error.issues)),
+    ...crossReferences(input),
+    ...factProblems(input, facts),
+  ];
   if (problems.length) return { problems: describeProblems(input, problems, FIELD_ORDER) };
   return { file: parsed.data!, problems: [] };
 }
@@ -91,8 +132,10 @@ function crossReferences(input: unknown): Problem[] {
   keysOf('categories');
   const teams = new Set<string>();
   for (const [i, team] of entriesOf(file.teams)) {
-    if (typeof team.key === 'string' && teams.has(team.key)) problems.push({ path: ['teams', i, 'key'], message: 'the key is used twice' });
-    if (typeof team.parent === 'string' && !teams.has(team.parent)) problems.push({ path: ['teams', i, 'parent'], message: `"${team.parent}" is not an earlier team` });
+    if (typeof team.key === 'string' && teams.has(team.key))
+      problems.push({ path: ['teams', i, 'key'], message: 'the key is used twice' });
+    if (typeof team.parent === 'string' && !teams.has(team.parent))
+      problems.push({ path: ['teams', i, 'parent'], message: `"${team.parent}" is not an earlier team` });
     if (typeof team.key === 'string') teams.add(team.key);
   }
   problems.push(...checkUserEntries(file.users, { teams, roleProfiles }));

@@ -47,18 +47,34 @@ export class AddUsersHandler implements ICommandHandler<AddUsersCommand> {
     const organisationId = Number(org.id);
     const lookups = lookupsOfUsersFile(input);
     const idsOf = async (table: 'teams' | 'role_profiles', ids: number[]) =>
-      new Set<number>(ids.length ? (await this.dataSource.query(`SELECT id FROM ${table} WHERE organisation_id = $1 AND id = ANY($2::bigint[])`, [organisationId, ids])).map((r: { id: string }) => Number(r.id)) : []);
+      new Set<number>(
+        ids.length
+          ? (
+              await this.dataSource.query(
+                `SELECT id FROM ${table} WHERE organisation_id = $1 AND id = ANY($2::bigint[])`,
+                [organisationId, ids],
+              )
+            ).map((r: { id: string }) => Number(r.id))
+          : [],
+      );
     const facts = {
       teams: await idsOf('teams', lookups.teams),
       roleProfiles: await idsOf('role_profiles', lookups.roleProfiles),
-      takenEmails: await takenEmails(this.dataSource, lookups.emails.map((e) => e.email)),
+      takenEmails: await takenEmails(
+        this.dataSource,
+        lookups.emails.map((e) => e.email),
+      ),
     };
     const { file, problems } = validateUsersFile(input, facts);
     if (!file) throw refuse(problems);
 
     const hashes = await Promise.all(file.users.map((u) => this.hasher.hash(u.password)));
     const userIds = await drawIds(this.dataSource, 'user', file.users.length);
-    const roleIds = await drawIds(this.dataSource, 'role', file.users.reduce((n, u) => n + u.roles.length, 0));
+    const roleIds = await drawIds(
+      this.dataSource,
+      'role',
+      file.users.reduce((n, u) => n + u.roles.length, 0),
+    );
     const result: AddUsersResult = { users: {}, roles: {} };
     const registrations = file.users.map((u, i) => {
       result.users[u.key] = userIds[i]!;
@@ -67,7 +83,10 @@ export class AddUsersHandler implements ICommandHandler<AddUsersCommand> {
     });
     const streams = [
       { streamId: streamOf.organisation(organisationId), evolve: evolveOrganisation },
-      ...registrations.flatMap((r) => [{ streamId: streamOf.user(r.id), expect: 'no_stream' as const }, ...r.roles.map((id) => ({ streamId: streamOf.role(id), expect: 'no_stream' as const }))]),
+      ...registrations.flatMap((r) => [
+        { streamId: streamOf.user(r.id), expect: 'no_stream' as const },
+        ...r.roles.map((id) => ({ streamId: streamOf.role(id), expect: 'no_stream' as const })),
+      ]),
     ];
     await this.store
       .handleMany(
@@ -77,11 +96,32 @@ export class AddUsersHandler implements ICommandHandler<AddUsersCommand> {
           return registrations.flatMap(({ user: u, id, hash, roles }): StreamEvents[] => [
             {
               streamId: streamOf.user(id),
-              events: decideRegister(null, { id, organisationId, entry: u, passwordHash: hash, sealedTotpSecret: u.totp_secret ? this.secrets.seal(u.totp_secret) : null }, { organisation: organisation as OrganisationState | null }),
+              events: decideRegister(
+                null,
+                {
+                  id,
+                  organisationId,
+                  entry: u,
+                  passwordHash: hash,
+                  sealedTotpSecret: u.totp_secret ? this.secrets.seal(u.totp_secret) : null,
+                },
+                { organisation: organisation as OrganisationState | null },
+              ),
             },
             ...u.roles.map((r, position) => ({
               streamId: streamOf.role(roles[position]!),
-              events: decideAssignRole(null, { id: roles[position]!, organisationId, userId: id, teamId: file.teams[r.team]!, roleProfileId: file.role_profiles[r.role_profile]!, position }, context),
+              events: decideAssignRole(
+                null,
+                {
+                  id: roles[position]!,
+                  organisationId,
+                  userId: id,
+                  teamId: file.teams[r.team]!,
+                  roleProfileId: file.role_profiles[r.role_profile]!,
+                  position,
+                },
+                context,
+              ),
             })),
           ]);
         },

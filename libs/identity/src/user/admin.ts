@@ -38,7 +38,12 @@ export async function adminTarget(db: DataSource, email: string): Promise<AdminT
     [email.trim()],
   );
   if (!row) throw new UnknownUser(email.trim());
-  return { id: Number(row.id), organisationId: Number(row.organisation_id), organisationSlug: row.slug, email: row.email };
+  return {
+    id: Number(row.id),
+    organisationId: Number(row.organisation_id),
+    organisationSlug: row.slug,
+    email: row.email,
+  };
 }
 
 /** What `users:grant`, `users:revoke`, `users:hold` and `users:release` answer: the user as the command left them. */
@@ -53,20 +58,37 @@ export interface UserAccess {
 }
 
 export function accessOf(target: AdminTarget, state: UserState, changed: boolean): UserAccess {
-  return { id: target.id, email: target.email, organisation: target.organisationSlug, permissions: state.permissions, held: state.held, changed };
+  return {
+    id: target.id,
+    email: target.email,
+    organisation: target.organisationSlug,
+    permissions: state.permissions,
+    held: state.held,
+    changed,
+  };
 }
 
 /** Ids drawn from the identity context's sequences before the write. */
-export async function drawIds(db: DataSource, kind: 'organisation' | 'team' | 'role_profile' | 'activity_category' | 'user' | 'role', count: number): Promise<number[]> {
+export async function drawIds(
+  db: DataSource,
+  kind: 'organisation' | 'team' | 'role_profile' | 'activity_category' | 'user' | 'role',
+  count: number,
+): Promise<number[]> {
   if (count === 0) return [];
-  const rows: { id: string }[] = await db.query(`SELECT nextval('identity_${kind}_ids') AS id FROM generate_series(1, $1)`, [count]);
+  const rows: { id: string }[] = await db.query(
+    `SELECT nextval('identity_${kind}_ids') AS id FROM generate_series(1, $1)`,
+    [count],
+  );
   return rows.map((r) => Number(r.id));
 }
 
 /** Which of these addresses (lower case) belong to users already. */
 export async function takenEmails(db: DataSource, emails: readonly string[]): Promise<Set<string>> {
   if (emails.length === 0) return new Set();
-  const rows: { email: string }[] = await db.query(`SELECT lower(email) AS email FROM users WHERE lower(email) = ANY($1::text[])`, [emails]);
+  const rows: { email: string }[] = await db.query(
+    `SELECT lower(email) AS email FROM users WHERE lower(email) = ANY($1::text[])`,
+    [emails],
+  );
   return new Set(rows.map((r) => r.email));
 }
 
@@ -76,9 +98,15 @@ export async function takenEmails(db: DataSource, emails: readonly string[]): Pr
  */
 export function refuseTakenEmailRace(refuse: (problems: string[]) => Error): (err: unknown) => never {
   return (err) => {
-    const e = ((err as { driverError?: unknown } | null)?.driverError ?? err) as { code?: string; constraint?: string; detail?: string } | null;
+    const e = ((err as { driverError?: unknown } | null)?.driverError ?? err) as {
+      code?: string;
+      constraint?: string;
+      detail?: string;
+    } | null;
     if (e?.code !== '23505' || e.constraint !== 'users_email') throw err;
     const email = /=\((.*)\) already exists/.exec(e.detail ?? '')?.[1];
-    throw refuse([`users: ${email ?? 'an e-mail address'} was taken by another user while the file was being written; nothing was written`]);
+    throw refuse([
+      `users: ${email ?? 'an e-mail address'} was taken by another user while the file was being written; nothing was written`,
+    ]);
   };
 }

@@ -25,9 +25,14 @@ export class GrantPermissionsHandler implements ICommandHandler<GrantPermissions
   async execute(cmd: GrantPermissionsCommand): Promise<UserAccess> {
     const target = await adminTarget(this.dataSource, cmd.email);
     let events: DirectoryEvent[] = [];
-    const { state } = await this.store.handle(streamOf.user(target.id), evolve, (user) => (events = decideGrant(user, { userId: target.id, permissions: cmd.permissions })), {
-      metadata: adminMetadata(target.organisationId, 'users:grant'),
-    });
+    const { state } = await this.store.handle(
+      streamOf.user(target.id),
+      evolve,
+      (user) => (events = decideGrant(user, { userId: target.id, permissions: cmd.permissions })),
+      {
+        metadata: adminMetadata(target.organisationId, 'users:grant'),
+      },
+    );
     return accessOf(target, events.reduce(evolve, state)!, events.length > 0);
   }
 }

@@ -33,13 +33,23 @@ export class HoldUserHandler implements ICommandHandler<HoldUserCommand> {
 }
 
 /** The user's stream, decided and appended at the version read; nothing to do appends nothing. */
-export async function holdOrRelease(store: EventStore, db: DataSource, email: string, command: 'users:hold' | 'users:release'): Promise<HoldResult> {
+export async function holdOrRelease(
+  store: EventStore,
+  db: DataSource,
+  email: string,
+  command: 'users:hold' | 'users:release',
+): Promise<HoldResult> {
   const target = await adminTarget(db, email);
   let events: DirectoryEvent[] = [];
   const decide = command === 'users:hold' ? decideHold : decideRelease;
-  const { state } = await store.handle(streamOf.user(target.id), evolve, (user) => (events = decide(user, { userId: target.id })), {
-    metadata: adminMetadata(target.organisationId, command),
-  });
+  const { state } = await store.handle(
+    streamOf.user(target.id),
+    evolve,
+    (user) => (events = decide(user, { userId: target.id })),
+    {
+      metadata: adminMetadata(target.organisationId, command),
+    },
+  );
   const after = events.reduce(evolve, state)!;
   return accessOf(target, after, events.length > 0);
 }

@@ -12,6 +12,13 @@ import { RevokePermissionsHandler } from './revoke-permissions.command.js';
  * executes them. Their events are the directory's, projected by IdentityModule's projections.
  */
 @Module({
-  providers: [PasswordHasher, AddUsersHandler, GrantPermissionsHandler, RevokePermissionsHandler, HoldUserHandler, ReleaseUserHandler],
+  providers: [
+    PasswordHasher,
+    AddUsersHandler,
+    GrantPermissionsHandler,
+    RevokePermissionsHandler,
+    HoldUserHandler,
+    ReleaseUserHandler,
+  ],
 })
 export class IdentityAdminModule {}

@@ -25,9 +25,14 @@ export class RevokePermissionsHandler implements ICommandHandler<RevokePermissio
   async execute(cmd: RevokePermissionsCommand): Promise<UserAccess> {
     const target = await adminTarget(this.dataSource, cmd.email);
     let events: DirectoryEvent[] = [];
-    const { state } = await this.store.handle(streamOf.user(target.id), evolve, (user) => (events = decideRevoke(user, { userId: target.id, permissions: cmd.permissions })), {
-      metadata: adminMetadata(target.organisationId, 'users:revoke'),
-    });
+    const { state } = await this.store.handle(
+      streamOf.user(target.id),
+      evolve,
+      (user) => (events = decideRevoke(user, { userId: target.id, permissions: cmd.permissions })),
+      {
+        metadata: adminMetadata(target.organisationId, 'users:revoke'),
+      },
+    );
     return accessOf(target, events.reduce(evolve, state)!, events.length > 0);
   }
 }

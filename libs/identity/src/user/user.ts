@@ -20,7 +20,13 @@ export interface UserState {
 export function evolve(state: UserState | null, event: DirectoryEvent): UserState | null {
   switch (event.type) {
     case 'identity.UserRegistered':
-      return { id: event.data.id, organisationId: event.data.organisationId, email: event.data.email, permissions: event.data.permissions, held: event.data.status === 'on_hold' };
+      return {
+        id: event.data.id,
+        organisationId: event.data.organisationId,
+        email: event.data.email,
+        permissions: event.data.permissions,
+        held: event.data.status === 'on_hold',
+      };
     case 'identity.PermissionsGranted':
     case 'identity.PermissionsRevoked':
       return state && { ...state, permissions: event.data.permissions };
@@ -62,7 +68,11 @@ export interface RegisterUser {
 }
 
 /** Registering a user: into an organisation that exists, under an id nobody has. E-mail uniqueness is the read table's unique index (a lost race). */
-export function decideRegister(state: UserState | null, cmd: RegisterUser, ctx: { readonly organisation: OrganisationState | null }): DirectoryEvent[] {
+export function decideRegister(
+  state: UserState | null,
+  cmd: RegisterUser,
+  ctx: { readonly organisation: OrganisationState | null },
+): DirectoryEvent[] {
   if (!ctx.organisation || ctx.organisation.id !== cmd.organisationId) throw new NotFoundError('Organisation');
   if (state) throw new ConflictError(`User ${cmd.id} exists already.`);
   const e = cmd.entry;
@@ -70,8 +80,17 @@ export function decideRegister(state: UserState | null, cmd: RegisterUser, ctx: 
     {
       type: 'identity.UserRegistered',
       data: {
-        id: cmd.id, organisationId: cmd.organisationId, email: e.email, passwordHash: cmd.passwordHash, displayName: e.display_name, title: e.title ?? null,
-        phone: e.phone ?? null, status: e.status, twoFactor: e.two_factor, totpSecret: cmd.sealedTotpSecret, permissions: e.permissions,
+        id: cmd.id,
+        organisationId: cmd.organisationId,
+        email: e.email,
+        passwordHash: cmd.passwordHash,
+        displayName: e.display_name,
+        title: e.title ?? null,
+        phone: e.phone ?? null,
+        status: e.status,
+        twoFactor: e.two_factor,
+        totpSecret: cmd.sealedTotpSecret,
+        permissions: e.permissions,
       },
     },
   ];
@@ -98,7 +117,8 @@ export function decideAssignRole(state: RoleState | null, cmd: AssignRole, ctx: 
   if (state) throw new ConflictError(`Role ${cmd.id} exists already.`);
   const errors: Record<string, string[]> = {};
   if (!ctx.teams.has(cmd.teamId)) errors.team = [`Team ${cmd.teamId} is not a team of the organisation.`];
-  if (!ctx.roleProfiles.has(cmd.roleProfileId)) errors.role_profile = [`Role profile ${cmd.roleProfileId} is not a role profile of the organisation.`];
+  if (!ctx.roleProfiles.has(cmd.roleProfileId))
+    errors.role_profile = [`Role profile ${cmd.roleProfileId} is not a role profile of the organisation.`];
   if (Object.keys(errors).length) throw new ValidationError(errors);
   return [{ type: 'identity.RoleAssigned', data: { ...cmd } }];
 }
@@ -109,13 +129,17 @@ export interface ChangePermissions {
   readonly permissions: readonly string[];
 }
 
-export const unknownPermissions = (names: readonly string[]) => names.filter((p) => !(PERMISSIONS as readonly string[]).includes(p));
+export const unknownPermissions = (names: readonly string[]) =>
+  names.filter((p) => !(PERMISSIONS as readonly string[]).includes(p));
 
 function checkNames(cmd: ChangePermissions): Permission[] {
   if (cmd.permissions.length === 0) throw new ValidationError({ permissions: ['Name at least one permission.'] });
   const unknown = unknownPermissions(cmd.permissions);
   if (unknown.length) {
-    throw new ValidationError({ permissions: unknown.map((p) => `"${p}" is not a permission.`) }, `Unknown permission ${unknown.map((p) => `"${p}"`).join(', ')}; the permissions are: ${PERMISSIONS.join(', ')}.`);
+    throw new ValidationError(
+      { permissions: unknown.map((p) => `"${p}" is not a permission.`) },
+      `Unknown permission ${unknown.map((p) => `"${p}"`).join(', ')}; the permissions are: ${PERMISSIONS.join(', ')}.`,
+    );
   }
   return [...new Set(cmd.permissions as Permission[])];
 }
@@ -131,7 +155,17 @@ export function decideGrant(state: UserState | null, cmd: ChangePermissions): Di
   const user = existing(state, cmd.userId);
   const granted = names.filter((p) => !user.permissions.includes(p));
   if (granted.length === 0) return [];
-  return [{ type: 'identity.PermissionsGranted', data: { userId: user.id, organisationId: user.organisationId, granted, permissions: [...user.permissions, ...granted] } }];
+  return [
+    {
+      type: 'identity.PermissionsGranted',
+      data: {
+        userId: user.id,
+        organisationId: user.organisationId,
+        granted,
+        permissions: [...user.permissions, ...granted],
+      },
+    },
+  ];
 }
 
 /** `users:revoke`: the permissions the user holds are taken away; revoking what they lack changes nothing. */
@@ -140,17 +174,31 @@ export function decideRevoke(state: UserState | null, cmd: ChangePermissions): D
   const user = existing(state, cmd.userId);
   const revoked = names.filter((p) => user.permissions.includes(p));
   if (revoked.length === 0) return [];
-  return [{ type: 'identity.PermissionsRevoked', data: { userId: user.id, organisationId: user.organisationId, revoked, permissions: user.permissions.filter((p) => !revoked.includes(p)) } }];
+  return [
+    {
+      type: 'identity.PermissionsRevoked',
+      data: {
+        userId: user.id,
+        organisationId: user.organisationId,
+        revoked,
+        permissions: user.permissions.filter((p) => !revoked.includes(p)),
+      },
+    },
+  ];
 }
 
 /** `users:hold`: the user's status becomes `on_hold` (they still log in); holding an on-hold user changes nothing. */
 export function decideHold(state: UserState | null, cmd: { readonly userId: number }): DirectoryEvent[] {
   const user = existing(state, cmd.userId);
-  return user.held ? [] : [{ type: 'identity.UserHeld', data: { userId: user.id, organisationId: user.organisationId } }];
+  return user.held
+    ? []
+    : [{ type: 'identity.UserHeld', data: { userId: user.id, organisationId: user.organisationId } }];
 }
 
 /** `users:release`: the user's status is `active` again; releasing an active user changes nothing. */
 export function decideRelease(state: UserState | null, cmd: { readonly userId: number }): DirectoryEvent[] {
   const user = existing(state, cmd.userId);
-  return user.held ? [{ type: 'identity.UserReleased', data: { userId: user.id, organisationId: user.organisationId } }] : [];
+  return user.held
+    ? [{ type: 'identity.UserReleased', data: { userId: user.id, organisationId: user.organisationId } }]
+    : [];
 }

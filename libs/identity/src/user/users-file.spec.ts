@@ -18,7 +18,7 @@ const valid = () => ({
 const facts = { teams: new Set([1, 2]), roleProfiles: new Set([1]), takenEmails: new Set<string>() };
 
 describe('validateUsersFile (users:add)', () => {
-  it('given users whose roles name teams and profiles through the id maps, then it passes with provisioning\'s defaults', () => {
+  it("given users whose roles name teams and profiles through the id maps, then it passes with provisioning's defaults", () => {
     const { file, problems } = validateUsersFile(valid(), facts);
     expect(problems).toEqual([]);
     expect(file!.users[0]).toMatchObject({ email: 'carol@riverside.example', status: 'active', two_factor: null });
@@ -26,7 +26,11 @@ describe('validateUsersFile (users:add)', () => {
 
   it('looks up the ids the maps name and the addresses, whatever else is wrong', () => {
     const input = { ...valid(), teams: { north: 1, bad: 'x', zero: 0 }, extra: 1 };
-    expect(lookupsOfUsersFile(input)).toEqual({ teams: [1], roleProfiles: [1], emails: [{ email: 'carol@riverside.example', path: ['users', 0, 'email'] }] });
+    expect(lookupsOfUsersFile(input)).toEqual({
+      teams: [1],
+      roleProfiles: [1],
+      emails: [{ email: 'carol@riverside.example', path: ['users', 0, 'email'] }],
+    });
   });
 
   it('given a file with problems of every kind, then all are named at once, in file order', () => {
@@ -36,8 +40,21 @@ describe('validateUsersFile (users:add)', () => {
       role_profiles: { ...base.role_profiles, driver: -1 },
       users: [
         ...base.users,
-        { key: 'dave', email: 'dave@riverside.example', password: 'short', display_name: 'Dave', two_factor: 'sms', roles: [{ team: 'west', role_profile: 'shop' }] },
-        { key: 'carol', email: 'taken@riverside.example', password: 'correct horse', display_name: 'Carol two', permissions: ['fly'] },
+        {
+          key: 'dave',
+          email: 'dave@riverside.example',
+          password: 'short',
+          display_name: 'Dave',
+          two_factor: 'sms',
+          roles: [{ team: 'west', role_profile: 'shop' }],
+        },
+        {
+          key: 'carol',
+          email: 'taken@riverside.example',
+          password: 'correct horse',
+          display_name: 'Carol two',
+          permissions: ['fly'],
+        },
       ],
     };
     const { problems } = validateUsersFile(input, { ...facts, takenEmails: new Set(['taken@riverside.example']) });

@@ -1,11 +1,24 @@
 import { z } from 'zod';
 import { describeProblems, type FilePath, objectAt, type Problem, problemsOf } from '../provisioning/problems.js';
-import { checkUserEntries, emailsOf, keySchema, takenEmailProblems, USER_FIELD_ORDER, userEntrySchema } from '../provisioning/user-entries.js';
+import {
+  checkUserEntries,
+  emailsOf,
+  keySchema,
+  takenEmailProblems,
+  USER_FIELD_ORDER,
+  userEntrySchema,
+} from '../provisioning/user-entries.js';
 
 const ids = z
   .record(z.string(), z.number().int().positive('must be an id (a positive whole number)'))
   .superRefine((map, ctx) => {
-    for (const k of Object.keys(map)) if (!keySchema.safeParse(k).success) ctx.addIssue({ code: 'custom', path: [k], message: 'the key must be 1–64 letters, digits, dots, dashes or underscores' });
+    for (const k of Object.keys(map))
+      if (!keySchema.safeParse(k).success)
+        ctx.addIssue({
+          code: 'custom',
+          path: [k],
+          message: 'the key must be 1–64 letters, digits, dots, dashes or underscores',
+        });
   })
   .default({});
 
@@ -39,8 +52,15 @@ export interface UsersFileFacts {
 }
 
 /** The ids and addresses the handler looks up before judging the file, whatever else is wrong with it. */
-export function lookupsOfUsersFile(input: unknown): { teams: number[]; roleProfiles: number[]; emails: { email: string; path: FilePath }[] } {
-  const idsIn = (section: string) => Object.values(objectAt(input, section) ?? {}).filter((v): v is number => Number.isSafeInteger(v) && (v as number) > 0);
+export function lookupsOfUsersFile(input: unknown): {
+  teams: number[];
+  roleProfiles: number[];
+  emails: { email: string; path: FilePath }[];
+} {
+  const idsIn = (section: string) =>
+    Object.values(objectAt(input, section) ?? {}).filter(
+      (v): v is number => Number.isSafeInteger(v) && (v as number) > 0,
+    );
   const users = input && typeof input === 'object' ? (input as Record<string, unknown>).users : undefined;
   return { teams: idsIn('teams'), roleProfiles: idsIn('role_profiles'), emails: emailsOf(users) };
 }
@@ -50,16 +70,31 @@ export function lookupsOfUsersFile(input: unknown): { teams: number[]; roleProfi
  * inside the file, then what the database says (ids that are not the organisation's, addresses
  * taken), every problem named by its place.
  */
-export function validateUsersFile(input: unknown, facts: UsersFileFacts): { file: UsersFile; problems: [] } | { file?: undefined; problems: string[] } {
+export function validateUsersFile(
+  input: unknown,
+  facts: UsersFileFacts,
+): { file: UsersFile; problems: [] } | { file?: undefined; problems: string[] } {
   const parsed = usersFileSchema.safeParse(input);
   const problems: Problem[] = parsed.success ? [] : problemsOf(parsed.error.issues);
   const teams = objectAt(input, 'teams') ?? {};
   const roleProfiles = objectAt(input, 'role_profiles') ?? {};
   const users = input && typeof input === 'object' ? (input as Record<string, unknown>).users : undefined;
-  problems.push(...checkUserEntries(users, { teams: new Set(Object.keys(teams)), roleProfiles: new Set(Object.keys(roleProfiles)) }));
+  problems.push(
+    ...checkUserEntries(users, {
+      teams: new Set(Object.keys(teams)),
+      roleProfiles: new Set(Object.keys(roleProfiles)),
+    }),
+  );
   const foreign = (section: string, map: Record<string, unknown>, known: ReadonlySet<number>, what: string) => {
     for (const [k, id] of Object.entries(map)) {
-      if (keySchema.safeParse(k).success && typeof id === 'number' && Number.isSafeInteger(id) && id > 0 && !known.has(id)) problems.push({ path: [section, k], message: `${id} is not ${what} of this organisation` });
+      if (
+        keySchema.safeParse(k).success &&
+        typeof id === 'number' &&
+        Number.isSafeInteger(id) &&
+        id > 0 &&
+        !known.has(id)
+      )
+        problems.push({ path: [section, k], message: `${id} is not ${what} of this organisation` });
     }
   };
   foreign('teams', teams, facts.teams, 'a team');

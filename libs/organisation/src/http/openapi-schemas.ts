@@ -29,14 +29,34 @@ function readSchema(name: string, f: Field): Options {
     case 'digits':
       // A field that may be unset (the on-call durations) reads "" until it is set, and takes "" back.
       return f.kind.unset
-        ? { type: 'string', pattern: '^(\\d+)?$', description: `${access(f)} A whole number from ${f.kind.min} to ${f.kind.max}, as a string; empty until set.${byDefault(f)}` }
-        : { type: 'string', pattern: '^\\d+$', description: `${access(f)} A whole number from ${f.kind.min} to ${f.kind.max}, as a string.${byDefault(f)}` };
+        ? {
+            type: 'string',
+            pattern: '^(\\d+)?$',
+            description: `${access(f)} A whole number from ${f.kind.min} to ${f.kind.max}, as a string; empty until set.${byDefault(f)}`,
+          }
+        : {
+            type: 'string',
+            pattern: '^\\d+$',
+            description: `${access(f)} A whole number from ${f.kind.min} to ${f.kind.max}, as a string.${byDefault(f)}`,
+          };
     case 'colour':
-      return { type: 'string', pattern: '^(#[0-9a-f]{6})?$', description: `${access(f)} A colour (#rrggbb, lower case) or empty.${byDefault(f)}` };
+      return {
+        type: 'string',
+        pattern: '^(#[0-9a-f]{6})?$',
+        description: `${access(f)} A colour (#rrggbb, lower case) or empty.${byDefault(f)}`,
+      };
     case 'email':
-      return { type: 'string', anyOf: [{ format: 'email' }, { maxLength: 0 }], description: `${access(f)} An e-mail address or empty.${byDefault(f)}` };
+      return {
+        type: 'string',
+        anyOf: [{ format: 'email' }, { maxLength: 0 }],
+        description: `${access(f)} An e-mail address or empty.${byDefault(f)}`,
+      };
     case 'url':
-      return { type: 'string', anyOf: [{ format: 'uri', pattern: '^https?://' }, { maxLength: 0 }], description: `${access(f)} An http(s) URL or empty.${byDefault(f)}` };
+      return {
+        type: 'string',
+        anyOf: [{ format: 'uri', pattern: '^https?://' }, { maxLength: 0 }],
+        description: `${access(f)} An http(s) URL or empty.${byDefault(f)}`,
+      };
     case 'image':
       return { type: ImageDto, nullable: true, description: `${access(f)} The Image record; null when unset.` };
     case 'secret':
@@ -52,11 +72,23 @@ function readSchema(name: string, f: Field): Options {
 function writeSchema(name: string, f: Field): Options {
   switch (f.kind.type) {
     case 'colour':
-      return { type: 'string', pattern: '^(#[0-9a-fA-F]{6})?$', description: `${access(f)} A colour such as #1a2b3c, or empty.${byDefault(f)}` };
+      return {
+        type: 'string',
+        pattern: '^(#[0-9a-fA-F]{6})?$',
+        description: `${access(f)} A colour such as #1a2b3c, or empty.${byDefault(f)}`,
+      };
     case 'digits':
       return f.kind.unset
-        ? { type: 'string', pattern: '^(\\d{1,6})?$', description: `${access(f)} A whole number from ${f.kind.min} to ${f.kind.max}, as a string, or empty to unset it.${byDefault(f)}` }
-        : { type: 'string', pattern: '^\\d{1,6}$', description: `${access(f)} A whole number from ${f.kind.min} to ${f.kind.max}, as a string.${byDefault(f)}` };
+        ? {
+            type: 'string',
+            pattern: '^(\\d{1,6})?$',
+            description: `${access(f)} A whole number from ${f.kind.min} to ${f.kind.max}, as a string, or empty to unset it.${byDefault(f)}`,
+          }
+        : {
+            type: 'string',
+            pattern: '^\\d{1,6}$',
+            description: `${access(f)} A whole number from ${f.kind.min} to ${f.kind.max}, as a string.${byDefault(f)}`,
+          };
     case 'image':
       return {
         oneOf: [{ type: 'integer', format: 'int64', minimum: 1, nullable: true }, { $ref: getSchemaPath(IdRef) }],
@@ -89,19 +121,30 @@ const basicNames = entries.filter(([, f]) => f.basic).map(([name]) => name);
 export class OrganisationBasicDto {
   [field: string]: unknown;
 }
-describeFields(OrganisationBasicDto, entries.filter(([, f]) => f.basic).map(([name, f]) => [name, { ...readSchema(name, f), required: true }]));
+describeFields(
+  OrganisationBasicDto,
+  entries.filter(([, f]) => f.basic).map(([name, f]) => [name, { ...readSchema(name, f), required: true }]),
+);
 
 /** The `*_set` flags of the secrets, with the permission that reads each. */
 const flags = Object.entries(SECRETS).map(([secret, flag]): [string, Options] => [
   flag,
-  { type: 'string', enum: ['0', '1'], required: false, description: `Whether ${secret} is set ("1") or not ("0"). Read only; present with ${FIELDS[secret]!.access}.` },
+  {
+    type: 'string',
+    enum: ['0', '1'],
+    required: false,
+    description: `Whether ${secret} is set ("1") or not ("0"). Read only; present with ${FIELDS[secret]!.access}.`,
+  },
 ]);
 
 /**
  * The detailed view: the basic fields, plus each field the caller's permissions reach (so every
  * other field is optional), images as Image records and secrets only as their `*_set` flags.
  */
-@ApiSchema({ name: 'OrganisationDetailed', description: 'The detailed organisation view: the basic fields plus those the caller’s permissions reach' })
+@ApiSchema({
+  name: 'OrganisationDetailed',
+  description: 'The detailed organisation view: the basic fields plus those the caller’s permissions reach',
+})
 export class OrganisationDetailedDto {
   [field: string]: unknown;
 }
@@ -118,9 +161,12 @@ describeFields(OrganisationDetailedDto, [
  */
 export const updateBodySchema = {
   type: 'object',
-  description: 'Any updatable field. Read-only and unknown fields are a 422; fields of a permission the caller lacks, a 403 naming them.',
+  description:
+    'Any updatable field. Read-only and unknown fields are a 422; fields of a permission the caller lacks, a 403 naming them.',
   additionalProperties: false,
-  properties: Object.fromEntries(entries.filter(([, f]) => f.access !== 'read-only').map(([name, f]) => [name, writeSchema(name, f)])),
+  properties: Object.fromEntries(
+    entries.filter(([, f]) => f.access !== 'read-only').map(([name, f]) => [name, writeSchema(name, f)]),
+  ),
 };
 
 /** The values a change recorded: each field's new value; images as ids, secrets only as "(changed)" or "(cleared)". */
@@ -137,7 +183,13 @@ describeFields(
       f.kind.type === 'secret'
         ? { type: 'string', enum: ['(changed)', '(cleared)'], required: false }
         : f.kind.type === 'image'
-          ? { type: 'integer', format: 'int64', nullable: true, required: false, description: 'The file id; null: cleared' }
+          ? {
+              type: 'integer',
+              format: 'int64',
+              nullable: true,
+              required: false,
+              description: 'The file id; null: cleared',
+            }
           : { ...readSchema(name, f), required: false, description: undefined },
     ]),
 );
@@ -146,7 +198,12 @@ describeFields(
 @ApiSchema({ name: 'OrganisationChange', description: 'One change of the organisation’s settings' })
 export class OrganisationChangeDto {
   @ApiProperty({ type: 'string', format: 'date-time', description: 'When it was recorded (UTC)' }) changed_at!: string;
-  @ApiProperty({ type: UserBaseDto, nullable: true, description: 'Who made it; null for the system (provisioning) or a user since removed' }) changed_by!: UserBaseDto | null;
+  @ApiProperty({
+    type: UserBaseDto,
+    nullable: true,
+    description: 'Who made it; null for the system (provisioning) or a user since removed',
+  })
+  changed_by!: UserBaseDto | null;
   @ApiProperty({ type: ChangeFieldsDto }) fields!: Record<string, unknown>;
 }
 

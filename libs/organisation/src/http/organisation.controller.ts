@@ -3,11 +3,28 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiExtraModels, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { type Caller, CurrentCaller, RequirePermission } from '#app/identity';
-import { ApiData, ApiErrors, ApiListQuery, ApiPaginated, APP_CONFIG, type AppConfig, BodyLimit, type Paginated, paginate, parseListQuery } from '#app/platform';
+import {
+  ApiData,
+  ApiErrors,
+  ApiListQuery,
+  ApiPaginated,
+  APP_CONFIG,
+  type AppConfig,
+  BodyLimit,
+  type Paginated,
+  paginate,
+  parseListQuery,
+} from '#app/platform';
 import { SettingsHistory } from '../settings/settings-history.js';
 import { SettingsViews } from '../settings/settings-views.js';
 import { UpdateSettingsCommand } from '../settings/update-settings.command.js';
-import { ORGANISATION_MODELS, OrganisationBasicDto, OrganisationChangeDto, OrganisationDetailedDto, updateBodySchema } from './openapi-schemas.js';
+import {
+  ORGANISATION_MODELS,
+  OrganisationBasicDto,
+  OrganisationChangeDto,
+  OrganisationDetailedDto,
+  updateBodySchema,
+} from './openapi-schemas.js';
 
 @ApiTags('organisation')
 @ApiBearerAuth()
@@ -22,7 +39,10 @@ export class OrganisationController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Get basic organisation', description: 'Permission: any logged-in user of the organisation.' })
+  @ApiOperation({
+    summary: 'Get basic organisation',
+    description: 'Permission: any logged-in user of the organisation.',
+  })
   @ApiData(OrganisationBasicDto)
   @ApiErrors(400, 401, 406)
   async basic(@CurrentCaller() caller: Caller): Promise<{ data: OrganisationBasicDto }> {
@@ -65,12 +85,17 @@ export class OrganisationController {
   @RequirePermission('manage-organisation')
   @ApiOperation({
     summary: 'Settings history',
-    description: 'Not in the interface spec. Permission: manage-organisation. Every change, newest first, with who made it. As in the detailed view, fields the caller’s permissions do not reach are left out of each change (the entry stays); secrets show only as "(changed)" or "(cleared)".',
+    description:
+      'Not in the interface spec. Permission: manage-organisation. Every change, newest first, with who made it. As in the detailed view, fields the caller’s permissions do not reach are left out of each change (the entry stays); secrets show only as "(changed)" or "(cleared)".',
   })
   @ApiListQuery()
   @ApiPaginated(OrganisationChangeDto)
   @ApiErrors(400, 401, 403, 406, 422)
-  async changes(@CurrentCaller() caller: Caller, @Query() query: Record<string, string>, @Req() req: FastifyRequest): Promise<Paginated<OrganisationChangeDto>> {
+  async changes(
+    @CurrentCaller() caller: Caller,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+  ): Promise<Paginated<OrganisationChangeDto>> {
     const page = parseListQuery(query);
     const { items, total } = await this.history.page(caller, page);
     return paginate(items, total, page, this.config.http.publicUrl, req.url);

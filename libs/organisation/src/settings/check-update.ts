@@ -1,4 +1,14 @@
-import { type FieldErrors, ForbiddenError, isEmailAddress, isIdRef, isPositiveId, isStorableText, NotFoundError, unstorableTextMessage, ValidationError } from '#app/platform';
+import {
+  type FieldErrors,
+  ForbiddenError,
+  isEmailAddress,
+  isIdRef,
+  isPositiveId,
+  isStorableText,
+  NotFoundError,
+  unstorableTextMessage,
+  ValidationError,
+} from '#app/platform';
 import { FIELDS, type Kind, SECRETS } from './fields.js';
 import type { SettingsEvent } from './settings.events.js';
 
@@ -15,7 +25,8 @@ export type UpdateCheck =
  * then the values (422, every bad one named). Pure: the caller supplies the permissions.
  */
 export function checkUpdate(body: unknown, permissions: ReadonlySet<string>): UpdateCheck {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return { outcome: 'invalid', errors: { body: ['The body must be a JSON object.'] } };
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    return { outcome: 'invalid', errors: { body: ['The body must be a JSON object.'] } };
   const entries = Object.entries(body as Record<string, unknown>);
   const structural: FieldErrors = {};
   for (const [name] of entries) {
@@ -79,13 +90,18 @@ export function decideUpdate(state: SettingsState | null, cmd: UpdateSettings, c
     const file = ctx.files.get(value as number);
     if (!file) throw new NotFoundError('File');
     if (!file.readable) throw new ForbiddenError(`The ${name} field names a file you may not read.`);
-    if (!file.mime.startsWith('image/')) throw new ValidationError({ [name]: [`The ${name} field must name an image, not ${file.mime}.`] });
+    if (!file.mime.startsWith('image/'))
+      throw new ValidationError({ [name]: [`The ${name} field must name an image, not ${file.mime}.`] });
   }
   const stored = state ?? new Map<string, unknown>();
   const current = (name: string) => (stored.has(name) ? stored.get(name) : (FIELDS[name]!.default ?? null));
-  const changes = Object.fromEntries(Object.entries(check.values).filter(([name, value]) => name in SECRETS || current(name) !== value));
+  const changes = Object.fromEntries(
+    Object.entries(check.values).filter(([name, value]) => name in SECRETS || current(name) !== value),
+  );
   if (Object.keys(changes).length === 0) return [];
-  return [{ type: 'organisation.SettingsChanged', data: { organisationId: cmd.organisationId, changes: ctx.seal(changes) } }];
+  return [
+    { type: 'organisation.SettingsChanged', data: { organisationId: cmd.organisationId, changes: ctx.seal(changes) } },
+  ];
 }
 
 /** The file ids the body's image fields name, for the handler to look up before deciding. */
@@ -99,38 +115,59 @@ export function imagesNamed(body: unknown): number[] {
   });
 }
 
-
 export function checkValue(kind: Kind, raw: unknown, name: string): { value: SettingValue } | { error: string } {
   const isString = typeof raw === 'string';
   // The HTTP pipe refuses such text first; provisioning files come here directly.
   if (isString && !isStorableText(raw)) return { error: unstorableTextMessage(name) };
   switch (kind.type) {
     case 'text':
-      return isString && raw.length <= kind.max ? { value: raw } : { error: `The ${name} field must be a string of at most ${kind.max} characters.` };
+      return isString && raw.length <= kind.max
+        ? { value: raw }
+        : { error: `The ${name} field must be a string of at most ${kind.max} characters.` };
     case 'nullable-text':
-      return raw === null || (isString && raw.length <= kind.max) ? { value: raw as string | null } : { error: `The ${name} field must be null or a string of at most ${kind.max} characters.` };
+      return raw === null || (isString && raw.length <= kind.max)
+        ? { value: raw as string | null }
+        : { error: `The ${name} field must be null or a string of at most ${kind.max} characters.` };
     case 'email':
-      return isString && (raw === '' || isEmailAddress(raw)) ? { value: raw.trim() } : { error: `The ${name} field must be an e-mail address (or empty).` };
+      return isString && (raw === '' || isEmailAddress(raw))
+        ? { value: raw.trim() }
+        : { error: `The ${name} field must be an e-mail address (or empty).` };
     case 'url':
-      return isString && (raw === '' || isHttpUrl(raw)) ? { value: raw } : { error: `The ${name} field must be an http(s) URL (or empty).` };
+      return isString && (raw === '' || isHttpUrl(raw))
+        ? { value: raw }
+        : { error: `The ${name} field must be an http(s) URL (or empty).` };
     case 'colour':
-      return isString && (raw === '' || /^#[0-9a-fA-F]{6}$/.test(raw)) ? { value: raw.toLowerCase() } : { error: `The ${name} field must be a colour such as #1a2b3c (or empty).` };
+      return isString && (raw === '' || /^#[0-9a-fA-F]{6}$/.test(raw))
+        ? { value: raw.toLowerCase() }
+        : { error: `The ${name} field must be a colour such as #1a2b3c (or empty).` };
     case 'switch':
-      return raw === '0' || raw === '1' ? { value: raw } : { error: `The ${name} field must be the string "0" or "1".` };
+      return raw === '0' || raw === '1'
+        ? { value: raw }
+        : { error: `The ${name} field must be the string "0" or "1".` };
     case 'digits': {
       if (kind.unset && raw === '') return { value: '' };
       const n = isString && /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
-      return n >= kind.min && n <= kind.max ? { value: String(n) } : { error: `The ${name} field must be a whole number from ${kind.min} to ${kind.max}, as a string${kind.unset ? ' (or empty)' : ''}.` };
+      return n >= kind.min && n <= kind.max
+        ? { value: String(n) }
+        : {
+            error: `The ${name} field must be a whole number from ${kind.min} to ${kind.max}, as a string${kind.unset ? ' (or empty)' : ''}.`,
+          };
     }
     case 'boolean':
       return typeof raw === 'boolean' ? { value: raw } : { error: `The ${name} field must be true or false.` };
     case 'secret':
-      return raw === null || (isString && raw.length <= 1024) ? { value: raw === '' ? null : (raw as string | null) } : { error: `The ${name} field must be a string of at most 1024 characters, or null to clear it.` };
+      return raw === null || (isString && raw.length <= 1024)
+        ? { value: raw === '' ? null : (raw as string | null) }
+        : { error: `The ${name} field must be a string of at most 1024 characters, or null to clear it.` };
     case 'image':
       // null clears the image; `{ "id": null }` is not a way to say so.
       if (raw === null) return { value: null };
       if (isPositiveId(raw)) return { value: raw };
-      return isIdRef(raw) ? { value: raw.id } : { error: `The ${name} field must be the id of an uploaded image, as n or { "id": n } (or null to clear it).` };
+      return isIdRef(raw)
+        ? { value: raw.id }
+        : {
+            error: `The ${name} field must be the id of an uploaded image, as n or { "id": n } (or null to clear it).`,
+          };
   }
 }
 

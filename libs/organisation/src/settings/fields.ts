@@ -32,7 +32,11 @@ export interface Field {
 
 const text = (max = 255): Kind => ({ type: 'text', max });
 const org = (kind: Kind, def: string = ''): Field => ({ kind, access: 'manage-organisation', default: def });
-const integration = (kind: Kind, def: string | boolean | null = ''): Field => ({ kind, access: 'manage-integrations', default: def });
+const integration = (kind: Kind, def: string | boolean | null = ''): Field => ({
+  kind,
+  access: 'manage-integrations',
+  default: def,
+});
 const expenses = (kind: Kind, def: string = ''): Field => ({ kind, access: 'edit-expense-settings', default: def });
 const rotas = (kind: Kind, def: string = ''): Field => ({ kind, access: 'manage-rotas', default: def });
 const SWITCH: Kind = { type: 'switch' };

@@ -9,7 +9,9 @@ import { readableBy } from './settings-views.js';
 /** A change's fields as the history shows them: a secret (sealed in the log) only as changed or cleared. */
 export const SETTINGS_HISTORY = defineHistory<SettingsEvent>({
   'organisation.SettingsChanged': ({ data: { changes } }) =>
-    Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, k in SECRETS ? (v === null ? '(cleared)' : '(changed)') : v])),
+    Object.fromEntries(
+      Object.entries(changes).map(([k, v]) => [k, k in SECRETS ? (v === null ? '(cleared)' : '(changed)') : v]),
+    ),
 });
 
 /**
@@ -34,7 +36,8 @@ export class SettingsHistory {
     );
     // As the detailed view answers this caller: a field their permissions do not reach is left
     // out of each change (an entry stays, with the fields they may read, so pages do not shift).
-    const visible = (changes: Record<string, unknown>) => Object.fromEntries(Object.entries(changes).filter(([name]) => readableBy(caller, name)));
+    const visible = (changes: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(changes).filter(([name]) => readableBy(caller, name)));
     return { items: items.map((e) => ({ changed_at: e.at, changed_by: e.actor, fields: visible(e.changes) })), total };
   }
 }

@@ -1,7 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FileRecords } from '#app/files';
 import type { Caller } from '#app/identity';
-import { APP_CONFIG, type AppConfig, ChangeFeed, NotFoundError, PreparedStatements, ReadCache, tenantScope, tenantSql } from '#app/platform';
+import {
+  APP_CONFIG,
+  type AppConfig,
+  ChangeFeed,
+  NotFoundError,
+  PreparedStatements,
+  ReadCache,
+  tenantScope,
+  tenantSql,
+} from '#app/platform';
 import { FIELDS, SECRETS } from './fields.js';
 
 type Stored = Map<string, unknown>;
@@ -43,7 +52,11 @@ export class SettingsViews {
    * reads past the cache: a worker acting once on a change it has just been told of must not see
    * the value before it (another process's cache hears of the change a moment later).
    */
-  async values(organisationId: number, names: readonly string[], { fresh = false }: { fresh?: boolean } = {}): Promise<Record<string, unknown>> {
+  async values(
+    organisationId: number,
+    names: readonly string[],
+    { fresh = false }: { fresh?: boolean } = {},
+  ): Promise<Record<string, unknown>> {
     const load = () => this.stored(organisationId);
     const stored = fresh ? await load() : await this.cached.get(String(organisationId), load);
     return Object.fromEntries(names.map((name) => [name, this.value(stored, name)]));
@@ -51,7 +64,11 @@ export class SettingsViews {
 
   async basic(caller: Caller): Promise<Record<string, unknown>> {
     const stored = await this.stored(caller.organisationId);
-    return Object.fromEntries(Object.entries(FIELDS).filter(([, f]) => f.basic).map(([name]) => [name, this.value(stored, name)]));
+    return Object.fromEntries(
+      Object.entries(FIELDS)
+        .filter(([, f]) => f.basic)
+        .map(([name]) => [name, this.value(stored, name)]),
+    );
   }
 
   /** The basic view plus every field the caller's permissions reach; secrets only as `*_set` flags. */

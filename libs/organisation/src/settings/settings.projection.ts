@@ -17,11 +17,18 @@ export class SettingsProjection extends defineProjection<Provisioned | SettingsE
   version: 2,
   tables: ['organisation_settings'],
   on: {
-    'identity.OrganisationProvisioned': ({ data: { id, name, slug, timezone, settings } }) => rows(id, { ...settings, name, slug, timezone }),
+    'identity.OrganisationProvisioned': ({ data: { id, name, slug, timezone, settings } }) =>
+      rows(id, { ...settings, name, slug, timezone }),
     'organisation.SettingsChanged': ({ data: { organisationId, changes } }) => rows(organisationId, changes),
   },
 }) {}
 
 function rows(organisationId: number, values: Record<string, unknown>): ProjectionOp[] {
-  return Object.entries(values).map(([name, value]) => op.upsert('organisation_settings', ['organisation_id', 'name'], { organisation_id: organisationId, name, value: value ?? null }));
+  return Object.entries(values).map(([name, value]) =>
+    op.upsert('organisation_settings', ['organisation_id', 'name'], {
+      organisation_id: organisationId,
+      name,
+      value: value ?? null,
+    }),
+  );
 }

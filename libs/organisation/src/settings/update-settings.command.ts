@@ -39,7 +39,12 @@ export class UpdateSettingsHandler implements ICommandHandler<UpdateSettingsComm
     await this.store.handle(
       settingsStream(caller.organisationId),
       evolve,
-      () => decideUpdate(stored, { organisationId: caller.organisationId, permissions: caller.permissions, body }, { files, seal: (changes) => sealSecrets(changes, this.secrets) }),
+      () =>
+        decideUpdate(
+          stored,
+          { organisationId: caller.organisationId, permissions: caller.permissions, body },
+          { files, seal: (changes) => sealSecrets(changes, this.secrets) },
+        ),
       { expect: 'any', metadata: metadataOf(caller) },
     );
   }

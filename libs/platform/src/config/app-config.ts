@@ -29,7 +29,11 @@ export interface AppConfig {
    * `pretty` writes one readable line per record instead of JSON (LOG_PRETTY). `destination`
    * replaces stdout; never set from the environment, tests use it to read the log.
    */
-  readonly log: { readonly level: string; readonly pretty: boolean; readonly destination?: { write(line: string): unknown } };
+  readonly log: {
+    readonly level: string;
+    readonly pretty: boolean;
+    readonly destination?: { write(line: string): unknown };
+  };
   /** Origins allowed to call the API from a browser (CORS_ORIGINS); empty: CORS off. */
   readonly cors: { readonly origins: readonly string[] };
   /** Shift reminders: the length of an hour of `shift_reminder_hours` (REMINDER_HOUR_MS; shorter only in tests). */

@@ -18,7 +18,10 @@ const optionalUrl = (protocols: string[]) =>
 const optionalBoolean = () =>
   z.preprocess(
     (v) => (typeof v === 'string' ? blankAsUnset(v.trim().toLowerCase()) : v),
-    z.enum(['true', 'false', '1', '0'], { message: 'must be true, false, 1 or 0' }).transform((v) => v === 'true' || v === '1').optional(),
+    z
+      .enum(['true', 'false', '1', '0'], { message: 'must be true, false, 1 or 0' })
+      .transform((v) => v === 'true' || v === '1')
+      .optional(),
   );
 /**
  * Comma-separated browser origins: each http(s), scheme and host (and port) only; no path, query,
@@ -32,10 +35,26 @@ const origins = () =>
       .string()
       .transform((value, ctx) => {
         const list: string[] = [];
-        for (const item of value.split(',').map((o) => o.trim()).filter(Boolean)) {
+        for (const item of value
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean)) {
           const url = URL.canParse(item) ? new URL(item) : undefined;
-          if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.pathname !== '/' || url.search || url.hash || item.includes('*')) {
-            ctx.addIssue({ code: 'custom', message: `"${item}" is not an http(s) origin such as https://app.example (no path)`, input: value });
+          if (
+            !url ||
+            !['http:', 'https:'].includes(url.protocol) ||
+            url.username ||
+            url.password ||
+            url.pathname !== '/' ||
+            url.search ||
+            url.hash ||
+            item.includes('*')
+          ) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `"${item}" is not an http(s) origin such as https://app.example (no path)`,
+              input: value,
+            });
             continue;
           }
           if (!list.includes(url.origin)) list.push(url.origin);
@@ -44,8 +63,7 @@ const origins = () =>
       })
       .optional(),
   );
-const seconds = (fallback: number) =>
-  z.preprocess(blankAsUnset, z.coerce.number().int().positive().default(fallback));
+const seconds = (fallback: number) => z.preprocess(blankAsUnset, z.coerce.number().int().positive().default(fallback));
 
 export const envSchema = z.object({
   NODE_ENV: z.preprocess(blankAsUnset, z.enum(['development', 'production', 'test']).default('development')),
@@ -75,7 +93,13 @@ export const envSchema = z.object({
   CORS_ORIGINS: origins(),
   // Not in operations.md's table: isolates BullMQ keys when several deployments share one Redis
   // (and lets parallel test files share one server).
-  QUEUE_PREFIX: z.preprocess(blankAsUnset, z.string().regex(/^[A-Za-z0-9_-]+$/).default('uvol')),
+  QUEUE_PREFIX: z.preprocess(
+    blankAsUnset,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .default('uvol'),
+  ),
   // Encrypts secrets inside stored events (two-factor codes on their way to the mailer,
   // integration secrets). Unset: derived from JWT_SECRET; set it to rotate the two separately.
   SECRETS_KEY: z.preprocess(blankAsUnset, z.string().min(32, 'must be at least 32 characters').optional()),

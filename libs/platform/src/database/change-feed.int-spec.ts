@@ -21,7 +21,9 @@ describe('ChangeFeed and ReadCache on Postgres', () => {
     feed = app.get(ChangeFeed);
     ds = app.get(DataSource);
     feed.subscribe((c) => heard.push(c));
-    await ds.query(`INSERT INTO organisation_settings (organisation_id, name, value) VALUES (901, 'timezone', '"Europe/London"')`);
+    await ds.query(
+      `INSERT INTO organisation_settings (organisation_id, name, value) VALUES (901, 'timezone', '"Europe/London"')`,
+    );
     // Let that insert's own notification pass: a load overlapping it would (rightly) not be kept.
     if (feed.live) await eventually(() => heard.some((c) => c.table === 'organisation_settings'));
   });
@@ -30,7 +32,9 @@ describe('ChangeFeed and ReadCache on Postgres', () => {
     await env?.cleanup();
   });
 
-  const timezone = async () => (await ds.query(`SELECT value FROM organisation_settings WHERE organisation_id = 901 AND name = 'timezone'`))[0].value as string;
+  const timezone = async () =>
+    (await ds.query(`SELECT value FROM organisation_settings WHERE organisation_id = 901 AND name = 'timezone'`))[0]
+      .value as string;
 
   if (process.env.TEST_EMBEDDED === '1') {
     it('stays off embedded (one process, and PGlite is one session), so caches always read', async () => {
@@ -77,7 +81,9 @@ describe('ChangeFeed and ReadCache on Postgres', () => {
     const cache = new ReadCache<string>(feed, [{ table: 'organisation_settings', key: 'organisation_id' }]);
     await cache.get('901', timezone);
     heard.length = 0;
-    await ds.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'uvol change feed' AND datname = current_database()`);
+    await ds.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'uvol change feed' AND datname = current_database()`,
+    );
     await eventually(() => !feed.live);
     expect(heard).toContainEqual({ table: '*', key: null });
     // Changed while nobody listens: the cache must not hand out the old value afterwards.

@@ -129,7 +129,9 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
 
   private retry(err: unknown): void {
     if (this.closed) return;
-    this.log.warn(`listening for changes failed (${err instanceof Error ? err.message : String(err)}); caches are off until it reconnects`);
+    this.log.warn(
+      `listening for changes failed (${err instanceof Error ? err.message : String(err)}); caches are off until it reconnects`,
+    );
     this.timer = setTimeout(() => {
       this.timer = null;
       this.connect().catch((e) => this.retry(e));

@@ -30,7 +30,10 @@ describe('embedded PostgreSQL (PGlite over a Unix socket)', () => {
                 c.release();
               }
             } else {
-              const { rows } = await pool.query('SELECT $1::int + 1 AS n, (SELECT count(*) FROM t WHERE id < $2) AS c', [i, i]);
+              const { rows } = await pool.query(
+                'SELECT $1::int + 1 AS n, (SELECT count(*) FROM t WHERE id < $2) AS c',
+                [i, i],
+              );
               if (rows[0].n !== i + 1) errors.push(`wrong answer for ${i}`);
             }
           } catch (err) {

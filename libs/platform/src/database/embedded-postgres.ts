@@ -27,7 +27,11 @@ export type StartupProgress = (message: string, options?: { readonly detail?: bo
  * A folder without a database gets one first, in a child process (createInChildProcess), so this
  * process opens it as every later start does.
  */
-export async function startEmbeddedPostgres(dataDir: string | undefined, socketDir: string, progress: StartupProgress = () => undefined): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(
+  dataDir: string | undefined,
+  socketDir: string,
+  progress: StartupProgress = () => undefined,
+): Promise<EmbeddedPostgres> {
   if (dataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // PGlite does not create parents
   mkdirSync(socketDir, { recursive: true, mode: 0o700 });
   const lock = dataDir ? claimDirectory(socketDir) : undefined;
@@ -69,7 +73,8 @@ export async function startEmbeddedPostgres(dataDir: string | undefined, socketD
 async function createInChildProcess(dataDir: string): Promise<void> {
   // The module this process loaded, wherever the child starts from.
   const pglite = pathToFileURL(createRequire(import.meta.url).resolve('@electric-sql/pglite')).href;
-  const script = 'const [module, dir] = process.argv.slice(1); const { PGlite } = await import(module); const db = await PGlite.create(dir); await db.close();';
+  const script =
+    'const [module, dir] = process.argv.slice(1); const { PGlite } = await import(module); const db = await PGlite.create(dir); await db.close();';
   // --liftoff-only: V8's baseline WASM compiler alone. initdb runs once for a few seconds; the
   // optimising compiler's work on PGlite's 9 MB module would be thrown away with the process, and
   // it is most of the child's peak (1.1 GB with it, 0.65 GB without, in the same time).
@@ -80,9 +85,13 @@ async function createInChildProcess(dataDir: string): Promise<void> {
   });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
-  const code = await new Promise<number | null>((resolve, reject) => child.once('error', reject).once('close', resolve));
+  const code = await new Promise<number | null>((resolve, reject) =>
+    child.once('error', reject).once('close', resolve),
+  );
   if (code !== 0 || !existsSync(join(dataDir, 'PG_VERSION'))) {
-    throw new Error(`Creating the embedded database in ${dataDir} failed (exit code ${code}): ${stderr.trim() || 'no message'}`);
+    throw new Error(
+      `Creating the embedded database in ${dataDir} failed (exit code ${code}): ${stderr.trim() || 'no message'}`,
+    );
   }
 }
 

@@ -5,13 +5,22 @@ import { ReadCache } from './read-cache.js';
 /** The feed's two faces the cache uses, driven by hand: these are the cache's rules, not the feed's. */
 function feed(live = true) {
   const listeners: ChangeListener[] = [];
-  const f = { live, subscribe: (l: ChangeListener) => listeners.push(l), changed: (c: Parameters<ChangeListener>[0]) => listeners.forEach((l) => l(c)) };
+  const f = {
+    live,
+    subscribe: (l: ChangeListener) => listeners.push(l),
+    changed: (c: Parameters<ChangeListener>[0]) => listeners.forEach((l) => l(c)),
+  };
   return f as typeof f & ChangeFeed;
 }
 
 const counter = () => {
   let n = 0;
-  return { load: async () => ({ n: ++n }), get count() { return n; } };
+  return {
+    load: async () => ({ n: ++n }),
+    get count() {
+      return n;
+    },
+  };
 };
 
 describe('ReadCache', () => {
@@ -56,7 +65,11 @@ describe('ReadCache', () => {
     f.changed({ table: 'expenses', key: '1' });
     await cache.get('a', c.load);
     expect(c.count).toBe(1);
-    for (const change of [{ table: 'users', key: '7' }, { table: 'sessions', key: null }, { table: '*', key: null }]) {
+    for (const change of [
+      { table: 'users', key: '7' },
+      { table: 'sessions', key: null },
+      { table: '*', key: null },
+    ]) {
       f.changed(change);
       await cache.get('a', c.load);
     }

@@ -4,7 +4,10 @@ import type { DataSource } from 'typeorm';
  * Migrations under an advisory lock, so an API and a worker booting together do not race.
  * `progress` hears how many are pending and how long they took, when any are.
  */
-export async function runMigrationsLocked(dataSource: DataSource, progress: (message: string) => void = () => undefined): Promise<string[]> {
+export async function runMigrationsLocked(
+  dataSource: DataSource,
+  progress: (message: string) => void = () => undefined,
+): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   try {
     await runner.query(`SELECT pg_advisory_lock(hashtextextended('event-store:migrations', 0))`);
@@ -12,10 +15,13 @@ export async function runMigrationsLocked(dataSource: DataSource, progress: (mes
     const started = Date.now();
     if (pending > 0) progress(`running ${pending} migration${pending === 1 ? '' : 's'}…`);
     const ran = await dataSource.runMigrations({ transaction: 'each' });
-    if (ran.length > 0) progress(`ran ${ran.length} migration${ran.length === 1 ? '' : 's'} in ${Date.now() - started} ms`);
+    if (ran.length > 0)
+      progress(`ran ${ran.length} migration${ran.length === 1 ? '' : 's'} in ${Date.now() - started} ms`);
     return ran.map((m) => m.name);
   } finally {
-    await runner.query(`SELECT pg_advisory_unlock(hashtextextended('event-store:migrations', 0))`).catch(() => undefined);
+    await runner
+      .query(`SELECT pg_advisory_unlock(hashtextextended('event-store:migrations', 0))`)
+      .catch(() => undefined);
     await runner.release();
   }
 }

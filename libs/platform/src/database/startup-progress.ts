@@ -33,8 +33,11 @@ export function progressOnStderr(config: AppConfig): StartupProgress {
  */
 export function progressInLog(config: AppConfig): StartupProgress {
   if (quiet(config)) return () => undefined;
-  const destination = config.log.destination ?? (config.log.pretty ? prettyDestination() : pino.destination({ dest: 1, sync: true }));
-  const logger = pino({ level: config.log.level }, destination as pino.DestinationStream).child({ context: 'Database' });
+  const destination =
+    config.log.destination ?? (config.log.pretty ? prettyDestination() : pino.destination({ dest: 1, sync: true }));
+  const logger = pino({ level: config.log.level }, destination as pino.DestinationStream).child({
+    context: 'Database',
+  });
   return (message) => logger.info(message);
 }
 

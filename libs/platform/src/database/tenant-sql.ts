@@ -46,7 +46,8 @@ export class Sql {
 class TenantScope extends Sql {
   constructor(readonly alias: string | undefined) {
     super([''], []);
-    if (alias !== undefined && !/^[a-z_][a-z0-9_]*$/i.test(alias)) throw new Error(`tenantScope: not an alias: ${alias}`);
+    if (alias !== undefined && !/^[a-z_][a-z0-9_]*$/i.test(alias))
+      throw new Error(`tenantScope: not an alias: ${alias}`);
   }
 }
 
@@ -82,7 +83,8 @@ export function tenantScope(alias?: string): Sql {
  */
 export function tenantSql(tenant: Tenant): (strings: TemplateStringsArray, ...values: unknown[]) => TenantStatement {
   const organisationId = tenant.organisationId;
-  if (!Number.isSafeInteger(organisationId) || organisationId <= 0) throw new Error(`tenantSql: not an organisation id: ${String(organisationId)}`);
+  if (!Number.isSafeInteger(organisationId) || organisationId <= 0)
+    throw new Error(`tenantSql: not an organisation id: ${String(organisationId)}`);
   return (strings, ...values) => {
     const params: unknown[] = [organisationId];
     let scoped = false;
@@ -103,7 +105,10 @@ export function tenantSql(tenant: Tenant): (strings: TemplateStringsArray, ...va
       return text;
     };
     const text = render(sql(strings, ...values));
-    if (!scoped) throw new Error(`tenantSql: the statement has no tenantScope(): ${text.replace(/\s+/g, ' ').trim().slice(0, 120)}`);
+    if (!scoped)
+      throw new Error(
+        `tenantSql: the statement has no tenantScope(): ${text.replace(/\s+/g, ' ').trim().slice(0, 120)}`,
+      );
     return { text, values: params };
   };
 }

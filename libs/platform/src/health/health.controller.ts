@@ -40,7 +40,8 @@ export class HealthController {
   @Get()
   @ApiOperation({
     summary: 'Liveness of the database and the queue backend',
-    description: 'For load balancers and orchestrators. Permission: none (no JWT). Each dependency gets two seconds to answer. Not under /api: the Accept rule does not apply.',
+    description:
+      'For load balancers and orchestrators. Permission: none (no JWT). Each dependency gets two seconds to answer. Not under /api: the Accept rule does not apply.',
   })
   @ApiResponse({ status: 200, type: HealthDto, description: 'The database and the queue backend answer' })
   @ApiResponse({ status: 503, type: HealthDto, description: 'One of them does not; `details` says which and why' })

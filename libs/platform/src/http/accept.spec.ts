@@ -2,10 +2,15 @@ import { describe, expect, it } from '@jest/globals';
 import { checkAccept, checkContentType } from './accept.js';
 
 describe('the Accept rule', () => {
-  it.each([undefined, '', 'application/json', '*/*', 'application/x.uvol.v3+json', 'text/html, application/json;q=0.9', 'application/*'])(
-    'serves %p',
-    (accept) => expect(checkAccept(accept)).toBeNull(),
-  );
+  it.each([
+    undefined,
+    '',
+    'application/json',
+    '*/*',
+    'application/x.uvol.v3+json',
+    'text/html, application/json;q=0.9',
+    'application/*',
+  ])('serves %p', (accept) => expect(checkAccept(accept)).toBeNull());
 
   it('refuses another version of the vendor type with 400', () => {
     expect(checkAccept('application/x.uvol.v9+json')).toEqual({
@@ -33,13 +38,29 @@ describe('the Accept rule', () => {
 describe('the Accept rule on a route producing CSV (@RouteConfig({ produces: [text/csv] }))', () => {
   const csv = { config: { produces: ['text/csv'] } };
 
-  it.each([undefined, '', 'text/csv', 'text/csv; charset=utf-8', '*/*', 'text/*', 'application/json, text/csv;q=0.5', 'TEXT/CSV'])('serves %p', (accept) =>
-    expect(checkAccept(accept, csv)).toBeNull(),
-  );
+  it.each([
+    undefined,
+    '',
+    'text/csv',
+    'text/csv; charset=utf-8',
+    '*/*',
+    'text/*',
+    'application/json, text/csv;q=0.5',
+    'TEXT/CSV',
+  ])('serves %p', (accept) => expect(checkAccept(accept, csv)).toBeNull());
 
   it('refuses a list naming only JSON, or only other types, with 406 naming text/csv', () => {
-    for (const accept of ['application/json', 'application/x.uvol.v3+json', 'application/*', 'text/html', 'text/csv;q=0']) {
-      expect(checkAccept(accept, csv)).toEqual({ status: 406, body: { message: 'This route produces text/csv only.', status_code: 406 } });
+    for (const accept of [
+      'application/json',
+      'application/x.uvol.v3+json',
+      'application/*',
+      'text/html',
+      'text/csv;q=0',
+    ]) {
+      expect(checkAccept(accept, csv)).toEqual({
+        status: 406,
+        body: { message: 'This route produces text/csv only.', status_code: 406 },
+      });
     }
   });
 
@@ -56,7 +77,9 @@ describe('the Accept rule on a route producing CSV (@RouteConfig({ produces: [te
 describe('the request body type', () => {
   it('lets JSON, multipart and body-less requests through', () => {
     expect(checkContentType({ 'content-length': '2', 'content-type': 'application/json; charset=utf-8' })).toBeNull();
-    expect(checkContentType({ 'transfer-encoding': 'chunked', 'content-type': 'multipart/form-data; boundary=x' })).toBeNull();
+    expect(
+      checkContentType({ 'transfer-encoding': 'chunked', 'content-type': 'multipart/form-data; boundary=x' }),
+    ).toBeNull();
     expect(checkContentType({})).toBeNull();
     expect(checkContentType({ 'content-length': '0', 'content-type': 'text/plain' })).toBeNull();
   });

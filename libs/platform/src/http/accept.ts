@@ -35,7 +35,10 @@ const JSON_ONLY = ['application/json'] as const;
  * a 406. A route producing another type (`route.config.produces`) is served for a list naming it or
  * a wildcard covering it, and not for one naming only JSON. Returns the refusal, or null to serve.
  */
-export function checkAccept(header: string | undefined, route?: { readonly config?: unknown }): { status: number; body: ErrorBody } | null {
+export function checkAccept(
+  header: string | undefined,
+  route?: { readonly config?: unknown },
+): { status: number; body: ErrorBody } | null {
   if (!header || !header.trim()) return null;
   const produces = (route?.config as ProducesConfig | undefined)?.produces ?? JSON_ONLY;
   let otherVersion: string | undefined;
@@ -49,9 +52,15 @@ export function checkAccept(header: string | undefined, route?: { readonly confi
     if (produces.some((p) => covers(vendor ? 'application/json' : type, p))) return null;
   }
   if (otherVersion !== undefined) {
-    return { status: 400, body: errorBody(400, `API version ${otherVersion} is not supported; this server speaks version ${API_VERSION}.`) };
+    return {
+      status: 400,
+      body: errorBody(400, `API version ${otherVersion} is not supported; this server speaks version ${API_VERSION}.`),
+    };
   }
-  const what = produces === JSON_ONLY ? 'This API produces application/json only.' : `This route produces ${produces.join(', ')} only.`;
+  const what =
+    produces === JSON_ONLY
+      ? 'This API produces application/json only.'
+      : `This route produces ${produces.join(', ')} only.`;
   return { status: 406, body: errorBody(406, what) };
 }
 
@@ -61,7 +70,9 @@ const BODY_TYPES = /^(application\/json|multipart\/form-data)\s*(;|$)/i;
  * A request that carries a body must send it as JSON (or multipart, for uploads): Fastify would
  * otherwise hand a text/plain body to validation, which answers 422 where api.md says 400.
  */
-export function checkContentType(headers: Record<string, string | string[] | undefined>): { status: number; body: ErrorBody } | null {
+export function checkContentType(
+  headers: Record<string, string | string[] | undefined>,
+): { status: number; body: ErrorBody } | null {
   const length = headers['content-length'];
   const hasBody = (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
   if (!hasBody) return null;

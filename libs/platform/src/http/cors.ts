@@ -20,7 +20,8 @@ export function corsOptions(origins: readonly string[]): CorsOptions | undefined
   if (origins.length === 0) return undefined;
   const allowed = new Set(origins);
   return {
-    origin: (origin: string | undefined, callback: (error: Error | null, allow: boolean) => void) => callback(null, origin !== undefined && allowed.has(origin)),
+    origin: (origin: string | undefined, callback: (error: Error | null, allow: boolean) => void) =>
+      callback(null, origin !== undefined && allowed.has(origin)),
     methods: CORS_METHODS,
     allowedHeaders: CORS_ALLOWED_HEADERS,
     exposedHeaders: CORS_EXPOSED_HEADERS,

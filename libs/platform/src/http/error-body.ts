@@ -19,9 +19,14 @@ export function errorBody(status: number, message: string, errors?: FieldErrors)
   if (!errors) return { message, status_code: status };
   const fields = Object.keys(errors);
   if (!fields.length) return { message, status_code: status };
-  if (fields.length <= MAX_ERROR_FIELDS && fields.every((f) => errors[f]!.length <= MAX_FIELD_MESSAGES)) return { message, status_code: status, errors };
+  if (fields.length <= MAX_ERROR_FIELDS && fields.every((f) => errors[f]!.length <= MAX_FIELD_MESSAGES))
+    return { message, status_code: status, errors };
   const kept: FieldErrors = {};
   for (const field of fields.slice(0, MAX_ERROR_FIELDS)) kept[field] = errors[field]!.slice(0, MAX_FIELD_MESSAGES);
   const left = fields.length - MAX_ERROR_FIELDS;
-  return { message: left > 0 ? `${message} (${left} more fields not listed)` : message, status_code: status, errors: kept };
+  return {
+    message: left > 0 ? `${message} (${left} more fields not listed)` : message,
+    status_code: status,
+    errors: kept,
+  };
 }

@@ -22,13 +22,18 @@ describe('mapError', () => {
   });
 
   it('maps Nest HTTP exceptions with their message', () => {
-    expect(mapError(new NotFoundException('Cannot GET /api/x')).body).toEqual({ message: 'Cannot GET /api/x', status_code: 404 });
+    expect(mapError(new NotFoundException('Cannot GET /api/x')).body).toEqual({
+      message: 'Cannot GET /api/x',
+      status_code: 404,
+    });
     expect(mapError(new BadRequestException()).status).toBe(400);
     expect(mapError(new PayloadTooLargeException()).status).toBe(413);
   });
 
   it('maps Fastify body errors to 400 and 413', () => {
-    expect(mapError(Object.assign(new SyntaxError('x'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 })).body).toEqual({
+    expect(
+      mapError(Object.assign(new SyntaxError('x'), { code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 })).body,
+    ).toEqual({
       message: 'Malformed JSON body.',
       status_code: 400,
     });

@@ -70,7 +70,11 @@ function fastifyError(err: unknown): MappedError | undefined {
   const known = typeof code === 'string' ? FASTIFY[code] : undefined;
   if (known) return { status: known[0], body: errorBody(known[0], known[1]), unexpected: false };
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
-    return { status: statusCode, body: errorBody(statusCode, GENERIC[statusCode] ?? 'Bad request.'), unexpected: false };
+    return {
+      status: statusCode,
+      body: errorBody(statusCode, GENERIC[statusCode] ?? 'Bad request.'),
+      unexpected: false,
+    };
   }
   return undefined;
 }

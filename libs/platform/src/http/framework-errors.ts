@@ -28,7 +28,12 @@ export function clientErrorHandler(securityHeaders: SecurityHeaders) {
   return (err: NodeJS.ErrnoException, socket: Socket): void => {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const message = status === 431 ? 'The request headers are too large.' : status === 408 ? 'The request took too long to arrive.' : 'The request is not valid HTTP.';
+    const message =
+      status === 431
+        ? 'The request headers are too large.'
+        : status === 408
+          ? 'The request took too long to arrive.'
+          : 'The request is not valid HTTP.';
     const body = JSON.stringify({ message, status_code: status });
     if (socket.writable) {
       socket.write(
@@ -49,7 +54,8 @@ export function clientErrorHandler(securityHeaders: SecurityHeaders) {
 function captureHeaders(securityHeaders: SecurityHeaders): string {
   const headers = new Map<string, string>();
   const res = {
-    setHeader: (name: string, value: unknown) => headers.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)),
+    setHeader: (name: string, value: unknown) =>
+      headers.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)),
     removeHeader: (name: string) => headers.delete(name.toLowerCase()),
     getHeader: (name: string) => headers.get(name.toLowerCase()),
   };

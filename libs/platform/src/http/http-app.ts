@@ -21,7 +21,8 @@ const NEGOTIATED = /^\/(api|auth\/api)(\/|$)/;
 // The docs page, and signed file downloads (an <img> asks for image/*, not JSON).
 const UNNEGOTIATED = /^\/api\/(docs|files\/\d+\/content)/;
 /** Whether the Accept and content-type rules judge this request (a CORS preflight they leave alone). */
-const negotiated = (req: { method: string; url: string }) => req.method !== 'OPTIONS' && NEGOTIATED.test(req.url) && !UNNEGOTIATED.test(req.url);
+const negotiated = (req: { method: string; url: string }) =>
+  req.method !== 'OPTIONS' && NEGOTIATED.test(req.url) && !UNNEGOTIATED.test(req.url);
 /** Signed file downloads: embeddable from another origin (`<img>`), cached by the browser. */
 const SIGNED_CONTENT = /^\/api\/files\/\d+\/content(\?|$)/;
 
@@ -33,13 +34,21 @@ const BODY_CEILING = 1_048_576;
  * request ids, helmet and the OpenAPI document. Used by the api and standalone processes and by
  * the e2e tests, so what the tests see is what clients get.
  */
-export async function createHttpApp(rootModule: unknown, options: { logger?: boolean } = {}): Promise<NestFastifyApplication> {
+export async function createHttpApp(
+  rootModule: unknown,
+  options: { logger?: boolean } = {},
+): Promise<NestFastifyApplication> {
   // Swagger UI ships inline scripts and styles; the API itself answers JSON only. helmet is built
   // once: @fastify/helmet built it anew on every request (option checks, CSP parsing), a
   // measurable share of a request's CPU (bench/README.md).
   const securityHeaders = helmet({
     contentSecurityPolicy: {
-      directives: { defaultSrc: ["'self'"], scriptSrc: ["'self'", "'unsafe-inline'"], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:'] },
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'unsafe-inline'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+      },
     },
   });
   const adapter = new FastifyAdapter({
@@ -67,7 +76,9 @@ export async function createHttpApp(rootModule: unknown, options: { logger?: boo
   const fastify = app.getHttpAdapter().getInstance();
   logRequests(app, PinoLogger.root);
   // First, so every answer carries them, the early refusals below too.
-  fastify.addHook('onRequest', (req, reply, next) => securityHeaders(req.raw, reply.raw, (error) => next(error as Error | undefined)));
+  fastify.addHook('onRequest', (req, reply, next) =>
+    securityHeaders(req.raw, reply.raw, (error) => next(error as Error | undefined)),
+  );
   fastify.addHook('onRequest', async (req, reply) => {
     void reply.header('x-request-id', req.id);
     if (SIGNED_CONTENT.test(req.url)) {
@@ -130,7 +141,11 @@ const LISTEN_FAILURES: Record<string, string> = {
  * Listens and logs the one start-up line operations.md promises. A busy or forbidden port is an
  * expected failure: one line on stderr and exit 1, not a stack trace.
  */
-export async function listen(app: NestFastifyApplication, http: { port: number; host: string; publicUrl: string }, mode: string): Promise<void> {
+export async function listen(
+  app: NestFastifyApplication,
+  http: { port: number; host: string; publicUrl: string },
+  mode: string,
+): Promise<void> {
   try {
     await app.listen(http.port, http.host);
   } catch (err) {

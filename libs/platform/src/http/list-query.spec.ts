@@ -16,17 +16,31 @@ function errorsOf(fn: () => unknown): Record<string, string[]> {
 
 describe('parseListQuery', () => {
   it('defaults to page 1, 15 per page, the first sort column ascending, nothing included', () => {
-    expect(parseListQuery({}, spec)).toEqual({ page: 1, perPage: 15, sort: 'date', direction: 'asc', include: new Set() });
+    expect(parseListQuery({}, spec)).toEqual({
+      page: 1,
+      perPage: 15,
+      sort: 'date',
+      direction: 'asc',
+      include: new Set(),
+    });
   });
 
   it('reads page, per_page, limit as its alias, s, o and include', () => {
     const q = parseListQuery({ page: '3', limit: '50', s: 'amount', o: 'd', include: 'user,role.roleProfile' }, spec);
-    expect(q).toEqual({ page: 3, perPage: 50, sort: 'amount', direction: 'desc', include: new Set(['user', 'role.roleProfile']) });
+    expect(q).toEqual({
+      page: 3,
+      perPage: 50,
+      sort: 'amount',
+      direction: 'desc',
+      include: new Set(['user', 'role.roleProfile']),
+    });
     expect(parseListQuery({ per_page: '20', limit: '99' }, spec).perPage).toBe(20);
   });
 
   it('names every bad parameter in one 422', () => {
-    const errors = errorsOf(() => parseListQuery({ page: '0', per_page: '101', s: 'name', o: 'up', include: 'user,secrets' }, spec));
+    const errors = errorsOf(() =>
+      parseListQuery({ page: '0', per_page: '101', s: 'name', o: 'up', include: 'user,secrets' }, spec),
+    );
     expect(Object.keys(errors).sort()).toEqual(['include', 'o', 'page', 'per_page', 's']);
     expect(errors.include![0]).toMatch(/secrets/);
   });

@@ -49,7 +49,13 @@ function single(value: unknown): string | undefined {
   return Array.isArray(value) ? String(value[value.length - 1]) : String(value);
 }
 
-function positiveInt(query: Query, name: string, fallback: number, max: number | undefined, errors: FieldErrors): number {
+function positiveInt(
+  query: Query,
+  name: string,
+  fallback: number,
+  max: number | undefined,
+  errors: FieldErrors,
+): number {
   const raw = single(query[name]);
   if (raw === undefined) return fallback;
   const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
@@ -59,12 +65,19 @@ function positiveInt(query: Query, name: string, fallback: number, max: number |
   return fallback;
 }
 
-function oneOf<T extends string>(query: Query, name: string, allowed: readonly T[], errors: FieldErrors): T | undefined {
+function oneOf<T extends string>(
+  query: Query,
+  name: string,
+  allowed: readonly T[],
+  errors: FieldErrors,
+): T | undefined {
   const raw = single(query[name]);
   if (raw === undefined) return undefined;
   if ((allowed as readonly string[]).includes(raw)) return raw as T;
   errors[name] = [
-    allowed.length ? `The selected ${name} is invalid; allowed: ${allowed.join(', ')}.` : `This list cannot be sorted by ${name}.`,
+    allowed.length
+      ? `The selected ${name} is invalid; allowed: ${allowed.join(', ')}.`
+      : `This list cannot be sorted by ${name}.`,
   ];
   return undefined;
 }
@@ -72,10 +85,15 @@ function oneOf<T extends string>(query: Query, name: string, allowed: readonly T
 function includes<T extends string>(query: Query, allowed: readonly T[], errors: FieldErrors): Set<T> {
   const raw = single(query.include);
   if (raw === undefined || raw === '') return new Set();
-  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !(allowed as readonly string[]).includes(n));
   if (unknown.length) {
-    errors.include = [`Unknown include: ${unknown.join(', ')}.${allowed.length ? ` Allowed: ${allowed.join(', ')}.` : ''}`];
+    errors.include = [
+      `Unknown include: ${unknown.join(', ')}.${allowed.length ? ` Allowed: ${allowed.join(', ')}.` : ''}`,
+    ];
   }
   return new Set(names.filter((n): n is T => (allowed as readonly string[]).includes(n)));
 }

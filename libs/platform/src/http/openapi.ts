@@ -1,5 +1,15 @@
 import { applyDecorators, type Type } from '@nestjs/common';
-import { ApiExtraModels, ApiParam, ApiProperty, ApiPropertyOptional, ApiQuery, ApiResponse, ApiSchema, getSchemaPath, type SchemaObject } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiParam,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiQuery,
+  ApiResponse,
+  ApiSchema,
+  getSchemaPath,
+  type SchemaObject,
+} from '@nestjs/swagger';
 import type { FieldErrors } from '../errors/domain-error.js';
 import type { ErrorBody } from './error-body.js';
 import type { ListQuerySpec } from './list-query.js';
@@ -42,7 +52,9 @@ export const ERROR_STATUSES = {
 
 /** Headers an error status always carries. */
 const ERROR_HEADERS: Partial<Record<ErrorStatus, Record<string, { description: string; schema: SchemaObject }>>> = {
-  429: { 'Retry-After': { description: 'Seconds to wait before the next attempt', schema: { type: 'integer', minimum: 1 } } },
+  429: {
+    'Retry-After': { description: 'Seconds to wait before the next attempt', schema: { type: 'integer', minimum: 1 } },
+  },
 };
 
 export type ErrorStatus = keyof typeof ERROR_STATUSES;
@@ -52,8 +64,13 @@ export type ErrorStatus = keyof typeof ERROR_STATUSES;
  * among the statuses replaces the generic text of a status where the route can say more:
  * `@ApiErrors(404, 409, { 409: 'The expense is claimed.' })`.
  */
-export function ApiErrors(...args: (ErrorStatus | Partial<Record<ErrorStatus, string>>)[]): MethodDecorator & ClassDecorator {
-  const descriptions: Partial<Record<ErrorStatus, string>> = Object.assign({}, ...args.filter((a) => typeof a === 'object'));
+export function ApiErrors(
+  ...args: (ErrorStatus | Partial<Record<ErrorStatus, string>>)[]
+): MethodDecorator & ClassDecorator {
+  const descriptions: Partial<Record<ErrorStatus, string>> = Object.assign(
+    {},
+    ...args.filter((a) => typeof a === 'object'),
+  );
   const statuses = args.filter((a): a is ErrorStatus => typeof a === 'number');
   return applyDecorators(
     ApiExtraModels(ErrorBodyDto),
@@ -72,9 +89,17 @@ export function ApiErrors(...args: (ErrorStatus | Partial<Record<ErrorStatus, st
 /** `links` of the pagination envelope: absolute URLs, each omitted when there is no such page. */
 @ApiSchema({ name: 'PaginationLinks' })
 export class PaginationLinksDto {
-  @ApiPropertyOptional({ format: 'uri', description: 'Absent on the last page', example: 'https://volunteers.example/api/expenses/types?page=3&per_page=15' })
+  @ApiPropertyOptional({
+    format: 'uri',
+    description: 'Absent on the last page',
+    example: 'https://volunteers.example/api/expenses/types?page=3&per_page=15',
+  })
   next?: string;
-  @ApiPropertyOptional({ format: 'uri', description: 'Absent on the first page', example: 'https://volunteers.example/api/expenses/types?page=1&per_page=15' })
+  @ApiPropertyOptional({
+    format: 'uri',
+    description: 'Absent on the first page',
+    example: 'https://volunteers.example/api/expenses/types?page=1&per_page=15',
+  })
   previous?: string;
 }
 
@@ -124,15 +149,26 @@ export function dataSchema(item: Type<unknown>, isArray = false): SchemaObject {
 export function ApiPaginated(item: Type<unknown>, options: EnvelopeOptions = {}): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiExtraModels(item, PaginationMetaDto, PaginationDto, PaginationLinksDto),
-    ApiResponse({ status: options.status ?? 200, description: options.description ?? 'A page of the list', schema: paginatedSchema(item) }),
+    ApiResponse({
+      status: options.status ?? 200,
+      description: options.description ?? 'A page of the list',
+      schema: paginatedSchema(item),
+    }),
   );
 }
 
 /** The success response `{ data: Item }` (or `{ data: Item[] }` with `isArray`). */
-export function ApiData(item: Type<unknown>, options: EnvelopeOptions & { readonly isArray?: boolean } = {}): MethodDecorator & ClassDecorator {
+export function ApiData(
+  item: Type<unknown>,
+  options: EnvelopeOptions & { readonly isArray?: boolean } = {},
+): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiExtraModels(item),
-    ApiResponse({ status: options.status ?? 200, description: options.description ?? '', schema: dataSchema(item, options.isArray) }),
+    ApiResponse({
+      status: options.status ?? 200,
+      description: options.description ?? '',
+      schema: dataSchema(item, options.isArray),
+    }),
   );
 }
 
@@ -141,21 +177,42 @@ export function ApiData(item: Type<unknown>, options: EnvelopeOptions & { readon
  * include when the spec offers them (an unknown value of any is a 422). Pass the same spec the
  * route parses with, so the document cannot drift from the code.
  */
-export function ApiListQuery(spec: ListQuerySpec = {}, options: { readonly sortDescription?: string } = {}): MethodDecorator {
+export function ApiListQuery(
+  spec: ListQuerySpec = {},
+  options: { readonly sortDescription?: string } = {},
+): MethodDecorator {
   const decorators: MethodDecorator[] = [
     ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, default: 1 } }),
-    ApiQuery({ name: 'per_page', required: false, schema: { type: 'integer', minimum: 1, maximum: PER_PAGE.max, default: PER_PAGE.default } }),
-    ApiQuery({ name: 'limit', required: false, description: 'Alias of per_page (per_page wins when both are given)', schema: { type: 'integer', minimum: 1, maximum: PER_PAGE.max } }),
+    ApiQuery({
+      name: 'per_page',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: PER_PAGE.max, default: PER_PAGE.default },
+    }),
+    ApiQuery({
+      name: 'limit',
+      required: false,
+      description: 'Alias of per_page (per_page wins when both are given)',
+      schema: { type: 'integer', minimum: 1, maximum: PER_PAGE.max },
+    }),
   ];
   if (spec.sorts?.length) {
     const byDefault = spec.defaultSort ?? spec.sorts[0];
     decorators.push(
-      ApiQuery({ name: 's', required: false, description: options.sortDescription ?? 'Sort column', schema: { type: 'string', enum: [...spec.sorts], default: byDefault } }),
+      ApiQuery({
+        name: 's',
+        required: false,
+        description: options.sortDescription ?? 'Sort column',
+        schema: { type: 'string', enum: [...spec.sorts], default: byDefault },
+      }),
       ApiQuery({
         name: 'o',
         required: false,
         description: 'Direction: a/asc ascending, d/desc descending',
-        schema: { type: 'string', enum: ['a', 'd', 'asc', 'desc'], default: spec.defaultDirection === 'desc' ? 'd' : 'a' },
+        schema: {
+          type: 'string',
+          enum: ['a', 'd', 'asc', 'desc'],
+          default: spec.defaultDirection === 'desc' ? 'd' : 'a',
+        },
       }),
     );
   }
@@ -177,12 +234,24 @@ export function ApiIncludeQuery(includes: readonly string[]): MethodDecorator {
 
 /** A boolean filter of `parseBooleanQuery`: `true`/`false`/`1`/`0`, anything else a 422; absent means both. */
 export function ApiBooleanQuery(name: string, description: string): MethodDecorator {
-  return ApiQuery({ name, required: false, description, schema: { type: 'string', enum: ['true', 'false', '1', '0'] } });
+  return ApiQuery({
+    name,
+    required: false,
+    description,
+    schema: { type: 'string', enum: ['true', 'false', '1', '0'] },
+  });
 }
 
 /** A comma-separated list of ids (`user=3,7`). */
 export function ApiIdListQuery(name: string, description: string): MethodDecorator {
-  return ApiQuery({ name, required: false, description, style: 'form', explode: false, schema: { type: 'array', items: { type: 'integer', minimum: 1 } } });
+  return ApiQuery({
+    name,
+    required: false,
+    description,
+    style: 'form',
+    explode: false,
+    schema: { type: 'array', items: { type: 'integer', minimum: 1 } },
+  });
 }
 
 /**
@@ -190,5 +259,8 @@ export function ApiIdListQuery(name: string, description: string): MethodDecorat
  * parameter over the router's length limit is a 414 on every such route, so it is declared here.
  */
 export function ApiIdParam(name: string, description?: string): MethodDecorator {
-  return applyDecorators(ApiParam({ name, required: true, description, schema: { type: 'integer', format: 'int64', minimum: 1 } }), ApiErrors(414));
+  return applyDecorators(
+    ApiParam({ name, required: true, description, schema: { type: 'integer', format: 'int64', minimum: 1 } }),
+    ApiErrors(414),
+  );
 }

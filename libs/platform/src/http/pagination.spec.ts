@@ -5,7 +5,13 @@ describe('paginate', () => {
   const items = ['a', 'b'];
 
   it('declares every count as a string and links absolutely, keeping the other parameters', () => {
-    const page = paginate(items, 42, { page: 2, perPage: 2 }, 'https://vol.example', '/api/claims?approved=true&page=2&limit=2');
+    const page = paginate(
+      items,
+      42,
+      { page: 2, perPage: 2 },
+      'https://vol.example',
+      '/api/claims?approved=true&page=2&limit=2',
+    );
     expect(page.meta.pagination).toEqual({
       total: '42',
       count: '2',
@@ -21,7 +27,10 @@ describe('paginate', () => {
   });
 
   it('omits the links that do not exist', () => {
-    expect(paginate([], 0, { page: 1, perPage: 15 }, 'http://x', '/api/t').meta.pagination).toMatchObject({ total_pages: '1', links: {} });
+    expect(paginate([], 0, { page: 1, perPage: 15 }, 'http://x', '/api/t').meta.pagination).toMatchObject({
+      total_pages: '1',
+      links: {},
+    });
     const last = paginate(items, 17, { page: 2, perPage: 15 }, 'http://x', '/api/t');
     expect(last.meta.pagination.links.next).toBeUndefined();
     expect(last.meta.pagination.links.previous).toBe('http://x/api/t?page=1&per_page=15');

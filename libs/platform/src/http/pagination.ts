@@ -28,7 +28,13 @@ export function offsetOf(page: PageRequest): number {
  * `requestUrl` is the path and query the client called; links keep every other query parameter
  * and are made absolute with PUBLIC_URL.
  */
-export function paginate<T>(items: T[], total: number, page: PageRequest, publicUrl: string, requestUrl: string): Paginated<T> {
+export function paginate<T>(
+  items: T[],
+  total: number,
+  page: PageRequest,
+  publicUrl: string,
+  requestUrl: string,
+): Paginated<T> {
   const totalPages = Math.max(1, Math.ceil(total / page.perPage));
   const link = (target: number) => {
     const called = new URL(requestUrl, 'http://request.invalid');

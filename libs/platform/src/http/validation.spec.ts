@@ -26,7 +26,12 @@ const body = (metatype: ArgumentMetadata['metatype'] = NameBody): ArgumentMetada
 const query: ArgumentMetadata = { type: 'query', metatype: Object };
 
 async function refusal(value: unknown, metadata: ArgumentMetadata): Promise<DomainError> {
-  const err = await validationPipe().transform(value, metadata).then(() => undefined, (e: unknown) => e);
+  const err = await validationPipe()
+    .transform(value, metadata)
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   if (!(err instanceof DomainError)) throw new Error(`expected a DomainError, got ${String(err)}`);
   return err;
 }
@@ -34,12 +39,18 @@ async function refusal(value: unknown, metadata: ArgumentMetadata): Promise<Doma
 describe('the global validation pipe', () => {
   it('answers 400 when a whole-body parameter has no body, with a DTO or without one', async () => {
     for (const metatype of [NameBody, Object]) {
-      for (const value of [undefined, null]) expect(await refusal(value, body(metatype))).toMatchObject({ code: 'bad_request', message: 'A JSON object body is required.' });
+      for (const value of [undefined, null])
+        expect(await refusal(value, body(metatype))).toMatchObject({
+          code: 'bad_request',
+          message: 'A JSON object body is required.',
+        });
     }
   });
 
   it('leaves a missing single field of the body, and other parameters, to their own rules', async () => {
-    await expect(validationPipe().transform(undefined, { type: 'body', metatype: String, data: 'name' })).resolves.toBeUndefined();
+    await expect(
+      validationPipe().transform(undefined, { type: 'body', metatype: String, data: 'name' }),
+    ).resolves.toBeUndefined();
     await expect(validationPipe().transform(undefined, { type: 'custom', metatype: Object })).resolves.toBeUndefined();
   });
 
@@ -60,21 +71,34 @@ describe('the global validation pipe', () => {
     const errorsOf = async (value: object) => (await refusal(value, body(ManyRulesBody))).errors;
 
     it('names the type, not the ranges, for a word where a number belongs', async () => {
-      expect(await errorsOf({ ...MANY_OK, amount: 'twelve' })).toEqual({ amount: ['The amount field must be a number with at most 2 decimal places.'] });
-      expect(await errorsOf({ ...MANY_OK, position: 'first' })).toEqual({ position: ['position must be an integer number'] });
+      expect(await errorsOf({ ...MANY_OK, amount: 'twelve' })).toEqual({
+        amount: ['The amount field must be a number with at most 2 decimal places.'],
+      });
+      expect(await errorsOf({ ...MANY_OK, position: 'first' })).toEqual({
+        position: ['position must be an integer number'],
+      });
       expect(await errorsOf({ ...MANY_OK, email: 3 })).toEqual({ email: ['email must be an email'] });
-      expect(await errorsOf({ ...MANY_OK, type: 'x' })).toEqual({ type: ['The type field must be an object { "id": … }.'] });
+      expect(await errorsOf({ ...MANY_OK, type: 'x' })).toEqual({
+        type: ['The type field must be an object { "id": … }.'],
+      });
     });
 
     it('names the one range or format rule broken by a value of the right type', async () => {
       expect(await errorsOf({ ...MANY_OK, amount: -1 })).toEqual({ amount: ['amount must not be less than 0'] });
-      expect(await errorsOf({ ...MANY_OK, amount: -1.234 })).toEqual({ amount: ['The amount field must be a number with at most 2 decimal places.'] });
+      expect(await errorsOf({ ...MANY_OK, amount: -1.234 })).toEqual({
+        amount: ['The amount field must be a number with at most 2 decimal places.'],
+      });
       expect(await errorsOf({ ...MANY_OK, name: '' })).toEqual({ name: ['name should not be empty'] });
-      expect(await errorsOf({ ...MANY_OK, name: 'too long' })).toEqual({ name: ['name must be shorter than or equal to 5 characters'] });
+      expect(await errorsOf({ ...MANY_OK, name: 'too long' })).toEqual({
+        name: ['name must be shorter than or equal to 5 characters'],
+      });
     });
 
     it('says a missing required field is required, a nested one too', async () => {
-      expect(await errorsOf({})).toEqual({ email: ['The email field is required.'], password: ['The password field is required.'] });
+      expect(await errorsOf({})).toEqual({
+        email: ['The email field is required.'],
+        password: ['The password field is required.'],
+      });
       expect(await errorsOf({ ...MANY_OK, type: {} })).toEqual({ 'type.id': ['The type.id field is required.'] });
     });
 

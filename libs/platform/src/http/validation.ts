@@ -14,8 +14,29 @@ export const requiredMessage = (field: string) => `The ${field} field is require
  */
 const RANK: Readonly<Record<string, number>> = {
   whitelistValidation: 0,
-  isDefined: 1, isNotNull: 1, isString: 1, isNumber: 1, isInt: 1, isDecimal: 1, isBoolean: 1, isObject: 1, isArray: 1, isPositiveId: 1, isDate: 1,
-  min: 3, max: 3, minLength: 3, maxLength: 3, length: 3, arrayMinSize: 3, arrayMaxSize: 3, arrayNotEmpty: 3, minDate: 3, maxDate: 3, isPositive: 3, isNegative: 3,
+  isDefined: 1,
+  isNotNull: 1,
+  isString: 1,
+  isNumber: 1,
+  isInt: 1,
+  isDecimal: 1,
+  isBoolean: 1,
+  isObject: 1,
+  isArray: 1,
+  isPositiveId: 1,
+  isDate: 1,
+  min: 3,
+  max: 3,
+  minLength: 3,
+  maxLength: 3,
+  length: 3,
+  arrayMinSize: 3,
+  arrayMaxSize: 3,
+  arrayNotEmpty: 3,
+  minDate: 3,
+  maxDate: 3,
+  isPositive: 3,
+  isNegative: 3,
   nestedValidation: 4,
 };
 const FORMAT_RANK = 2;
@@ -61,7 +82,8 @@ export const BODY_REQUIRED = 'A JSON object body is required.';
  */
 class ApiValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'body' && metadata.data === undefined && (value === undefined || value === null)) throw new DomainError('bad_request', BODY_REQUIRED);
+    if (metadata.type === 'body' && metadata.data === undefined && (value === undefined || value === null))
+      throw new DomainError('bad_request', BODY_REQUIRED);
     if (metadata.type === 'body' || metadata.type === 'query') {
       const unstorable = unstorableTextIn(value);
       if (Object.keys(unstorable).length) throw new ValidationError(unstorable);

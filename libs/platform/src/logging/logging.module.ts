@@ -35,23 +35,26 @@ const pathOf = (url: string | undefined) => (url ?? '').split('?', 1)[0]!;
  */
 export function logRequests(app: NestFastifyApplication, logger: PinoBaseLogger | undefined): void {
   if (!logger) return;
-  app.getHttpAdapter().getInstance().addHook('onRequest', (req, reply, done) => {
-    const path = pathOf(req.raw.url);
-    if (path === '/health') return done();
-    reply.raw.once('close', () => {
-      const pattern = req.routeOptions.url;
-      const line = {
-        reqId: req.id,
-        method: req.method,
-        route: pattern && pattern !== '*' ? pattern : path.slice(0, 200),
-        status: reply.statusCode,
-        duration_ms: Math.round(reply.elapsedTime * 10) / 10,
-      };
-      if (reply.statusCode >= 500) logger.error(line, 'request completed');
-      else logger.info(line, 'request completed');
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', (req, reply, done) => {
+      const path = pathOf(req.raw.url);
+      if (path === '/health') return done();
+      reply.raw.once('close', () => {
+        const pattern = req.routeOptions.url;
+        const line = {
+          reqId: req.id,
+          method: req.method,
+          route: pattern && pattern !== '*' ? pattern : path.slice(0, 200),
+          status: reply.statusCode,
+          duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+        };
+        if (reply.statusCode >= 500) logger.error(line, 'request completed');
+        else logger.info(line, 'request completed');
+      });
+      done();
     });
-    done();
-  });
 }
 
 type PinoBaseLogger = Pick<PinoLogger['logger'], 'info' | 'error'>;
@@ -70,11 +73,20 @@ type PinoBaseLogger = Pick<PinoLogger['logger'], 'info' | 'error'>;
           quietReqLogger: true,
           quietResLogger: true,
           serializers: {
-            req: (req: { method?: string; url?: string }) => ({ method: req.method, path: (req.url ?? '').split('?', 1)[0] }),
+            req: (req: { method?: string; url?: string }) => ({
+              method: req.method,
+              path: (req.url ?? '').split('?', 1)[0],
+            }),
             res: (res: { statusCode?: number }) => ({ status: res.statusCode }),
           },
           // Tokens, passwords and keys never reach the log.
-          redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.token', 'req.body.key'],
+          redact: [
+            'req.headers.authorization',
+            'req.headers.cookie',
+            'req.body.password',
+            'req.body.token',
+            'req.body.key',
+          ],
           // The request line is logRequests' (http-app.ts), one per request.
           autoLogging: false,
         },

@@ -33,6 +33,8 @@ export function formatPretty(line: string): string {
 }
 
 /** A pino destination writing formatPretty's lines to `out` (stdout by default). */
-export function prettyDestination(out: { write(text: string): unknown } = process.stdout): { write(line: string): void } {
+export function prettyDestination(out: { write(text: string): unknown } = process.stdout): {
+  write(line: string): void;
+} {
   return { write: (line: string) => void out.write(formatPretty(line)) };
 }

@@ -33,7 +33,11 @@ async function startSmtpServer(received: Received[]): Promise<SMTPServer> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const { mailFrom, rcptTo } = session.envelope;
-        received.push({ from: mailFrom && mailFrom.address, to: rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        received.push({
+          from: mailFrom && mailFrom.address,
+          to: rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
         callback();
       });
     },
@@ -75,7 +79,11 @@ describe('Mailer', () => {
     });
 
     it('delivers the message with its attachment to the SMTP server', async () => {
-      const config = loadConfig({ DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'noreply@test.example' });
+      const config = loadConfig({
+        DATA_DIR: dataDir,
+        SMTP_URL: `smtp://127.0.0.1:${port}`,
+        MAIL_FROM: 'noreply@test.example',
+      });
       const mailer = new Mailer(config);
       try {
         await mailer.send(MESSAGE);
@@ -100,7 +108,9 @@ describe('Mailer', () => {
   describe('without SMTP_URL', () => {
     it('writes the rendered message as an .eml file under DATA_DIR/mail', async () => {
       const config = loadConfig({ DATA_DIR: dataDir });
-      const app = await Test.createTestingModule({ imports: [ConfigModule.forRoot(config), MessagingModule] }).compile();
+      const app = await Test.createTestingModule({
+        imports: [ConfigModule.forRoot(config), MessagingModule],
+      }).compile();
       try {
         await app.get(Mailer).send(MESSAGE);
       } finally {

@@ -8,7 +8,12 @@ import { join } from 'node:path';
  * two messages of the same millisecond apart. Colons are left out of the timestamp because some
  * file systems refuse them. The messages carry sign-in codes, so only the owner may read them.
  */
-export async function writeSinkFile(dir: string, extension: string, content: string | Buffer, at = new Date()): Promise<string> {
+export async function writeSinkFile(
+  dir: string,
+  extension: string,
+  content: string | Buffer,
+  at = new Date(),
+): Promise<string> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const stamp = at.toISOString().replaceAll(':', '-');
   const file = join(dir, `${stamp}-${randomBytes(4).toString('hex')}.${extension}`);

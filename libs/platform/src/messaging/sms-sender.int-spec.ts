@@ -15,7 +15,12 @@ async function startGateway(hits: Hit[], answer: { status: number }): Promise<Se
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      hits.push({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      hits.push({
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       res.writeHead(answer.status, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
   });
@@ -42,7 +47,9 @@ describe('SmsSender', () => {
     beforeAll(async () => {
       server = await startGateway(hits, answer);
       const { port } = server.address() as AddressInfo;
-      sender = new SmsSender(loadConfig({ DATA_DIR: dataDir, SMS_WEBHOOK_URL: `http://127.0.0.1:${port}/texts?key=k1` }));
+      sender = new SmsSender(
+        loadConfig({ DATA_DIR: dataDir, SMS_WEBHOOK_URL: `http://127.0.0.1:${port}/texts?key=k1` }),
+      );
     });
     beforeEach(() => {
       hits.length = 0;
@@ -73,7 +80,9 @@ describe('SmsSender', () => {
       const closed = await startGateway([], answer);
       const { port } = closed.address() as AddressInfo;
       await new Promise<void>((resolve) => closed.close(() => resolve()));
-      const unreachable = new SmsSender(loadConfig({ DATA_DIR: dataDir, SMS_WEBHOOK_URL: `http://127.0.0.1:${port}/` }));
+      const unreachable = new SmsSender(
+        loadConfig({ DATA_DIR: dataDir, SMS_WEBHOOK_URL: `http://127.0.0.1:${port}/` }),
+      );
       await expect(unreachable.send('+15550100', 'hi')).rejects.toThrow(/SMS webhook unreachable/);
     });
   });

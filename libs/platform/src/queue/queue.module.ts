@@ -28,7 +28,10 @@ export class QueueModule {
           useFactory: (config: AppConfig, db: DatabaseEndpoint) => {
             if (config.queue.redisUrl) {
               // Workers block on Redis, which BullMQ requires to be retried forever.
-              return { connection: { url: config.queue.redisUrl, maxRetriesPerRequest: null }, prefix: config.queue.prefix };
+              return {
+                connection: { url: config.queue.redisUrl, maxRetriesPerRequest: null },
+                prefix: config.queue.prefix,
+              };
             }
             setDefaultBackendFactory(createPostgresBackend);
             const schema = db.embedded ? PG_QUEUE_SCHEMA.embedded : PG_QUEUE_SCHEMA.server;

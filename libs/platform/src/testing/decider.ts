@@ -28,7 +28,11 @@ export interface Decision<E> {
   /** Asserts that the decision is exactly these events, in this order (`[]`: nothing changes). */
   then(expected: readonly E[]): void;
   /** Asserts a refusal of this class (and message or field errors); `recorded` is what a RecordedRefusal records. Returns the error. */
-  thenThrows<T extends Error>(errorClass: new (...args: never[]) => T, expected?: ExpectedRefusal, recorded?: readonly E[]): T;
+  thenThrows<T extends Error>(
+    errorClass: new (...args: never[]) => T,
+    expected?: ExpectedRefusal,
+    recorded?: readonly E[],
+  ): T;
 }
 
 type WhenArgs<C, X> = undefined extends X ? [command: C, context?: X] : [command: C, context: X];
@@ -39,16 +43,22 @@ export function testDecider<S, C, E, X = undefined>(decider: Decider<S, C, E, X>
     given(events: readonly E[]) {
       return {
         when(...[command, context]: WhenArgs<C, X>): Decision<E> {
-          const run = () => decider.decide(events.reduce(decider.evolve, decider.initialState ?? null), command, context as X);
+          const run = () =>
+            decider.decide(events.reduce(decider.evolve, decider.initialState ?? null), command, context as X);
           return {
             then(expected) {
               // Outcomes are synchronous; awaiting one would call this with a resolve function.
-              if (typeof expected === 'function') throw new TypeError('A decision is synchronous: call .then(events), do not await it.');
+              if (typeof expected === 'function')
+                throw new TypeError('A decision is synchronous: call .then(events), do not await it.');
               let actual: E[];
               try {
                 actual = run();
               } catch (err) {
-                throw new AssertionError({ message: `Expected events, but decide threw ${describeError(err)}`, actual: err, expected });
+                throw new AssertionError({
+                  message: `Expected events, but decide threw ${describeError(err)}`,
+                  actual: err,
+                  expected,
+                });
               }
               deepStrictEqual(actual, [...expected]);
             },
@@ -57,11 +67,20 @@ export function testDecider<S, C, E, X = undefined>(decider: Decider<S, C, E, X>
               try {
                 events = run();
               } catch (err) {
-                if (!(err instanceof errorClass)) throw new AssertionError({ message: `Expected ${errorClass.name}, but decide threw ${describeError(err)}`, actual: err, expected: errorClass });
+                if (!(err instanceof errorClass))
+                  throw new AssertionError({
+                    message: `Expected ${errorClass.name}, but decide threw ${describeError(err)}`,
+                    actual: err,
+                    expected: errorClass,
+                  });
                 checkRefusal(err, expected, recorded);
                 return err;
               }
-              throw new AssertionError({ message: `Expected ${errorClass.name}, but decide returned events`, actual: events, expected: errorClass });
+              throw new AssertionError({
+                message: `Expected ${errorClass.name}, but decide returned events`,
+                actual: events,
+                expected: errorClass,
+              });
             },
           };
         },
@@ -70,17 +89,31 @@ export function testDecider<S, C, E, X = undefined>(decider: Decider<S, C, E, X>
   };
 }
 
-function checkRefusal(err: Error, expected: ExpectedRefusal | undefined, recorded: readonly unknown[] | undefined): void {
+function checkRefusal(
+  err: Error,
+  expected: ExpectedRefusal | undefined,
+  recorded: readonly unknown[] | undefined,
+): void {
   const errors = (err as { errors?: FieldErrors }).errors;
   if (typeof expected === 'string') strictEqual(err.message, expected);
   else if (expected instanceof RegExp) match(err.message, expected);
-  else if (Array.isArray(expected)) deepStrictEqual(Object.keys(errors ?? {}).sort(), [...expected].sort(), 'the fields named by the refusal');
+  else if (Array.isArray(expected))
+    deepStrictEqual(Object.keys(errors ?? {}).sort(), [...expected].sort(), 'the fields named by the refusal');
   else if (expected) deepStrictEqual(errors, expected);
   if (err instanceof RecordedRefusal) {
-    if (!recorded) throw new AssertionError({ message: `The refusal records events; name them: ${JSON.stringify(err.events)}`, actual: err.events, expected: recorded });
+    if (!recorded)
+      throw new AssertionError({
+        message: `The refusal records events; name them: ${JSON.stringify(err.events)}`,
+        actual: err.events,
+        expected: recorded,
+      });
     deepStrictEqual([...err.events], [...recorded], 'the events the refusal records');
   } else if (recorded) {
-    throw new AssertionError({ message: 'Expected the refusal to record events, but it records none', actual: [], expected: recorded });
+    throw new AssertionError({
+      message: 'Expected the refusal to record events, but it records none',
+      actual: [],
+      expected: recorded,
+    });
   }
 }
 

@@ -16,7 +16,10 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 /** Every wall-clock time (HH:MM) of one day. */
-const minutesOfDay = Array.from({ length: 24 * 60 }, (_, i) => `${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`);
+const minutesOfDay = Array.from(
+  { length: 24 * 60 },
+  (_, i) => `${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`,
+);
 
 describe('todayIn', () => {
   it('given one instant, when asked in three zones, then each answers its own date', () => {
@@ -75,35 +78,101 @@ describe('addCalendarMonths and monthsBefore', () => {
 });
 
 describe('parseCalendarDate', () => {
-  it.each(['2024-02-29', '2000-02-29', '2026-04-30', '0001-01-01', '9999-12-31'])('given %s, then its parts', (text) => {
-    const [year, month, day] = text.split('-').map(Number);
-    expect(parseCalendarDate(text)).toEqual({ year, month, day });
-  });
-
-  it.each(['2026-02-30', '2026-13-01', '0000-00-00', '0000-01-01', '2025-02-29', '1900-02-29', '2026-04-31', '2026-00-10', '2026-01-00', '2026-1-01', '20260101', '2026-01-01T00:00', ' 2026-01-01', '２０２６-01-01', ''])(
-    'given %p, then null',
-    (text) => expect(parseCalendarDate(text)).toBeNull(),
+  it.each(['2024-02-29', '2000-02-29', '2026-04-30', '0001-01-01', '9999-12-31'])(
+    'given %s, then its parts',
+    (text) => {
+      const [year, month, day] = text.split('-').map(Number);
+      expect(parseCalendarDate(text)).toEqual({ year, month, day });
+    },
   );
+
+  it.each([
+    '2026-02-30',
+    '2026-13-01',
+    '0000-00-00',
+    '0000-01-01',
+    '2025-02-29',
+    '1900-02-29',
+    '2026-04-31',
+    '2026-00-10',
+    '2026-01-00',
+    '2026-1-01',
+    '20260101',
+    '2026-01-01T00:00',
+    ' 2026-01-01',
+    '２０２６-01-01',
+    '',
+  ])('given %p, then null', (text) => expect(parseCalendarDate(text)).toBeNull());
 });
 
 describe('isValidZone', () => {
-  it.each(['Europe/London', 'America/New_York', 'Pacific/Auckland', 'Asia/Kathmandu', 'UTC', 'Etc/GMT+5'])('accepts %s', (zone) => expect(isValidZone(zone)).toBe(true));
-  it.each(['Mars/Olympus', 'EST', 'local', 'system', 'UTC+3', '', 'Europe/', null, 42])('refuses %p', (zone) => expect(isValidZone(zone)).toBe(false));
+  it.each(['Europe/London', 'America/New_York', 'Pacific/Auckland', 'Asia/Kathmandu', 'UTC', 'Etc/GMT+5'])(
+    'accepts %s',
+    (zone) => expect(isValidZone(zone)).toBe(true),
+  );
+  it.each(['Mars/Olympus', 'EST', 'local', 'system', 'UTC+3', '', 'Europe/', null, 42])('refuses %p', (zone) =>
+    expect(isValidZone(zone)).toBe(false),
+  );
 });
 
 /** The days of 2026 on which the clocks change in the three zones of the rota tests. */
 const springGaps = [
   // zone, date, the first skipped minute, the last skipped minute, the instant of the minute before and of the first after
-  { zone: 'Europe/London', date: '2026-03-29', first: '01:00', last: '01:59', before: ['00:59', '2026-03-29T00:59:00Z'], after: ['02:00', '2026-03-29T01:00:00Z'] },
-  { zone: 'America/New_York', date: '2026-03-08', first: '02:00', last: '02:59', before: ['01:59', '2026-03-08T06:59:00Z'], after: ['03:00', '2026-03-08T07:00:00Z'] },
-  { zone: 'Pacific/Auckland', date: '2026-09-27', first: '02:00', last: '02:59', before: ['01:59', '2026-09-26T13:59:00Z'], after: ['03:00', '2026-09-26T14:00:00Z'] },
+  {
+    zone: 'Europe/London',
+    date: '2026-03-29',
+    first: '01:00',
+    last: '01:59',
+    before: ['00:59', '2026-03-29T00:59:00Z'],
+    after: ['02:00', '2026-03-29T01:00:00Z'],
+  },
+  {
+    zone: 'America/New_York',
+    date: '2026-03-08',
+    first: '02:00',
+    last: '02:59',
+    before: ['01:59', '2026-03-08T06:59:00Z'],
+    after: ['03:00', '2026-03-08T07:00:00Z'],
+  },
+  {
+    zone: 'Pacific/Auckland',
+    date: '2026-09-27',
+    first: '02:00',
+    last: '02:59',
+    before: ['01:59', '2026-09-26T13:59:00Z'],
+    after: ['03:00', '2026-09-26T14:00:00Z'],
+  },
 ] as const;
 
 const autumnRepeats = [
   // zone, date, a repeated time, its earlier and later instants, and the instants of the repeat's edges
-  { zone: 'Europe/London', date: '2026-10-25', time: '01:30', earlier: '2026-10-25T00:30:00Z', later: '2026-10-25T01:30:00Z', start: ['01:00', '2026-10-25T00:00:00Z'], end: ['02:00', '2026-10-25T02:00:00Z'] },
-  { zone: 'America/New_York', date: '2026-11-01', time: '01:30', earlier: '2026-11-01T05:30:00Z', later: '2026-11-01T06:30:00Z', start: ['01:00', '2026-11-01T05:00:00Z'], end: ['02:00', '2026-11-01T07:00:00Z'] },
-  { zone: 'Pacific/Auckland', date: '2026-04-05', time: '02:30', earlier: '2026-04-04T13:30:00Z', later: '2026-04-04T14:30:00Z', start: ['02:00', '2026-04-04T13:00:00Z'], end: ['03:00', '2026-04-04T15:00:00Z'] },
+  {
+    zone: 'Europe/London',
+    date: '2026-10-25',
+    time: '01:30',
+    earlier: '2026-10-25T00:30:00Z',
+    later: '2026-10-25T01:30:00Z',
+    start: ['01:00', '2026-10-25T00:00:00Z'],
+    end: ['02:00', '2026-10-25T02:00:00Z'],
+  },
+  {
+    zone: 'America/New_York',
+    date: '2026-11-01',
+    time: '01:30',
+    earlier: '2026-11-01T05:30:00Z',
+    later: '2026-11-01T06:30:00Z',
+    start: ['01:00', '2026-11-01T05:00:00Z'],
+    end: ['02:00', '2026-11-01T07:00:00Z'],
+  },
+  {
+    zone: 'Pacific/Auckland',
+    date: '2026-04-05',
+    time: '02:30',
+    earlier: '2026-04-04T13:30:00Z',
+    later: '2026-04-04T14:30:00Z',
+    start: ['02:00', '2026-04-04T13:00:00Z'],
+    end: ['03:00', '2026-04-04T15:00:00Z'],
+  },
 ] as const;
 
 describe('wallClockToInstant and instantToWallClock', () => {
@@ -133,7 +202,9 @@ describe('wallClockToInstant and instantToWallClock', () => {
     it('given the minutes either side of the gap, then they are one minute apart', () => {
       expect(wallClockToInstant(date, before[0], zone)).toEqual(utc(before[1]));
       expect(wallClockToInstant(date, after[0], zone)).toEqual(utc(after[1]));
-      expect(wallClockToInstant(date, after[0], zone).getTime() - wallClockToInstant(date, before[0], zone).getTime()).toBe(MINUTE);
+      expect(
+        wallClockToInstant(date, after[0], zone).getTime() - wallClockToInstant(date, before[0], zone).getTime(),
+      ).toBe(MINUTE);
     });
 
     it('given every minute of the day, then exactly the 60 skipped ones are refused and the others round-trip', () => {
@@ -166,49 +237,56 @@ describe('wallClockToInstant and instantToWallClock', () => {
     });
 
     it('given the day is an hour short, then 00:00 to 23:59 spans 23 hours less a minute', () => {
-      expect(wallClockToInstant(date, '23:59', zone).getTime() - wallClockToInstant(date, '00:00', zone).getTime()).toBe(23 * HOUR - MINUTE);
+      expect(
+        wallClockToInstant(date, '23:59', zone).getTime() - wallClockToInstant(date, '00:00', zone).getTime(),
+      ).toBe(23 * HOUR - MINUTE);
     });
   });
 
-  describe.each(autumnRepeats)('on the autumn day of $zone ($date)', ({ zone, date, time, earlier, later, start, end }) => {
-    it('given a repeated time, then it is the earlier of its two instants, both of which read back as that time', () => {
-      expect(wallClockToInstant(date, time, zone)).toEqual(utc(earlier));
-      expect(instantToWallClock(utc(earlier), zone)).toEqual({ date, time });
-      expect(instantToWallClock(utc(later), zone)).toEqual({ date, time });
-    });
-
-    it('given the repeat\'s edges, then its first minute is the earlier instant and the minute after it comes once', () => {
-      expect(wallClockToInstant(date, start[0], zone)).toEqual(utc(start[1]));
-      expect(wallClockToInstant(date, end[0], zone)).toEqual(utc(end[1]));
-    });
-
-    it('given luxon guesses from a summer or a winter "now", then the answer is still the earlier instant', () => {
-      for (const now of [Date.parse('2026-01-15T12:00:00Z'), Date.parse('2026-07-15T12:00:00Z')]) {
-        Settings.now = () => now;
-        Settings.resetCaches();
+  describe.each(autumnRepeats)(
+    'on the autumn day of $zone ($date)',
+    ({ zone, date, time, earlier, later, start, end }) => {
+      it('given a repeated time, then it is the earlier of its two instants, both of which read back as that time', () => {
         expect(wallClockToInstant(date, time, zone)).toEqual(utc(earlier));
-      }
-    });
+        expect(instantToWallClock(utc(earlier), zone)).toEqual({ date, time });
+        expect(instantToWallClock(utc(later), zone)).toEqual({ date, time });
+      });
 
-    it('given every minute of the day around the repeat, then each instant reads back to a wall clock that maps to it or, in the second pass, to an hour before', () => {
-      const from = wallClockToInstant(date, '00:00', zone).getTime();
-      const to = from + 25 * HOUR;
-      let secondPass = 0;
-      for (let t = from; t < to; t += MINUTE) {
-        const wall = instantToWallClock(new Date(t), zone);
-        const back = wallClockToInstant(wall.date, wall.time, zone).getTime();
-        if (back !== t) {
-          expect(back).toBe(t - HOUR);
-          secondPass++;
+      it("given the repeat's edges, then its first minute is the earlier instant and the minute after it comes once", () => {
+        expect(wallClockToInstant(date, start[0], zone)).toEqual(utc(start[1]));
+        expect(wallClockToInstant(date, end[0], zone)).toEqual(utc(end[1]));
+      });
+
+      it('given luxon guesses from a summer or a winter "now", then the answer is still the earlier instant', () => {
+        for (const now of [Date.parse('2026-01-15T12:00:00Z'), Date.parse('2026-07-15T12:00:00Z')]) {
+          Settings.now = () => now;
+          Settings.resetCaches();
+          expect(wallClockToInstant(date, time, zone)).toEqual(utc(earlier));
         }
-      }
-      expect(secondPass).toBe(60);
-    });
+      });
 
-    it('given the day is an hour long, then 00:00 to 23:59 spans 25 hours less a minute', () => {
-      expect(wallClockToInstant(date, '23:59', zone).getTime() - wallClockToInstant(date, '00:00', zone).getTime()).toBe(25 * HOUR - MINUTE);
-    });
-  });
+      it('given every minute of the day around the repeat, then each instant reads back to a wall clock that maps to it or, in the second pass, to an hour before', () => {
+        const from = wallClockToInstant(date, '00:00', zone).getTime();
+        const to = from + 25 * HOUR;
+        let secondPass = 0;
+        for (let t = from; t < to; t += MINUTE) {
+          const wall = instantToWallClock(new Date(t), zone);
+          const back = wallClockToInstant(wall.date, wall.time, zone).getTime();
+          if (back !== t) {
+            expect(back).toBe(t - HOUR);
+            secondPass++;
+          }
+        }
+        expect(secondPass).toBe(60);
+      });
+
+      it('given the day is an hour long, then 00:00 to 23:59 spans 25 hours less a minute', () => {
+        expect(
+          wallClockToInstant(date, '23:59', zone).getTime() - wallClockToInstant(date, '00:00', zone).getTime(),
+        ).toBe(25 * HOUR - MINUTE);
+      });
+    },
+  );
 
   it('given 23:59 and the next 00:00, then they are a minute apart on different dates, in each zone', () => {
     const cases = [
@@ -231,7 +309,10 @@ describe('wallClockToInstant and instantToWallClock', () => {
   });
 
   it('given an instant with seconds, then the wall clock drops them', () => {
-    expect(instantToWallClock(utc('2026-06-01T08:15:59.999Z'), 'Europe/London')).toEqual({ date: '2026-06-01', time: '09:15' });
+    expect(instantToWallClock(utc('2026-06-01T08:15:59.999Z'), 'Europe/London')).toEqual({
+      date: '2026-06-01',
+      time: '09:15',
+    });
   });
 
   it('given malformed input or an unknown zone, then it is a RangeError, not a gap', () => {
@@ -259,7 +340,17 @@ describe('wallClockToInstant on the days without a change (answered from the kep
     return Math.min(...local.getPossibleOffsets().map((c) => c.toMillis()));
   }
 
-  const zones = ['Europe/London', 'America/New_York', 'Pacific/Auckland', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'America/Havana', 'America/Santiago', 'Pacific/Chatham', 'UTC'];
+  const zones = [
+    'Europe/London',
+    'America/New_York',
+    'Pacific/Auckland',
+    'Asia/Kathmandu',
+    'Australia/Lord_Howe',
+    'America/Havana',
+    'America/Santiago',
+    'Pacific/Chatham',
+    'UTC',
+  ];
   const times = ['00:00', '00:30', '01:30', '02:30', '12:00', '23:59'];
 
   it.each(zones)('given every day of 2026 and 2027 in %s, then each answer is what luxon says', (zone) => {

@@ -88,7 +88,8 @@ function dateOf(date: string): DateTime {
 export function addCalendarMonths(date: string, months: number): string {
   if (!Number.isInteger(months)) throw new RangeError(`Not a whole number of months: ${months}`);
   const result = dateOf(date).plus({ months }).toISODate();
-  if (!result || !parseCalendarDate(result)) throw new RangeError(`${date} + ${months} months leaves the years 0001–9999`);
+  if (!result || !parseCalendarDate(result))
+    throw new RangeError(`${date} + ${months} months leaves the years 0001–9999`);
   return result;
 }
 
@@ -166,7 +167,7 @@ function askLuxon(day: CalendarDateParts, date: string, time: string, zone: stri
 type WallParts = CalendarDateParts & { readonly hour: number; readonly minute: number };
 
 /** A number that orders wall clocks as the calendar does (no instant: a key to compare). */
-const wallKey = (w: WallParts) => ((((w.year * 100 + w.month) * 100 + w.day) * 100 + w.hour) * 100 + w.minute);
+const wallKey = (w: WallParts) => (((w.year * 100 + w.month) * 100 + w.day) * 100 + w.hour) * 100 + w.minute;
 
 /**
  * The first instant whose wall clock reads `wanted` or later, for a `wanted` time in a gap: the end of
@@ -212,7 +213,9 @@ function steadyDayOf(date: string, zone: string): SteadyDay {
   checkZone(zone);
   const midnight = DateTime.utc(day.year, day.month, day.day).toMillis();
   const iana = IANAZone.create(zone);
-  const samples = [midnight - 15 * HOUR_MS, midnight + 12 * HOUR_MS, midnight + 37 * HOUR_MS].map((at) => iana.offset(at));
+  const samples = [midnight - 15 * HOUR_MS, midnight + 12 * HOUR_MS, midnight + 37 * HOUR_MS].map((at) =>
+    iana.offset(at),
+  );
   const offset = samples.every((o) => o === samples[0] && Number.isInteger(o)) ? samples[0]! : null;
   if (steadyDays.size >= STEADY_DAYS_KEPT) steadyDays.clear();
   const steady = { day, midnight, offset };

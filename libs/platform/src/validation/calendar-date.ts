@@ -26,7 +26,8 @@ export function IsCalendarDate(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
-const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):([0-5]\d)(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/i;
+const DATE_TIME =
+  /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):([0-5]\d)(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/i;
 
 /** An ISO 8601 date-time with an offset (`2026-11-20T09:00:00Z`, `…T09:00+01:00`) on a date that exists. */
 export function isDateTimeWithOffset(value: unknown): value is string {
@@ -42,7 +43,8 @@ export function IsDateTimeWithOffset(options?: ValidationOptions): PropertyDecor
       name: 'isDateTimeWithOffset',
       validator: {
         validate: (value) => isDateTimeWithOffset(value),
-        defaultMessage: (args) => `The ${args!.property} field must be an ISO 8601 date-time with an offset, on a date that exists.`,
+        defaultMessage: (args) =>
+          `The ${args!.property} field must be an ISO 8601 date-time with an offset, on a date that exists.`,
       },
     },
     options,

@@ -8,12 +8,14 @@ import { type IdRef, isIdRef, isPositiveId, IsReference } from './id-ref.js';
 describe('isPositiveId and isIdRef', () => {
   it('takes whole numbers from 1 that JavaScript holds exactly', () => {
     for (const id of [1, 42, Number.MAX_SAFE_INTEGER]) expect(isPositiveId(id)).toBe(true);
-    for (const id of [0, -1, 1.5, Number.MAX_SAFE_INTEGER + 1, '1', null, undefined, NaN, Infinity]) expect(isPositiveId(id)).toBe(false);
+    for (const id of [0, -1, 1.5, Number.MAX_SAFE_INTEGER + 1, '1', null, undefined, NaN, Infinity])
+      expect(isPositiveId(id)).toBe(false);
   });
 
   it('takes an object with a positive id and nothing else', () => {
     expect(isIdRef({ id: 4 })).toBe(true);
-    for (const ref of [{ id: null }, { id: 0 }, { id: '4' }, {}, { id: 4, x: 1 }, [{ id: 4 }], null, 4]) expect(isIdRef(ref)).toBe(false);
+    for (const ref of [{ id: null }, { id: 0 }, { id: '4' }, {}, { id: 4, x: 1 }, [{ id: 4 }], null, 4])
+      expect(isIdRef(ref)).toBe(false);
   });
 });
 
@@ -35,6 +37,10 @@ describe('@IsReference() with @IsOptionalNotNull() / @IsOptional()', () => {
     expect(Object.keys(errors({ type: [{ id: 1 }], rate: [{ id: 1 }] })).sort()).toEqual(['rate', 'type']);
     expect(Object.keys(errors({ type: 1, rate: 'x' })).sort()).toEqual(['rate', 'type']);
     expect(errors({ type: { id: null } })).toEqual({ 'type.id': ['The type.id field must not be null.'] });
-    expect(Object.keys(errors({ type: { id: 0 }, expenses: [{ id: 1 }, { id: -2 }, [{ id: 3 }]] })).sort()).toEqual(['expenses', 'expenses.1.id', 'type.id']);
+    expect(Object.keys(errors({ type: { id: 0 }, expenses: [{ id: 1 }, { id: -2 }, [{ id: 3 }]] })).sort()).toEqual([
+      'expenses',
+      'expenses.1.id',
+      'type.id',
+    ]);
   });
 });

@@ -17,7 +17,13 @@ export function isIdRef(value: unknown): value is { id: number } {
 /** class-validator: see isPositiveId. */
 export function IsPositiveId(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
-    { name: 'isPositiveId', validator: { validate: (value) => isPositiveId(value), defaultMessage: (args) => `The ${args!.property} field must be a positive whole number.` } },
+    {
+      name: 'isPositiveId',
+      validator: {
+        validate: (value) => isPositiveId(value),
+        defaultMessage: (args) => `The ${args!.property} field must be a positive whole number.`,
+      },
+    },
     options,
   );
 }
@@ -35,7 +41,11 @@ export class IdRef {
  */
 export function IsReference(options?: ValidationOptions): PropertyDecorator {
   return (target, key) => {
-    IsObject({ ...options, message: (args) => `The ${args.property} field must be an object { "id": … }${options?.each ? ' in each element' : ''}.` })(target, key);
+    IsObject({
+      ...options,
+      message: (args) =>
+        `The ${args.property} field must be an object { "id": … }${options?.each ? ' in each element' : ''}.`,
+    })(target, key);
     ValidateNested(options)(target, key);
     Type(() => IdRef)(target, key);
   };

@@ -9,6 +9,12 @@ export const notNullMessage = (field: string) => `The ${field} field must not be
 export function IsOptionalNotNull(options?: ValidationOptions): PropertyDecorator {
   return (target, key) => {
     ValidateIf((_, value) => value !== undefined, options)(target, key);
-    ValidateBy({ name: 'isNotNull', validator: { validate: (value) => value !== null, defaultMessage: (args) => notNullMessage(args!.property) } }, options)(target, key);
+    ValidateBy(
+      {
+        name: 'isNotNull',
+        validator: { validate: (value) => value !== null, defaultMessage: (args) => notNullMessage(args!.property) },
+      },
+      options,
+    )(target, key);
   };
 }

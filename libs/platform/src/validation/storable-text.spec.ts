@@ -25,7 +25,17 @@ describe('isStorableText', () => {
 
 describe('unstorableTextIn', () => {
   it('names every bad string by its path, nested objects and array elements included', () => {
-    expect(unstorableTextIn({ name: 'ok', description: 'x\u0000', type: { id: '\ud800' }, expenses: [{ id: 1 }, { id: '\udc00' }], n: 1, b: true, z: null })).toEqual({
+    expect(
+      unstorableTextIn({
+        name: 'ok',
+        description: 'x\u0000',
+        type: { id: '\ud800' },
+        expenses: [{ id: 1 }, { id: '\udc00' }],
+        n: 1,
+        b: true,
+        z: null,
+      }),
+    ).toEqual({
       description: [expect.stringMatching(/description field/)],
       'type.id': [expect.any(String)],
       'expenses.1.id': [expect.any(String)],

@@ -11,7 +11,8 @@ export function isStorableText(text: string): boolean {
   return !UNSTORABLE.test(text);
 }
 
-export const unstorableTextMessage = (path: string) => `The ${path} field contains a NUL character or an unpaired surrogate, which cannot be stored.`;
+export const unstorableTextMessage = (path: string) =>
+  `The ${path} field contains a NUL character or an unpaired surrogate, which cannot be stored.`;
 
 /**
  * Every string (and object key) of a parsed JSON body or query that cannot be stored, by field

@@ -11,7 +11,15 @@ export interface CalendarFeed {
   readonly etag: string;
 }
 
-type ShiftRow = { id: string; team_id: string; rota_name: string; starts_at: Date; ends_at: Date; sequence: number; updated_at: Date };
+type ShiftRow = {
+  id: string;
+  team_id: string;
+  rota_name: string;
+  starts_at: Date;
+  ends_at: Date;
+  sequence: number;
+  updated_at: Date;
+};
 
 /**
  * `GET /calendar/{token}.ics`. Four reads, none per shift: the feed's owner by the token's hash,
@@ -75,7 +83,9 @@ export class CalendarFeedQueries {
 
   /** The user's booked shifts starting on a local date in the window, by start then id (a stable order: stable bytes). */
   private async shifts(tenant: Tenant, userId: number, window: { from: string; to: string }): Promise<ShiftRow[]> {
-    const q = tenantSql(tenant)`SELECT s.id, s.team_id, r.name AS rota_name, s.starts_at, s.ends_at, s.sequence, s.updated_at
+    const q = tenantSql(
+      tenant,
+    )`SELECT s.id, s.team_id, r.name AS rota_name, s.starts_at, s.ends_at, s.sequence, s.updated_at
       FROM rota_shifts s JOIN rotas r ON r.id = s.rota_id AND ${tenantScope('r')}
       WHERE ${tenantScope('s')} AND s.user_id = ${userId} AND s.status = 'booked' AND s.date BETWEEN ${window.from}::date AND ${window.to}::date
       ORDER BY s.starts_at, s.id`;

@@ -1,26 +1,49 @@
 import { describe, expect, it } from '@jest/globals';
 import { testDecider } from '#app/platform';
 import type { CalendarFeedEvent } from '../rotas.events.js';
-import { decideIssue, decideRevoke, evolve, feedEtag, feedTokenHash, feedUrl, feedWindow, isFeedToken, newFeedToken, notModified } from './calendar-feed.js';
+import {
+  decideIssue,
+  decideRevoke,
+  evolve,
+  feedEtag,
+  feedTokenHash,
+  feedUrl,
+  feedWindow,
+  isFeedToken,
+  newFeedToken,
+  notModified,
+} from './calendar-feed.js';
 
 const owner = { userId: 9, organisationId: 3 };
-const issued = (tokenHash: string): CalendarFeedEvent => ({ type: 'rotas.CalendarFeedIssued', data: { ...owner, tokenHash } });
+const issued = (tokenHash: string): CalendarFeedEvent => ({
+  type: 'rotas.CalendarFeedIssued',
+  data: { ...owner, tokenHash },
+});
 const revoked: CalendarFeedEvent = { type: 'rotas.CalendarFeedRevoked', data: owner };
 
 describe('issuing a calendar feed (rotas.md "Calendar feeds")', () => {
   const feed = testDecider({ evolve, decide: decideIssue });
 
   it('given no feed, when one is issued, then its token’s hash is recorded (never the token)', () => {
-    feed.given([]).when(owner, { tokenHash: 'h1' }).then([issued('h1')]);
+    feed
+      .given([])
+      .when(owner, { tokenHash: 'h1' })
+      .then([issued('h1')]);
   });
 
   it('given a live feed, when one is issued again, then the new hash replaces it (rotation)', () => {
-    feed.given([issued('h1')]).when(owner, { tokenHash: 'h2' }).then([issued('h2')]);
+    feed
+      .given([issued('h1')])
+      .when(owner, { tokenHash: 'h2' })
+      .then([issued('h2')]);
     expect([issued('h1'), issued('h2')].reduce(evolve, null)).toEqual({ ...owner, tokenHash: 'h2' });
   });
 
   it('given a revoked feed, when one is issued, then it is live again with the new hash', () => {
-    feed.given([issued('h1'), revoked]).when(owner, { tokenHash: 'h3' }).then([issued('h3')]);
+    feed
+      .given([issued('h1'), revoked])
+      .when(owner, { tokenHash: 'h3' })
+      .then([issued('h3')]);
   });
 });
 
@@ -28,13 +51,19 @@ describe('revoking a calendar feed', () => {
   const feed = testDecider({ evolve, decide: decideRevoke });
 
   it('given a live feed, when it is revoked, then it is recorded and no hash is live', () => {
-    feed.given([issued('h1')]).when(owner).then([revoked]);
+    feed
+      .given([issued('h1')])
+      .when(owner)
+      .then([revoked]);
     expect([issued('h1'), revoked].reduce(evolve, null)).toEqual({ ...owner, tokenHash: null });
   });
 
   it('given no feed, or one already revoked, when it is revoked, then nothing is recorded (the route still answers 204)', () => {
     feed.given([]).when(owner).then([]);
-    feed.given([issued('h1'), revoked]).when(owner).then([]);
+    feed
+      .given([issued('h1'), revoked])
+      .when(owner)
+      .then([]);
   });
 });
 
@@ -43,7 +72,16 @@ describe('feed tokens', () => {
     const tokens = Array.from({ length: 50 }, newFeedToken);
     for (const token of tokens) expect([token, isFeedToken(token)]).toEqual([token, true]);
     expect(new Set(tokens).size).toBe(50);
-    for (const bad of ['', 'a'.repeat(42), 'a'.repeat(44), `${'a'.repeat(42)}+`, `${'a'.repeat(42)}/`, `${'a'.repeat(42)}=`, `${'a'.repeat(42)}.`]) expect([bad, isFeedToken(bad)]).toEqual([bad, false]);
+    for (const bad of [
+      '',
+      'a'.repeat(42),
+      'a'.repeat(44),
+      `${'a'.repeat(42)}+`,
+      `${'a'.repeat(42)}/`,
+      `${'a'.repeat(42)}=`,
+      `${'a'.repeat(42)}.`,
+    ])
+      expect([bad, isFeedToken(bad)]).toEqual([bad, false]);
   });
 
   it('are stored as their SHA-256 only, which does not contain the token', () => {
@@ -78,7 +116,9 @@ describe('ETag and If-None-Match', () => {
   });
 
   it('is not modified for its own ETag, in a list, weak or as *; modified for none or another', () => {
-    for (const header of [etag, `"other", ${etag}`, `W/${etag}`, '*', ` ${etag} `]) expect([header, notModified(header, etag)]).toEqual([header, true]);
-    for (const header of [undefined, '', '"other"', etag.slice(0, -2) + '"']) expect([header, notModified(header, etag)]).toEqual([header, false]);
+    for (const header of [etag, `"other", ${etag}`, `W/${etag}`, '*', ` ${etag} `])
+      expect([header, notModified(header, etag)]).toEqual([header, true]);
+    for (const header of [undefined, '', '"other"', etag.slice(0, -2) + '"'])
+      expect([header, notModified(header, etag)]).toEqual([header, false]);
   });
 });

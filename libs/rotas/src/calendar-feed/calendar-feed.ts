@@ -37,8 +37,17 @@ export interface IssueContext {
 }
 
 /** `POST /api/users/me/calendar-feed`: a new token, whether or not one was live (rotation: the old one stops working). */
-export function decideIssue(_state: CalendarFeedState | null, owner: FeedOwner, context: IssueContext): CalendarFeedEvent[] {
-  return [{ type: 'rotas.CalendarFeedIssued', data: { userId: owner.userId, organisationId: owner.organisationId, tokenHash: context.tokenHash } }];
+export function decideIssue(
+  _state: CalendarFeedState | null,
+  owner: FeedOwner,
+  context: IssueContext,
+): CalendarFeedEvent[] {
+  return [
+    {
+      type: 'rotas.CalendarFeedIssued',
+      data: { userId: owner.userId, organisationId: owner.organisationId, tokenHash: context.tokenHash },
+    },
+  ];
 }
 
 /**

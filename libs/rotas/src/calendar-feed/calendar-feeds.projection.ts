@@ -15,7 +15,12 @@ export class CalendarFeedsProjection extends defineProjection<CalendarFeedEvent>
   tables: ['rota_calendar_feeds'],
   on: {
     'rotas.CalendarFeedIssued': ({ data: d, recordedAt: at }) => [
-      op.upsert('rota_calendar_feeds', ['user_id'], { user_id: d.userId, organisation_id: d.organisationId, token_hash: d.tokenHash, issued_at: at }),
+      op.upsert('rota_calendar_feeds', ['user_id'], {
+        user_id: d.userId,
+        organisation_id: d.organisationId,
+        token_hash: d.tokenHash,
+        issued_at: at,
+      }),
     ],
     'rotas.CalendarFeedRevoked': ({ data: d }) => [op.delete('rota_calendar_feeds', { user_id: d.userId })],
   },

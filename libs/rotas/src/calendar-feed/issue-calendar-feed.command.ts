@@ -29,9 +29,14 @@ export class IssueCalendarFeedHandler implements ICommandHandler<IssueCalendarFe
   async execute({ caller }: IssueCalendarFeedCommand): Promise<{ url: string }> {
     const token = newFeedToken();
     const owner = { userId: caller.userId, organisationId: caller.organisationId };
-    await this.store.handle(streamOf.calendarFeed(caller.userId), evolve, (state) => decideIssue(state, owner, { tokenHash: feedTokenHash(token) }), {
-      metadata: metadataOf(caller),
-    });
+    await this.store.handle(
+      streamOf.calendarFeed(caller.userId),
+      evolve,
+      (state) => decideIssue(state, owner, { tokenHash: feedTokenHash(token) }),
+      {
+        metadata: metadataOf(caller),
+      },
+    );
     return { url: feedUrl(this.config.http.publicUrl, token) };
   }
 }

@@ -17,6 +17,8 @@ export class RevokeCalendarFeedHandler implements ICommandHandler<RevokeCalendar
 
   async execute({ caller }: RevokeCalendarFeedCommand): Promise<void> {
     const owner = { userId: caller.userId, organisationId: caller.organisationId };
-    await this.store.handle(streamOf.calendarFeed(caller.userId), evolve, (state) => decideRevoke(state, owner), { metadata: metadataOf(caller) });
+    await this.store.handle(streamOf.calendarFeed(caller.userId), evolve, (state) => decideRevoke(state, owner), {
+      metadata: metadataOf(caller),
+    });
   }
 }

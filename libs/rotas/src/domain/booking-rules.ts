@@ -113,18 +113,25 @@ export function maxConcurrent(spans: readonly Span[], within: Span): number {
  * without being a manager. An on-hold volunteer passes here and meets rule 4's 422. The worker
  * booking a series is never refused here: the series' owner was checked when it was posted.
  */
-export function checkBookingAccess({ rota, user, caller }: Pick<BookingFacts, 'action' | 'rota' | 'user' | 'caller'>): void {
+export function checkBookingAccess({
+  rota,
+  user,
+  caller,
+}: Pick<BookingFacts, 'action' | 'rota' | 'user' | 'caller'>): void {
   if (caller.system) return;
   if (!caller.seesRota) throw new ForbiddenError('You cannot see this rota.');
   if (caller.manager) return;
-  if (user.id !== caller.userId) throw new ForbiddenError("Only a manager of this rota may act on another user's shifts.");
-  if (!rota.selfManage) throw new ForbiddenError('This rota is not self-managed: only a manager may book, edit or cancel shifts on it.');
+  if (user.id !== caller.userId)
+    throw new ForbiddenError("Only a manager of this rota may act on another user's shifts.");
+  if (!rota.selfManage)
+    throw new ForbiddenError('This rota is not self-managed: only a manager may book, edit or cancel shifts on it.');
 }
 
 const overrides = (caller: BookingCaller) => caller.manager || caller.system === true;
 
 /** Rules 7 and 8 bind only a volunteer acting on their own shift; managers and the worker are not bound. */
-const boundVolunteer = ({ caller, user }: Pick<BookingFacts, 'caller' | 'user'>) => !overrides(caller) && caller.userId === user.id;
+const boundVolunteer = ({ caller, user }: Pick<BookingFacts, 'caller' | 'user'>) =>
+  !overrides(caller) && caller.userId === user.id;
 
 function rotaMessage(reason: Exclude<MisfitReason, 'outside_timeslot'>, calendar: RotaCalendar, date: string): string {
   switch (reason) {
@@ -148,23 +155,39 @@ export function bookingRefusal(facts: BookingFacts): Refusal | null {
   const occurrences = timeslotsOn(rota.calendar, shift.date, rota.zone);
   const misfit = whyShiftDoesNotFit(rota.calendar, shift, rota.zone, rota.requireFullTimeslot, occurrences);
   if (misfit === 'outside_timeslot') {
-    return refusal('start_datetime', rota.requireFullTimeslot ? 'The shift must cover one timeslot exactly.' : 'The shift must lie inside one timeslot.');
+    return refusal(
+      'start_datetime',
+      rota.requireFullTimeslot
+        ? 'The shift must cover one timeslot exactly.'
+        : 'The shift must lie inside one timeslot.',
+    );
   }
   if (misfit) return refusal('rota', rotaMessage(misfit, rota.calendar, shift.date));
   if (!user.inOrganisation) return refusal('user', 'The user is not in this organisation.');
   if (!user.seesRota) return refusal('user', "The user holds no role in this rota's team.");
   if (user.onHold && !(facts.ignoreOnHold && overrides(caller))) return refusal('user', 'The user is on hold.');
-  if (rota.restrictedByRole && !(facts.confirmRoleRestriction && overrides(caller)) && !user.roleProfileIds.some((id) => rota.roleProfileIds.includes(id))) {
+  if (
+    rota.restrictedByRole &&
+    !(facts.confirmRoleRestriction && overrides(caller)) &&
+    !user.roleProfileIds.some((id) => rota.roleProfileIds.includes(id))
+  ) {
     return refusal('user', 'The user holds no role this rota is restricted to.');
   }
-  if (facts.userShifts.some((other) => overlaps(other, shift))) return refusal('start_datetime', 'The user already has a shift at that time.');
+  if (facts.userShifts.some((other) => overlaps(other, shift)))
+    return refusal('start_datetime', 'The user already has a shift at that time.');
   if (!boundVolunteer(facts)) return null;
   // Rule 2 passed, so one occurrence holds the shift. Only the moments the new shift covers can
   // change: a timeslot a manager already filled beyond max elsewhere does not stop this booking.
   // Timeslots never overlap, so the rota's shifts met inside the new one's span are its timeslot's.
   const holder = occurrences.find((o) => o.start <= shift.start && shift.end <= o.end)!;
-  if (maxConcurrent([...facts.rotaDayShifts, shift], shift) > holder.max) return refusal('start_datetime', 'The timeslot is full.');
-  return sameDayRefusal(facts.action, rota, facts.now, facts.action === 'edit' ? [facts.current ?? shift, shift] : [shift]);
+  if (maxConcurrent([...facts.rotaDayShifts, shift], shift) > holder.max)
+    return refusal('start_datetime', 'The timeslot is full.');
+  return sameDayRefusal(
+    facts.action,
+    rota,
+    facts.now,
+    facts.action === 'edit' ? [facts.current ?? shift, shift] : [shift],
+  );
 }
 
 const VERB = { add: 'added', edit: 'edited', cancel: 'cancelled' } as const;
@@ -174,7 +197,12 @@ const VERB = { add: 'added', edit: 'edited', cancel: 'cancelled' } as const;
  * rota zone's today only with the action's allow_same_day flag; an overnight shift never on its
  * start date (the spec: shifts spanning more than one calendar day, whatever the flag).
  */
-function sameDayRefusal(action: BookingAction, rota: BookingRota, now: number, spans: readonly ShiftSpan[]): Refusal | null {
+function sameDayRefusal(
+  action: BookingAction,
+  rota: BookingRota,
+  now: number,
+  spans: readonly ShiftSpan[],
+): Refusal | null {
   const today = todayIn(rota.zone, new Date(now));
   const allowed = { add: rota.allowSameDayAdd, edit: rota.allowSameDayEdit, cancel: rota.allowSameDayCancel }[action];
   for (const span of spans) {

@@ -5,7 +5,8 @@ describe('calendar dates', () => {
   it('given dates, then day numbers from 1970-01-01 and back', () => {
     expect(dayNumber('1970-01-01')).toBe(0);
     expect(dayNumber('1969-12-31')).toBe(-1);
-    for (const date of ['2027-03-28', '2028-02-29', '0001-01-01', '0099-12-31', '9999-12-31']) expect(dateOfDay(dayNumber(date))).toBe(date);
+    for (const date of ['2027-03-28', '2028-02-29', '0001-01-01', '0099-12-31', '9999-12-31'])
+      expect(dateOfDay(dayNumber(date))).toBe(date);
   });
 
   it('given days to add, then the calendar is followed across months, leap days and years', () => {

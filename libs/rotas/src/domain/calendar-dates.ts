@@ -30,4 +30,5 @@ export const weekdayOfDay = (day: number): Weekday => WEEKDAYS[(((day + 3) % 7) 
 export const weekdayOf = (date: string): Weekday => weekdayOfDay(dayNumber(date));
 
 /** Whether `text` is a calendar date, for the rules' refusals. */
-export const isCalendarDate = (text: unknown): text is string => typeof text === 'string' && parseCalendarDate(text) !== null;
+export const isCalendarDate = (text: unknown): text is string =>
+  typeof text === 'string' && parseCalendarDate(text) !== null;

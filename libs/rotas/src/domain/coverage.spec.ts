@@ -25,7 +25,13 @@ const LONDON = 'Europe/London';
 const AUCKLAND = 'Pacific/Auckland';
 
 let nextId = 1;
-const slot = (weekday_start: Weekday, start_time: string, weekday_end: Weekday, end_time: string, staffing = { min: 2, ideal: 3, max: 4 }): RotaTimeslot => ({
+const slot = (
+  weekday_start: Weekday,
+  start_time: string,
+  weekday_end: Weekday,
+  end_time: string,
+  staffing = { min: 2, ideal: 3, max: 4 },
+): RotaTimeslot => ({
   id: nextId++,
   weekday_start,
   start_time,
@@ -95,19 +101,31 @@ describe('hourEntries', () => {
     [LONDON, '2027-10-31', 5, ['00:00', '01:00', '02:00', '03:00'], [1, 2, 1, 1]],
     [AUCKLAND, '2027-09-26', 3, ['00:00', '01:00', '03:00'], [1, 1, 1]],
     [AUCKLAND, '2027-04-04', 5, ['00:00', '01:00', '02:00', '03:00'], [1, 1, 2, 1]],
-  ])('given 00:00–04:00 in %s on %s, then the entries cover %i hours of real time with no gap or overlap', (zone, date, hours, startClocks, lengths) => {
-    const entries = cut(slot('sunday', '00:00', 'sunday', '04:00'), date, zone);
-    expect(realHours(entries)).toBe(hours);
-    expect(entries.map((e) => e.startWall)).toEqual(startClocks.map((clock) => `${date} ${clock}:00`));
-    expect(entries.at(-1)!.endWall).toBe(`${date} 04:00:00`);
-    expect(lengthsInHours(entries)).toEqual(lengths);
-  });
+  ])(
+    'given 00:00–04:00 in %s on %s, then the entries cover %i hours of real time with no gap or overlap',
+    (zone, date, hours, startClocks, lengths) => {
+      const entries = cut(slot('sunday', '00:00', 'sunday', '04:00'), date, zone);
+      expect(realHours(entries)).toBe(hours);
+      expect(entries.map((e) => e.startWall)).toEqual(startClocks.map((clock) => `${date} ${clock}:00`));
+      expect(entries.at(-1)!.endWall).toBe(`${date} 04:00:00`);
+      expect(lengthsInHours(entries)).toEqual(lengths);
+    },
+  );
 
   it("given 00:00–04:00 on London's change days, then the entries start at the instants London's clocks show those times (the earlier of a repeat)", () => {
     const spring = cut(slot('sunday', '00:00', 'sunday', '04:00'), '2027-03-28', LONDON);
-    expect(spring.map((e) => e.start)).toEqual([at('2027-03-28T00:00Z'), at('2027-03-28T01:00Z'), at('2027-03-28T02:00Z')]);
+    expect(spring.map((e) => e.start)).toEqual([
+      at('2027-03-28T00:00Z'),
+      at('2027-03-28T01:00Z'),
+      at('2027-03-28T02:00Z'),
+    ]);
     const autumn = cut(slot('sunday', '00:00', 'sunday', '04:00'), '2027-10-31', LONDON);
-    expect(autumn.map((e) => e.start)).toEqual([at('2027-10-30T23:00Z'), at('2027-10-31T00:00Z'), at('2027-10-31T02:00Z'), at('2027-10-31T03:00Z')]);
+    expect(autumn.map((e) => e.start)).toEqual([
+      at('2027-10-30T23:00Z'),
+      at('2027-10-31T00:00Z'),
+      at('2027-10-31T02:00Z'),
+      at('2027-10-31T03:00Z'),
+    ]);
     const auckland = cut(slot('sunday', '00:00', 'sunday', '04:00'), '2027-04-04', AUCKLAND);
     expect(auckland[2]!.start).toBe(at('2027-04-03T13:00Z')); // 02:00 NZDT, the earlier pass
   });
@@ -140,20 +158,43 @@ describe('hourEntries', () => {
 
   it.each([
     [LONDON, '2027-03-27', 7, ['22:00', '23:00', '00:00', '02:00', '03:00', '04:00', '05:00'], [1, 1, 1, 1, 1, 1, 1]],
-    [LONDON, '2027-10-30', 9, ['22:00', '23:00', '00:00', '01:00', '02:00', '03:00', '04:00', '05:00'], [1, 1, 1, 2, 1, 1, 1, 1]],
+    [
+      LONDON,
+      '2027-10-30',
+      9,
+      ['22:00', '23:00', '00:00', '01:00', '02:00', '03:00', '04:00', '05:00'],
+      [1, 1, 1, 2, 1, 1, 1, 1],
+    ],
     [AUCKLAND, '2027-09-25', 7, ['22:00', '23:00', '00:00', '01:00', '03:00', '04:00', '05:00'], [1, 1, 1, 1, 1, 1, 1]],
-    [AUCKLAND, '2027-04-03', 9, ['22:00', '23:00', '00:00', '01:00', '02:00', '03:00', '04:00', '05:00'], [1, 1, 1, 1, 2, 1, 1, 1]],
-  ])('given an overnight 22:00–06:00 in %s on the night of %s, then the entries cover %i real hours with no gap or overlap', (zone, date, hours, startClocks, lengths) => {
-    const entries = cut(slot('saturday', '22:00', 'sunday', '06:00'), date, zone);
-    expect(realHours(entries)).toBe(hours);
-    expect(entries.map((e) => e.startWall.slice(11, 16))).toEqual(startClocks);
-    expect(entries.at(-1)!.endWall.slice(11)).toBe('06:00:00');
-    expect(lengthsInHours(entries)).toEqual(lengths);
-  });
+    [
+      AUCKLAND,
+      '2027-04-03',
+      9,
+      ['22:00', '23:00', '00:00', '01:00', '02:00', '03:00', '04:00', '05:00'],
+      [1, 1, 1, 1, 2, 1, 1, 1],
+    ],
+  ])(
+    'given an overnight 22:00–06:00 in %s on the night of %s, then the entries cover %i real hours with no gap or overlap',
+    (zone, date, hours, startClocks, lengths) => {
+      const entries = cut(slot('saturday', '22:00', 'sunday', '06:00'), date, zone);
+      expect(realHours(entries)).toBe(hours);
+      expect(entries.map((e) => e.startWall.slice(11, 16))).toEqual(startClocks);
+      expect(entries.at(-1)!.endWall.slice(11)).toBe('06:00:00');
+      expect(lengthsInHours(entries)).toEqual(lengths);
+    },
+  );
 
   it('given every night of 2026 and 2027 in zones with whole-hour, half-hour and midnight changes, then each cut is its wall clock resolved in the zone (gap: forward)', () => {
     // The oracle asks the platform for every cut, as a view would without the steady-day shortcut.
-    const zones = [LONDON, AUCKLAND, 'America/New_York', 'Australia/Lord_Howe', 'America/Santiago', 'America/Havana', 'Asia/Kathmandu'];
+    const zones = [
+      LONDON,
+      AUCKLAND,
+      'America/New_York',
+      'Australia/Lord_Howe',
+      'America/Santiago',
+      'America/Havana',
+      'Asia/Kathmandu',
+    ];
     const calendar = rota(WEEKDAYS.map((day, i) => slot(day, '21:30', WEEKDAYS[(i + 1) % 7]!, '07:15')));
     const wrong: string[] = [];
     for (const zone of zones) {
@@ -170,7 +211,8 @@ describe('hourEntries', () => {
         if (JSON.stringify(actual) !== JSON.stringify(expected)) wrong.push(`${zone} ${occurrence.date}`);
         // Each wall clock shown is one that exists and means that instant (the earlier one, if repeated).
         for (const { start, startWall } of entries) {
-          if (wallClockToInstant(startWall.slice(0, 10), startWall.slice(11, 16), zone).getTime() !== start) wrong.push(`${zone} ${startWall}`);
+          if (wallClockToInstant(startWall.slice(0, 10), startWall.slice(11, 16), zone).getTime() !== start)
+            wrong.push(`${zone} ${startWall}`);
         }
       }
     }
@@ -180,7 +222,10 @@ describe('hourEntries', () => {
 
 describe('fewestOnDuty', () => {
   const hour = { start: at('2027-06-16T09:00Z'), end: at('2027-06-16T10:00Z') };
-  const utcShift = (from: string, to: string): Interval => ({ start: at(`2027-06-16T${from}Z`), end: at(`2027-06-16T${to}Z`) });
+  const utcShift = (from: string, to: string): Interval => ({
+    start: at(`2027-06-16T${from}Z`),
+    end: at(`2027-06-16T${to}Z`),
+  });
 
   it('given 09:00–09:30 and 09:30–10:00, when counting 09:00–10:00, then 1: someone is on duty at every moment', () => {
     expect(fewestOnDuty(hour, [utcShift('09:00', '09:30'), utcShift('09:30', '10:00')])).toBe(1);
@@ -192,12 +237,16 @@ describe('fewestOnDuty', () => {
   });
 
   it('given two all-hour shifts and a third for part of it, then 2', () => {
-    expect(fewestOnDuty(hour, [utcShift('08:00', '11:00'), utcShift('09:00', '10:00'), utcShift('09:20', '09:40')])).toBe(2);
+    expect(
+      fewestOnDuty(hour, [utcShift('08:00', '11:00'), utcShift('09:00', '10:00'), utcShift('09:20', '09:40')]),
+    ).toBe(2);
   });
 
   it('given shifts that only touch the hour (ending at its start, starting at its end), then they do not count', () => {
     expect(fewestOnDuty(hour, [utcShift('08:00', '09:00'), utcShift('10:00', '11:00')])).toBe(0);
-    expect(fewestOnDuty(hour, [utcShift('08:00', '09:00'), utcShift('09:00', '10:00'), utcShift('10:00', '11:00')])).toBe(1);
+    expect(
+      fewestOnDuty(hour, [utcShift('08:00', '09:00'), utcShift('09:00', '10:00'), utcShift('10:00', '11:00')]),
+    ).toBe(1);
   });
 
   it('given no shifts, or only an empty one, then 0', () => {
@@ -214,7 +263,8 @@ describe('fewestOnDuty', () => {
         return { start, end: start + Math.floor(random() * 120) * MINUTE };
       });
       let fewest = Infinity;
-      for (let t = hour.start; t < hour.end; t += MINUTE) fewest = Math.min(fewest, shifts.filter((s) => s.start <= t && t < s.end).length);
+      for (let t = hour.start; t < hour.end; t += MINUTE)
+        fewest = Math.min(fewest, shifts.filter((s) => s.start <= t && t < s.end).length);
       expect(fewestOnDuty(hour, shifts)).toBe(fewest);
     }
   });
@@ -230,12 +280,15 @@ describe('statusOf, statusText, requiredFor and lowestStatus', () => {
     [3, 0, 'ideal', 0],
     [4, 1, 'full', 0],
     [5, 2, 'over-maximum', 0],
-  ] as const)('given %i on duty against min 2, ideal 3, max 4, then status %i (%s) and %i required', (count, status, text, required) => {
-    expect(statusOf(count, staffing)).toBe(status);
-    expect(statusText(status)).toBe(text);
-    expect(STATUS[status]).toBe(text);
-    expect(requiredFor(count, staffing)).toBe(required);
-  });
+  ] as const)(
+    'given %i on duty against min 2, ideal 3, max 4, then status %i (%s) and %i required',
+    (count, status, text, required) => {
+      expect(statusOf(count, staffing)).toBe(status);
+      expect(statusText(status)).toBe(text);
+      expect(STATUS[status]).toBe(text);
+      expect(requiredFor(count, staffing)).toBe(required);
+    },
+  );
 
   it('given equal numbers (min = ideal = max = 2), then 1 is below the minimum, 2 full and 3 over', () => {
     const equal = { min: 2, ideal: 2, max: 2 };
@@ -255,17 +308,49 @@ describe('statusOf, statusText, requiredFor and lowestStatus', () => {
 });
 
 describe('hourStatuses', () => {
-  it('given an occurrence and shifts from any timeslot of the rota, then the spec\'s Hour entries with the timeslot\'s numbers', () => {
-    const occurrence = occurrenceOn(slot('wednesday', '09:00', 'wednesday', '11:00', { min: 1, ideal: 2, max: 2 }), '2027-06-16', LONDON);
-    const hours = hourStatuses(occurrence, [shift('2027-06-16', '08:00', '12:00'), shift('2027-06-16', '10:00', '10:30')], LONDON);
+  it("given an occurrence and shifts from any timeslot of the rota, then the spec's Hour entries with the timeslot's numbers", () => {
+    const occurrence = occurrenceOn(
+      slot('wednesday', '09:00', 'wednesday', '11:00', { min: 1, ideal: 2, max: 2 }),
+      '2027-06-16',
+      LONDON,
+    );
+    const hours = hourStatuses(
+      occurrence,
+      [shift('2027-06-16', '08:00', '12:00'), shift('2027-06-16', '10:00', '10:30')],
+      LONDON,
+    );
     expect(hours).toEqual([
-      { start_time: '2027-06-16 09:00:00', end_time: '2027-06-16 10:00:00', required: 0, shift_count: 1, status: -1, status_text: 'below-ideal', min: 1, ideal: 2, max: 2 },
-      { start_time: '2027-06-16 10:00:00', end_time: '2027-06-16 11:00:00', required: 0, shift_count: 1, status: -1, status_text: 'below-ideal', min: 1, ideal: 2, max: 2 },
+      {
+        start_time: '2027-06-16 09:00:00',
+        end_time: '2027-06-16 10:00:00',
+        required: 0,
+        shift_count: 1,
+        status: -1,
+        status_text: 'below-ideal',
+        min: 1,
+        ideal: 2,
+        max: 2,
+      },
+      {
+        start_time: '2027-06-16 10:00:00',
+        end_time: '2027-06-16 11:00:00',
+        required: 0,
+        shift_count: 1,
+        status: -1,
+        status_text: 'below-ideal',
+        min: 1,
+        ideal: 2,
+        max: 2,
+      },
     ]);
   });
 
   it('given a shift ending mid-hour with nobody after it, then that hour counts 0 and is below the minimum', () => {
-    const occurrence = occurrenceOn(slot('wednesday', '09:00', 'wednesday', '11:00', { min: 1, ideal: 1, max: 2 }), '2027-06-16', LONDON);
+    const occurrence = occurrenceOn(
+      slot('wednesday', '09:00', 'wednesday', '11:00', { min: 1, ideal: 1, max: 2 }),
+      '2027-06-16',
+      LONDON,
+    );
     const hours = hourStatuses(occurrence, [shift('2027-06-16', '09:00', '10:40')], LONDON);
     expect(hours.map((h) => [h.shift_count, h.required, h.status_text])).toEqual([
       [1, 0, 'ideal'],
@@ -274,13 +359,25 @@ describe('hourStatuses', () => {
   });
 
   it('given more on duty than the maximum all hour, then over-maximum, nobody required', () => {
-    const occurrence = occurrenceOn(slot('wednesday', '09:00', 'wednesday', '10:00', { min: 1, ideal: 1, max: 2 }), '2027-06-16', LONDON);
-    const hours = hourStatuses(occurrence, [1, 2, 3].map(() => shift('2027-06-16', '09:00', '10:00')), LONDON);
+    const occurrence = occurrenceOn(
+      slot('wednesday', '09:00', 'wednesday', '10:00', { min: 1, ideal: 1, max: 2 }),
+      '2027-06-16',
+      LONDON,
+    );
+    const hours = hourStatuses(
+      occurrence,
+      [1, 2, 3].map(() => shift('2027-06-16', '09:00', '10:00')),
+      LONDON,
+    );
     expect(hours.map((h) => [h.shift_count, h.required, h.status, h.status_text])).toEqual([[3, 0, 2, 'over-maximum']]);
   });
 
   it("given an overnight 22:00–06:00 on London's spring night and one volunteer all night, then seven hours, each counting 1", () => {
-    const occurrence = occurrenceOn(slot('saturday', '22:00', 'sunday', '06:00', { min: 1, ideal: 1, max: 1 }), '2027-03-27', LONDON);
+    const occurrence = occurrenceOn(
+      slot('saturday', '22:00', 'sunday', '06:00', { min: 1, ideal: 1, max: 1 }),
+      '2027-03-27',
+      LONDON,
+    );
     const hours = hourStatuses(occurrence, [shift('2027-03-27', '22:00', '06:00', LONDON, '2027-03-28')], LONDON);
     expect(hours).toHaveLength(7);
     expect(hours.every((h) => h.shift_count === 1 && h.status === 1)).toBe(true);
@@ -288,7 +385,11 @@ describe('hourStatuses', () => {
   });
 
   it("given London's autumn day and a shift for the first pass of 01:00–02:00 only, then the 01:00 entry (both passes) counts 0", () => {
-    const occurrence = occurrenceOn(slot('sunday', '00:00', 'sunday', '04:00', { min: 1, ideal: 1, max: 1 }), '2027-10-31', LONDON);
+    const occurrence = occurrenceOn(
+      slot('sunday', '00:00', 'sunday', '04:00', { min: 1, ideal: 1, max: 1 }),
+      '2027-10-31',
+      LONDON,
+    );
     const firstPassOnly = { start: at('2027-10-30T23:00Z'), end: at('2027-10-31T01:00Z') }; // 00:00 BST to 01:00 GMT
     expect(hourStatuses(occurrence, [firstPassOnly], LONDON).map((h) => h.shift_count)).toEqual([1, 0, 0, 0]);
   });
@@ -310,7 +411,9 @@ describe('dayCoverage', () => {
 
   it('given a day whose hours run through every status, then exactly the expected shift_count, required and status per hour, and the day is below the minimum', () => {
     const day = dayCoverage(everyStatus, date, LONDON, shifts);
-    expect(day.hours.map((h) => [h.start_time.slice(11, 16), h.shift_count, h.required, h.status, h.status_text])).toEqual([
+    expect(
+      day.hours.map((h) => [h.start_time.slice(11, 16), h.shift_count, h.required, h.status, h.status_text]),
+    ).toEqual([
       ['09:00', 1, 1, -2, 'below-minimum'],
       ['10:00', 2, 0, -1, 'below-ideal'],
       ['11:00', 3, 0, 0, 'ideal'],
@@ -334,7 +437,12 @@ describe('dayCoverage', () => {
       { ...shift(date, '09:00', '14:00'), cancelled: false },
       { ...shift(date, '09:00', '14:00'), cancelled: true },
     ];
-    const counted = dayCoverage(everyStatus, date, LONDON, booked.filter((s) => !s.cancelled));
+    const counted = dayCoverage(
+      everyStatus,
+      date,
+      LONDON,
+      booked.filter((s) => !s.cancelled),
+    );
     expect(counted.hours.map((h) => h.shift_count)).toEqual([1, 1, 1, 1, 1]);
   });
 
@@ -346,12 +454,21 @@ describe('dayCoverage', () => {
       [everyStatus, '2025-12-31'],
       [{ ...everyStatus, archived: true }, date],
     ] as const) {
-      expect(dayCoverage(calendar, day, LONDON, shifts)).toEqual({ closed: true, status: 0, below_minimum: false, hours: [], timeslots: [] });
+      expect(dayCoverage(calendar, day, LONDON, shifts)).toEqual({
+        closed: true,
+        status: 0,
+        below_minimum: false,
+        hours: [],
+        timeslots: [],
+      });
     }
   });
 
-  it('given two overlapping timeslots, then each has its own hours and pattern_status, and the day\'s hours are in start order', () => {
-    const calendar = rota([slot('wednesday', '09:00', 'wednesday', '11:00', { min: 1, ideal: 1, max: 1 }), slot('wednesday', '09:30', 'wednesday', '10:30', { min: 2, ideal: 2, max: 2 })]);
+  it("given two overlapping timeslots, then each has its own hours and pattern_status, and the day's hours are in start order", () => {
+    const calendar = rota([
+      slot('wednesday', '09:00', 'wednesday', '11:00', { min: 1, ideal: 1, max: 1 }),
+      slot('wednesday', '09:30', 'wednesday', '10:30', { min: 2, ideal: 2, max: 2 }),
+    ]);
     const day = dayCoverage(calendar, date, LONDON, [shift(date, '09:00', '11:00')]);
     expect(day.timeslots.map((t) => [t.hours.length, t.pattern_status])).toEqual([
       [2, 1],
@@ -365,7 +482,7 @@ describe('dayCoverage', () => {
     expect(day.status).toBe(-2);
   });
 
-  it('given an overnight timeslot, then it belongs to its evening\'s date, counts shifts into the next date, and the next date has no hours of it', () => {
+  it("given an overnight timeslot, then it belongs to its evening's date, counts shifts into the next date, and the next date has no hours of it", () => {
     const calendar = rota([slot('friday', '22:00', 'saturday', '02:00', { min: 1, ideal: 1, max: 1 })]);
     const night = [shift('2027-06-18', '22:00', '01:00', LONDON, '2027-06-19'), shift('2027-06-19', '01:00', '02:00')];
     const friday = dayCoverage(calendar, '2027-06-18', LONDON, night);
@@ -390,7 +507,13 @@ describe('dayCoverage', () => {
 
   it("given a day whose only timeslot lies in London's spring gap, then it is open with no hours and status 0", () => {
     const calendar = rota([slot('sunday', '01:00', 'sunday', '01:30')]);
-    expect(dayCoverage(calendar, '2027-03-28', LONDON, [])).toEqual({ closed: false, status: 0, below_minimum: false, hours: [], timeslots: [] });
+    expect(dayCoverage(calendar, '2027-03-28', LONDON, [])).toEqual({
+      closed: false,
+      status: 0,
+      below_minimum: false,
+      hours: [],
+      timeslots: [],
+    });
   });
 });
 
@@ -403,11 +526,19 @@ describe('dateAcrossRotas', () => {
   });
 
   it('given closed and inactive rota-days among open ones, then only the open ones count', () => {
-    expect(dateAcrossRotas([day(-2, true), day(-2, false, false), day(1)])).toEqual({ status: 1, closed: false, below_minimum: false });
+    expect(dateAcrossRotas([day(-2, true), day(-2, false, false), day(1)])).toEqual({
+      status: 1,
+      closed: false,
+      below_minimum: false,
+    });
   });
 
   it('given every rota closed or inactive that date (or no rotas), then closed with status 0', () => {
-    expect(dateAcrossRotas([day(0, true), day(0, false, false)])).toEqual({ status: 0, closed: true, below_minimum: false });
+    expect(dateAcrossRotas([day(0, true), day(0, false, false)])).toEqual({
+      status: 0,
+      closed: true,
+      below_minimum: false,
+    });
     expect(dateAcrossRotas([])).toEqual({ status: 0, closed: true, below_minimum: false });
   });
 });

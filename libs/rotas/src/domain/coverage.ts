@@ -1,6 +1,13 @@
 import { instantToWallClock, wallClockToInstant } from '#app/platform';
 import { dateOfDay, dayNumber } from './calendar-dates.js';
-import { isActiveOn, isClosedOn, remembered, type RotaCalendar, type TimeslotOccurrence, timeslotsOn } from './rota-calendar.js';
+import {
+  isActiveOn,
+  isClosedOn,
+  remembered,
+  type RotaCalendar,
+  type TimeslotOccurrence,
+  timeslotsOn,
+} from './rota-calendar.js';
 import { MINUTES_PER_DAY, type Staffing } from './weekly-timeslots.js';
 
 /**
@@ -139,7 +146,12 @@ export function hourEntries(occurrence: TimeslotOccurrence, zone: string): HourC
     // The cuts of a steady occurrence are its shape's, shifted to its start: the wall clocks are
     // made once per shape (the rotas of a view share their dates and times) and the entries share them.
     const walls = steadyWalls(startWall, endWall, shape);
-    return walls.offsets.map((offset, i) => ({ start: start + offset, end: i + 1 < walls.offsets.length ? start + walls.offsets[i + 1]! : end, startWall: walls.shown[i]!, endWall: walls.shown[i + 1]! }));
+    return walls.offsets.map((offset, i) => ({
+      start: start + offset,
+      end: i + 1 < walls.offsets.length ? start + walls.offsets[i + 1]! : end,
+      startWall: walls.shown[i]!,
+      endWall: walls.shown[i + 1]!,
+    }));
   }
   const { startDay, endDay, from, wallLength } = shape;
   const [startDate, endDate] = [startWall.slice(0, 10), endWall.slice(0, 10)];
@@ -326,7 +338,12 @@ const CLOSED: DayCoverage = Object.freeze({ closed: true, status: 0, below_minim
  * (inactive, closed, or no timeslot that day) or 'open', the day whose only timeslot lies wholly in
  * a spring gap: open with no hours (rota-calendar), which isClosedOn tells apart.
  */
-function occurrencesOf(rota: RotaCalendar, date: string, zone: string, given?: readonly TimeslotOccurrence[]): readonly TimeslotOccurrence[] | 'closed' | 'open' {
+function occurrencesOf(
+  rota: RotaCalendar,
+  date: string,
+  zone: string,
+  given?: readonly TimeslotOccurrence[],
+): readonly TimeslotOccurrence[] | 'closed' | 'open' {
   if (!isActiveOn(rota, date)) return 'closed';
   const occurrences = given ?? timeslotsOn(rota, date, zone);
   if (occurrences.length > 0) return occurrences;
@@ -371,7 +388,13 @@ export function dayCoverage(
     timeslots.push({ occurrence, hours: own.hours, pattern_status, pattern_status_text: STATUS[pattern_status] });
   }
   const status = lowestStatus(timeslots.map((t) => t.pattern_status));
-  return { closed: false, status, below_minimum: status === -2, hours: inOrder ? hours : byStart(hours, starts), timeslots };
+  return {
+    closed: false,
+    status,
+    below_minimum: status === -2,
+    hours: inOrder ? hours : byStart(hours, starts),
+    timeslots,
+  };
 }
 
 const CLOSED_STATUS: DateStatus = Object.freeze({ closed: true, status: 0, below_minimum: false });
@@ -414,7 +437,9 @@ function byStart(hours: readonly HourEntry[], starts: readonly number[]): HourEn
  * A date across rotas (the period view's Date entry): the lowest status of its open rota-days, and
  * closed when every rota is closed or inactive that date (with no rotas at all, too: nothing is open).
  */
-export function dateAcrossRotas(days: readonly { readonly closed: boolean; readonly status: number; readonly active: boolean }[]): DateStatus {
+export function dateAcrossRotas(
+  days: readonly { readonly closed: boolean; readonly status: number; readonly active: boolean }[],
+): DateStatus {
   const status = lowestStatus(days.filter((day) => day.active && !day.closed).map((day) => day.status));
   const closed = days.every((day) => !day.active || day.closed);
   return { status, closed, below_minimum: status === -2 };

@@ -22,12 +22,23 @@ export interface RotasToEnd {
  * rotas take no part. Several running rotas (which the rule never lets happen) are each ended.
  * The shifts an ended rota loses are found with shift-fit's dayChanged / stillFits.
  */
-export function oneRotaPerTeam(teamRotas: readonly TeamRota[], newStartDate: string, field = 'team'): Checked<RotasToEnd> {
+export function oneRotaPerTeam(
+  teamRotas: readonly TeamRota[],
+  newStartDate: string,
+  field = 'team',
+): Checked<RotasToEnd> {
   const live = [...teamRotas].filter((r) => !r.archived).sort((a, b) => a.rota_id - b.rota_id);
   const clashes = live
     .filter((r) => r.start_date >= newStartDate)
-    .map((r) => refusal(field, `The team has rota ${r.rota_id} starting on ${r.start_date}, on or after the new rota's start (${newStartDate}): a team has one rota a day.`));
+    .map((r) =>
+      refusal(
+        field,
+        `The team has rota ${r.rota_id} starting on ${r.start_date}, on or after the new rota's start (${newStartDate}): a team has one rota a day.`,
+      ),
+    );
   const dayBefore = addDays(newStartDate, -1);
-  const running = live.filter((r) => r.start_date < newStartDate && (r.end_date === null || r.end_date >= newStartDate));
+  const running = live.filter(
+    (r) => r.start_date < newStartDate && (r.end_date === null || r.end_date >= newStartDate),
+  );
   return checked(clashes, () => ({ end: running.map((r) => ({ rota_id: r.rota_id, end_date: dayBefore })) }));
 }

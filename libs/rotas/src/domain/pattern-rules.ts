@@ -15,7 +15,8 @@ import {
 } from './weekly-timeslots.js';
 
 /** A rule check: the value it yields, or every refusal. */
-export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusals: Refusal[] };
+export type Checked<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusals: Refusal[] };
 
 /** The value, or the refusals with one a field (the first: the most basic rule it breaks). */
 export function checked<T>(refusals: readonly Refusal[], value: () => T): Checked<T> {
@@ -33,7 +34,8 @@ export interface PatternBody {
 }
 
 const STAFFING = ['min', 'ideal', 'max'] as const;
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * rotas.md "Shift patterns": the pattern's timeslots, each ending at the first weekday_end/end_time
@@ -50,10 +52,23 @@ export function checkPattern(body: PatternBody): Checked<WeeklyTimeslot[]> {
     refusals.push(...staffingOrderRefusals(own as Staffing, { min: 'min', ideal: 'ideal', max: 'max' }));
   }
   const items = body.pattern;
-  if (items === undefined || items === null) return { ok: false, refusals: [...refusals, refusal('pattern', requiredMessage('pattern'))] };
-  if (!Array.isArray(items)) return { ok: false, refusals: [...refusals, refusal('pattern', 'The pattern field must be an array.')] };
-  if (items.length === 0) return { ok: false, refusals: [...refusals, refusal('pattern', 'The pattern field must have at least 1 timeslot.')] };
-  if (items.length > MAX_TIMESLOTS) return { ok: false, refusals: [...refusals, refusal('pattern', `The pattern field must not have more than ${MAX_TIMESLOTS} timeslots.`)] };
+  if (items === undefined || items === null)
+    return { ok: false, refusals: [...refusals, refusal('pattern', requiredMessage('pattern'))] };
+  if (!Array.isArray(items))
+    return { ok: false, refusals: [...refusals, refusal('pattern', 'The pattern field must be an array.')] };
+  if (items.length === 0)
+    return {
+      ok: false,
+      refusals: [...refusals, refusal('pattern', 'The pattern field must have at least 1 timeslot.')],
+    };
+  if (items.length > MAX_TIMESLOTS)
+    return {
+      ok: false,
+      refusals: [
+        ...refusals,
+        refusal('pattern', `The pattern field must not have more than ${MAX_TIMESLOTS} timeslots.`),
+      ],
+    };
   const slots = items.map((item, i) => patternTimeslot(item, `pattern.${i}`, own, refusals));
   refusals.push(...overlapRefusals(slots, (i) => `pattern.${i}`));
   return checked(refusals, () => slots as WeeklyTimeslot[]);
@@ -61,12 +76,18 @@ export function checkPattern(body: PatternBody): Checked<WeeklyTimeslot[]> {
 
 /** The pattern's own numbers that are usable as defaults (absent or refused ones are undefined). */
 function patternStaffing(body: PatternBody, refusals: readonly Refusal[]): Partial<Staffing> {
-  const usable = (name: keyof Staffing) => (typeof body[name] === 'number' && !refusals.some((r) => r.field === name) ? (body[name] as number) : undefined);
+  const usable = (name: keyof Staffing) =>
+    typeof body[name] === 'number' && !refusals.some((r) => r.field === name) ? (body[name] as number) : undefined;
   return { min: usable('min'), ideal: usable('ideal'), max: usable('max') };
 }
 
 /** One pattern timeslot checked, or null when it breaks a rule (its refusals pushed). */
-function patternTimeslot(item: unknown, at: string, defaults: Partial<Staffing>, refusals: Refusal[]): WeeklyTimeslot | null {
+function patternTimeslot(
+  item: unknown,
+  at: string,
+  defaults: Partial<Staffing>,
+  refusals: Refusal[],
+): WeeklyTimeslot | null {
   if (!isObject(item)) {
     refusals.push(refusal(at, `The ${at} field must be an object.`));
     return null;
@@ -74,12 +95,30 @@ function patternTimeslot(item: unknown, at: string, defaults: Partial<Staffing>,
   const before = refusals.length;
   const weekday = (name: 'weekday_start' | 'weekday_end') => weekdayOf(item[name], `${at}.${name}`, refusals);
   const time = (name: 'start_time' | 'end_time') => timeOf(item[name], `${at}.${name}`, refusals);
-  const [weekday_start, start_time, weekday_end, end_time] = [weekday('weekday_start'), time('start_time'), weekday('weekday_end'), time('end_time')];
+  const [weekday_start, start_time, weekday_end, end_time] = [
+    weekday('weekday_start'),
+    time('start_time'),
+    weekday('weekday_end'),
+    time('end_time'),
+  ];
   const staffing = staffingOf(item, at, defaults, refusals);
-  if (refusals.length > before || !weekday_start || !weekday_end || start_time === null || end_time === null || !staffing) return null;
+  if (
+    refusals.length > before ||
+    !weekday_start ||
+    !weekday_end ||
+    start_time === null ||
+    end_time === null ||
+    !staffing
+  )
+    return null;
   const slot = { weekday_start, start_time, weekday_end, end_time, ...staffing };
   if (wallMinutes(slot) === 0) {
-    refusals.push(refusal(`${at}.end_time`, `The ${at}.end_time field must differ from its start: a timeslot ends at the first ${at}.weekday_end ${at}.end_time after its start.`));
+    refusals.push(
+      refusal(
+        `${at}.end_time`,
+        `The ${at}.end_time field must differ from its start: a timeslot ends at the first ${at}.weekday_end ${at}.end_time after its start.`,
+      ),
+    );
     return null;
   }
   return slot;
@@ -87,7 +126,8 @@ function patternTimeslot(item: unknown, at: string, defaults: Partial<Staffing>,
 
 function weekdayOf(value: unknown, field: string, refusals: Refusal[]): Weekday | null {
   if (value === undefined || value === null) refusals.push(refusal(field, requiredMessage(field)));
-  else if (!isWeekday(value)) refusals.push(refusal(field, `The ${field} field must be a lower-case weekday name, monday to sunday.`));
+  else if (!isWeekday(value))
+    refusals.push(refusal(field, `The ${field} field must be a lower-case weekday name, monday to sunday.`));
   else return value;
   return null;
 }
@@ -104,7 +144,12 @@ export function timeOf(value: unknown, field: string, refusals: Refusal[]): stri
 }
 
 /** A timeslot's numbers, its own or the pattern's; the order rule blames the field a number was written in. */
-function staffingOf(item: Record<string, unknown>, at: string, defaults: Partial<Staffing>, refusals: Refusal[]): Staffing | null {
+function staffingOf(
+  item: Record<string, unknown>,
+  at: string,
+  defaults: Partial<Staffing>,
+  refusals: Refusal[],
+): Staffing | null {
   const values: Partial<Record<keyof Staffing, number>> = {};
   const fields = {} as Record<keyof Staffing, string>;
   const inherited: Partial<Record<keyof Staffing, boolean>> = {};
@@ -129,10 +174,16 @@ function staffingOf(item: Record<string, unknown>, at: string, defaults: Partial
 }
 
 /** Each timeslot overlapping an earlier one is refused under its own key, naming the earlier one. */
-export function overlapRefusals(slots: readonly (WeeklyTimeslot | null)[], keyOf: (index: number) => string): Refusal[] {
+export function overlapRefusals(
+  slots: readonly (WeeklyTimeslot | null)[],
+  keyOf: (index: number) => string,
+): Refusal[] {
   const valid = slots.flatMap((slot, index) => (slot ? [{ slot, index }] : []));
   return overlapsWithEarlier(valid.map(({ slot }) => arcOf(slot))).map(([earlier, later]) => {
     const key = keyOf(valid[later]!.index);
-    return refusal(key, `The timeslot ${key} overlaps ${keyOf(valid[earlier]!.index)} (the week wraps around from Sunday to Monday).`);
+    return refusal(
+      key,
+      `The timeslot ${key} overlaps ${keyOf(valid[earlier]!.index)} (the week wraps around from Sunday to Monday).`,
+    );
   });
 }

@@ -4,7 +4,11 @@ import { refusal, throwIfRefused, toFieldErrors } from './refusals.js';
 
 describe('refusals', () => {
   it('given two refusals of one field and one of another, then the errors hold the first message of each field', () => {
-    const errors = toFieldErrors([refusal('pattern.0.max', 'first'), refusal('pattern.0.max', 'second'), refusal('name', 'third')]);
+    const errors = toFieldErrors([
+      refusal('pattern.0.max', 'first'),
+      refusal('pattern.0.max', 'second'),
+      refusal('name', 'third'),
+    ]);
     expect(errors).toEqual({ 'pattern.0.max': ['first'], name: ['third'] });
   });
 

@@ -58,7 +58,12 @@ export function timeslotsOn(rota: RotaCalendar, date: string, zone: string): Tim
  * the dates (clamped to the rota's own range) and the versions, a table lookup per weekday: the
  * cost is the number of occurrences, whatever their length.
  */
-export function timeslotsBetween(rota: RotaCalendar, fromDate: string, toDate: string, zone: string): TimeslotOccurrence[] {
+export function timeslotsBetween(
+  rota: RotaCalendar,
+  fromDate: string,
+  toDate: string,
+  zone: string,
+): TimeslotOccurrence[] {
   if (rota.archived) return [];
   const first = Math.max(dayNumber(fromDate), dayNumber(rota.start_date));
   const last = rota.end_date === null ? dayNumber(toDate) : Math.min(dayNumber(toDate), dayNumber(rota.end_date));

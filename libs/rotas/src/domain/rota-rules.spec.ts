@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { checkCloseDates, checkEndDate, checkRotaDates, checkRotaIds, checkRotaName, closeDates, reopenDates } from './rota-rules.js';
+import {
+  checkCloseDates,
+  checkEndDate,
+  checkRotaDates,
+  checkRotaIds,
+  checkRotaName,
+  closeDates,
+  reopenDates,
+} from './rota-rules.js';
 
 const TODAY = '2027-03-28';
 const fields = (refusals: { field: string }[]) => refusals.map((r) => r.field);
@@ -9,9 +17,13 @@ describe('checkRotaName', () => {
     expect(checkRotaName('A')).toEqual([]);
     expect(checkRotaName('é'.repeat(255))).toEqual([]);
     expect(checkRotaName('😀'.repeat(255))).toEqual([]);
-    expect(checkRotaName('a'.repeat(256))).toEqual([{ field: 'data.name', message: 'The data.name field must not be longer than 255 characters.' }]);
+    expect(checkRotaName('a'.repeat(256))).toEqual([
+      { field: 'data.name', message: 'The data.name field must not be longer than 255 characters.' },
+    ]);
     expect(checkRotaName('')).toEqual([{ field: 'data.name', message: 'The data.name field is required.' }]);
-    expect(fields([...checkRotaName('   '), ...checkRotaName(undefined, 'name'), ...checkRotaName(42, 'name')])).toEqual(['data.name', 'name', 'name']);
+    expect(
+      fields([...checkRotaName('   '), ...checkRotaName(undefined, 'name'), ...checkRotaName(42, 'name')]),
+    ).toEqual(['data.name', 'name', 'name']);
   });
 });
 
@@ -30,7 +42,9 @@ describe('checkRotaDates (create)', () => {
   it('given an end null, equal to or after the start, then it passes; before it, then the end is refused', () => {
     expect(checkRotaDates('2027-04-01', null)).toEqual([]);
     expect(checkRotaDates('2027-04-01', '2027-04-01')).toEqual([]);
-    expect(checkRotaDates('2027-04-01', '2027-03-31')).toEqual([{ field: 'end_date', message: 'The end_date field must be a date on or after start_date.' }]);
+    expect(checkRotaDates('2027-04-01', '2027-03-31')).toEqual([
+      { field: 'end_date', message: 'The end_date field must be a date on or after start_date.' },
+    ]);
     expect(fields(checkRotaDates(undefined, '2027-02-30'))).toEqual(['start_date', 'end_date']);
   });
 });
@@ -42,17 +56,34 @@ describe('checkEndDate (bulk end_date)', () => {
     { rota_id: 3, start_date: '2027-03-01', archived: false },
   ];
 
-  it('given a date today or later and not before any live rota\'s start, then the live rotas take it and the archived ones are skipped', () => {
-    expect(checkEndDate(TODAY, rotas, TODAY)).toEqual({ ok: true, value: { end: [{ rota_id: 1, end_date: TODAY }, { rota_id: 3, end_date: TODAY }], skipped: [2] } });
+  it("given a date today or later and not before any live rota's start, then the live rotas take it and the archived ones are skipped", () => {
+    expect(checkEndDate(TODAY, rotas, TODAY)).toEqual({
+      ok: true,
+      value: {
+        end: [
+          { rota_id: 1, end_date: TODAY },
+          { rota_id: 3, end_date: TODAY },
+        ],
+        skipped: [2],
+      },
+    });
   });
 
   it('given a date before today, then refused', () => {
-    expect(checkEndDate('2027-03-27', rotas, TODAY)).toEqual({ ok: false, refusals: [{ field: 'data.date', message: 'The data.date field must be today (2027-03-28) or later.' }] });
+    expect(checkEndDate('2027-03-27', rotas, TODAY)).toEqual({
+      ok: false,
+      refusals: [{ field: 'data.date', message: 'The data.date field must be today (2027-03-28) or later.' }],
+    });
   });
 
-  it('given a date before a live rota\'s start, then refused naming that rota; an archived rota\'s start does not count', () => {
+  it("given a date before a live rota's start, then refused naming that rota; an archived rota's start does not count", () => {
     const later = [...rotas, { rota_id: 4, start_date: '2027-05-01', archived: false }];
-    expect(checkEndDate('2027-04-15', later, TODAY)).toEqual({ ok: false, refusals: [{ field: 'data.date', message: 'The data.date field must not be before the start of rota 4 (2027-05-01).' }] });
+    expect(checkEndDate('2027-04-15', later, TODAY)).toEqual({
+      ok: false,
+      refusals: [
+        { field: 'data.date', message: 'The data.date field must not be before the start of rota 4 (2027-05-01).' },
+      ],
+    });
     expect(checkEndDate('2027-04-05', rotas, TODAY).ok).toBe(true);
   });
 
@@ -64,7 +95,10 @@ describe('checkEndDate (bulk end_date)', () => {
 
 describe('checkCloseDates (bulk close and reopen)', () => {
   it('given dates today or later, then they come back once each, in order', () => {
-    expect(checkCloseDates(['2027-04-02', TODAY, '2027-04-02'], TODAY)).toEqual({ ok: true, value: [TODAY, '2027-04-02'] });
+    expect(checkCloseDates(['2027-04-02', TODAY, '2027-04-02'], TODAY)).toEqual({
+      ok: true,
+      value: [TODAY, '2027-04-02'],
+    });
   });
 
   it('given a past date or a malformed one, then each is refused under its index', () => {
@@ -78,9 +112,11 @@ describe('checkCloseDates (bulk close and reopen)', () => {
   });
 
   it('given none, 367 or no array, then the list is refused; 366 pass', () => {
-    const days = (n: number) => Array.from({ length: n }, (_, i) => new Date(Date.UTC(2027, 2, 28 + i)).toISOString().slice(0, 10));
+    const days = (n: number) =>
+      Array.from({ length: n }, (_, i) => new Date(Date.UTC(2027, 2, 28 + i)).toISOString().slice(0, 10));
     expect(checkCloseDates(days(366), TODAY).ok).toBe(true);
-    for (const bad of [days(367), [], undefined, '2027-04-01']) expect(checkCloseDates(bad, TODAY)).toMatchObject({ ok: false, refusals: [{ field: 'data.dates' }] });
+    for (const bad of [days(367), [], undefined, '2027-04-01'])
+      expect(checkCloseDates(bad, TODAY)).toMatchObject({ ok: false, refusals: [{ field: 'data.dates' }] });
   });
 
   it('given closed dates, when dates are closed and reopened, then the set follows; reopening an open date changes nothing', () => {

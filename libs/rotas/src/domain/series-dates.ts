@@ -41,8 +41,10 @@ export const seriesWeekdayOf = (date: string): SeriesWeekday => SERIES_WEEKDAYS[
  */
 export function seriesDatesBetween(rule: SeriesRule, after: string, until: string): string[] {
   const { frequency, weekdays } = rule;
-  if (!Number.isInteger(frequency) || frequency < 1 || frequency > MAX_FREQUENCY) throw new RangeError(`Not a series frequency (1–${MAX_FREQUENCY}): ${frequency}`);
-  if (weekdays.length === 0) throw new RangeError('A series needs at least one weekday (the first shift\'s when none was chosen).');
+  if (!Number.isInteger(frequency) || frequency < 1 || frequency > MAX_FREQUENCY)
+    throw new RangeError(`Not a series frequency (1–${MAX_FREQUENCY}): ${frequency}`);
+  if (weekdays.length === 0)
+    throw new RangeError("A series needs at least one weekday (the first shift's when none was chosen).");
   const first = dayNumber(rule.firstDate);
   const low = Math.max(dayNumber(after) + 1, first);
   const high = rule.endDate === null ? dayNumber(until) : Math.min(dayNumber(until), dayNumber(rule.endDate));
@@ -85,14 +87,24 @@ export type OccurrenceTimes = { readonly start: Date; readonly end: Date } | { r
  * A malformed input, an unknown zone or an end not after the start is a RangeError (the first shift
  * was valid, so its series' occurrences are too).
  */
-export function occurrenceTimes(date: string, startTime: string, endTime: string, dayOffset: number, zone: string): OccurrenceTimes {
-  if (!Number.isInteger(dayOffset) || dayOffset < 0) throw new RangeError(`Not a day offset (a whole number of days, 0 or more): ${dayOffset}`);
+export function occurrenceTimes(
+  date: string,
+  startTime: string,
+  endTime: string,
+  dayOffset: number,
+  zone: string,
+): OccurrenceTimes {
+  if (!Number.isInteger(dayOffset) || dayOffset < 0)
+    throw new RangeError(`Not a day offset (a whole number of days, 0 or more): ${dayOffset}`);
   const start = existing(date, startTime, zone);
   if (!start) return { nonexistent: 'start' };
   const endDate = addDays(date, dayOffset);
   const end = existing(endDate, endTime, zone);
   if (!end) return { nonexistent: 'end' };
-  if (end <= start) throw new RangeError(`An occurrence ending at ${endDate} ${endTime} does not end after its start, ${date} ${startTime}.`);
+  if (end <= start)
+    throw new RangeError(
+      `An occurrence ending at ${endDate} ${endTime} does not end after its start, ${date} ${startTime}.`,
+    );
   return { start, end };
 }
 
@@ -106,9 +118,12 @@ function existing(date: string, time: string, zone: string): Date | null {
 }
 
 /** The recurrence_pattern body as sent: every field unchecked. */
-export type RecurrenceInput = { readonly [key in 'recurrence_period' | 'recurrence_frequency' | 'end_date' | SeriesWeekday]?: unknown };
+export type RecurrenceInput = {
+  readonly [key in 'recurrence_period' | 'recurrence_frequency' | 'end_date' | SeriesWeekday]?: unknown;
+};
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isFlag = (value: unknown): boolean => value === 0 || value === 1 || typeof value === 'boolean';
 const isSet = (value: unknown): boolean => value === 1 || value === true;
 
@@ -135,22 +150,44 @@ export function validateRecurrence(pattern: unknown, firstDate: string, prefix =
   const field = (name: string) => `${prefix}${name}`;
 
   const period = pattern.recurrence_period;
-  if (period === undefined || period === null) refusals.push(refusal(field('recurrence_period'), requiredMessage(field('recurrence_period'))));
-  else if (period !== 'week') refusals.push(refusal(field('recurrence_period'), `The ${field('recurrence_period')} field must be week (shifts repeat every n weeks).`));
+  if (period === undefined || period === null)
+    refusals.push(refusal(field('recurrence_period'), requiredMessage(field('recurrence_period'))));
+  else if (period !== 'week')
+    refusals.push(
+      refusal(
+        field('recurrence_period'),
+        `The ${field('recurrence_period')} field must be week (shifts repeat every n weeks).`,
+      ),
+    );
 
   const frequency = pattern.recurrence_frequency;
-  if (frequency === undefined || frequency === null) refusals.push(refusal(field('recurrence_frequency'), requiredMessage(field('recurrence_frequency'))));
+  if (frequency === undefined || frequency === null)
+    refusals.push(refusal(field('recurrence_frequency'), requiredMessage(field('recurrence_frequency'))));
   else if (!Number.isInteger(frequency) || (frequency as number) < 1 || (frequency as number) > MAX_FREQUENCY) {
-    refusals.push(refusal(field('recurrence_frequency'), `The ${field('recurrence_frequency')} field must be a whole number from 1 to ${MAX_FREQUENCY}.`));
+    refusals.push(
+      refusal(
+        field('recurrence_frequency'),
+        `The ${field('recurrence_frequency')} field must be a whole number from 1 to ${MAX_FREQUENCY}.`,
+      ),
+    );
   }
 
-  const badFlags = SERIES_WEEKDAYS.filter((day) => pattern[day] !== undefined && pattern[day] !== null && !isFlag(pattern[day]));
+  const badFlags = SERIES_WEEKDAYS.filter(
+    (day) => pattern[day] !== undefined && pattern[day] !== null && !isFlag(pattern[day]),
+  );
   for (const day of badFlags) refusals.push(refusal(field(day), `The ${field(day)} field must be 0 or 1.`));
 
   const end = pattern.end_date;
   if (end !== undefined && end !== null) {
-    if (!isCalendarDate(end)) refusals.push(refusal(field('end_date'), `The ${field('end_date')} field must be a date (YYYY-MM-DD) or null.`));
-    else if (isCalendarDate(firstDate) && end < firstDate) refusals.push(refusal(field('end_date'), `The ${field('end_date')} field must be a date on or after the first shift's date, ${firstDate}.`));
+    if (!isCalendarDate(end))
+      refusals.push(refusal(field('end_date'), `The ${field('end_date')} field must be a date (YYYY-MM-DD) or null.`));
+    else if (isCalendarDate(firstDate) && end < firstDate)
+      refusals.push(
+        refusal(
+          field('end_date'),
+          `The ${field('end_date')} field must be a date on or after the first shift's date, ${firstDate}.`,
+        ),
+      );
   }
 
   if (!badFlags.length && isCalendarDate(firstDate)) {
@@ -158,7 +195,12 @@ export function validateRecurrence(pattern: unknown, firstDate: string, prefix =
     const day = seriesWeekdayOf(firstDate);
     if (chosen.length && !chosen.includes(day)) {
       const name = weekdayOf(firstDate);
-      refusals.push(refusal(whole, `The first shift is on a ${name[0]!.toUpperCase()}${name.slice(1)} (${firstDate}), a weekday the ${whole} does not select: select ${day} too, or move the shift.`));
+      refusals.push(
+        refusal(
+          whole,
+          `The first shift is on a ${name[0]!.toUpperCase()}${name.slice(1)} (${firstDate}), a weekday the ${whole} does not select: select ${day} too, or move the shift.`,
+        ),
+      );
     }
   }
   return refusals;

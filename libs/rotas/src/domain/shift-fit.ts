@@ -26,13 +26,20 @@ const ms = (instant: number | Date) => (typeof instant === 'number' ? instant : 
  * date are those starting on it: a shift starting after midnight inside the previous evening's
  * overnight timeslot does not fit (rotas.md: a timeslot belongs to the date it starts on).
  */
-export function whyShiftDoesNotFit(rota: RotaCalendar, shift: ShiftTimes, zone: string, requireFullTimeslot: boolean, occurrences?: readonly TimeslotOccurrence[]): MisfitReason | null {
+export function whyShiftDoesNotFit(
+  rota: RotaCalendar,
+  shift: ShiftTimes,
+  zone: string,
+  requireFullTimeslot: boolean,
+  occurrences?: readonly TimeslotOccurrence[],
+): MisfitReason | null {
   if (rota.archived) return 'rota_archived';
   if (shift.date < rota.start_date) return 'rota_not_started';
   if (rota.end_date !== null && shift.date > rota.end_date) return 'rota_ended';
   if (isClosedOn(rota, shift.date)) return 'rota_closed';
   const [start, end] = [ms(shift.start), ms(shift.end)];
-  const fits = (o: TimeslotOccurrence) => (requireFullTimeslot ? o.start === start && o.end === end : o.start <= start && end <= o.end && start < end);
+  const fits = (o: TimeslotOccurrence) =>
+    requireFullTimeslot ? o.start === start && o.end === end : o.start <= start && end <= o.end && start < end;
   return (occurrences ?? timeslotsOn(rota, shift.date, zone)).some(fits) ? null : 'outside_timeslot';
 }
 
@@ -88,11 +95,16 @@ export interface Misfit {
  * (with `before`) lie on a date the change touched, and do not fit the rota after the change,
  * each with its reason, in the order given. Occurrences are computed once per date.
  */
-export function shiftsThatNoLongerFit(after: RotaCalendar, shifts: readonly BookedShift[], context: MisfitContext): Misfit[] {
+export function shiftsThatNoLongerFit(
+  after: RotaCalendar,
+  shifts: readonly BookedShift[],
+  context: MisfitContext,
+): Misfit[] {
   const { zone, requireFullTimeslot, before } = context;
   const now = ms(context.now);
   const byDate = new Map<string, TimeslotOccurrence[]>();
-  const occurrencesOn = (date: string) => byDate.get(date) ?? byDate.set(date, timeslotsOn(after, date, zone)).get(date)!;
+  const occurrencesOn = (date: string) =>
+    byDate.get(date) ?? byDate.set(date, timeslotsOn(after, date, zone)).get(date)!;
   return shifts.flatMap((shift) => {
     if (ms(shift.start) <= now || (before && !dayChanged(before, after, shift.date))) return [];
     const reason = whyShiftDoesNotFit(after, shift, zone, requireFullTimeslot, occurrencesOn(shift.date));

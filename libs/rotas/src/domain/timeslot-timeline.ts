@@ -44,10 +44,13 @@ export function idSource(ids: readonly number[]): IdSource {
 }
 
 /** The timeslots with new ids, in their order. */
-export const identify = (timeslots: readonly WeeklyTimeslot[], newIds: IdSource): RotaTimeslot[] => timeslots.map((slot) => ({ id: newIds(), ...slot }));
+export const identify = (timeslots: readonly WeeklyTimeslot[], newIds: IdSource): RotaTimeslot[] =>
+  timeslots.map((slot) => ({ id: newIds(), ...slot }));
 
 /** A new rota's timeline: the pattern's timeslots from its start date on. */
-export const initialTimeline = (startDate: string, timeslots: readonly RotaTimeslot[]): Timeline => [{ from: startDate, to: null, timeslots }];
+export const initialTimeline = (startDate: string, timeslots: readonly RotaTimeslot[]): Timeline => [
+  { from: startDate, to: null, timeslots },
+];
 
 /**
  * The timeline after a write of identified timeslots (evolve's half: deterministic, no ids drawn).
@@ -60,7 +63,8 @@ export function applyTimeslots(timeline: Timeline, write: TimeslotWrite): Timeli
   const after: TimeslotVersion[] = [];
   const dayBefore = addDays(write.from, -1);
   for (const version of timeline) {
-    if (version.from < write.from) before.push({ ...version, to: version.to === null || version.to > dayBefore ? dayBefore : version.to });
+    if (version.from < write.from)
+      before.push({ ...version, to: version.to === null || version.to > dayBefore ? dayBefore : version.to });
     if (to !== null && (version.to === null || version.to > to)) {
       const dayAfter = addDays(to, 1);
       after.push({ ...version, from: version.from > dayAfter ? version.from : dayAfter });
@@ -88,15 +92,22 @@ export interface RangeFields {
  * A write's range: `from` a date, today or later (the rota zone's today); `to` absent, null or a date
  * not before `from` (a range ending before it starts is a 422 naming the end field).
  */
-export function checkWriteRange(range: { from?: unknown; to?: unknown }, today: string, fields: RangeFields = { from: 'from', to: 'to' }): Refusal[] {
+export function checkWriteRange(
+  range: { from?: unknown; to?: unknown },
+  today: string,
+  fields: RangeFields = { from: 'from', to: 'to' },
+): Refusal[] {
   const refusals: Refusal[] = [];
   const { from, to } = range;
   if (from === undefined || from === null) refusals.push(refusal(fields.from, requiredMessage(fields.from)));
-  else if (!isCalendarDate(from)) refusals.push(refusal(fields.from, `The ${fields.from} field must be a date (YYYY-MM-DD).`));
-  else if (from < today) refusals.push(refusal(fields.from, `The ${fields.from} field must be today (${today}) or later.`));
+  else if (!isCalendarDate(from))
+    refusals.push(refusal(fields.from, `The ${fields.from} field must be a date (YYYY-MM-DD).`));
+  else if (from < today)
+    refusals.push(refusal(fields.from, `The ${fields.from} field must be today (${today}) or later.`));
   if (to === undefined || to === null) return refusals;
   if (!isCalendarDate(to)) refusals.push(refusal(fields.to, `The ${fields.to} field must be a date (YYYY-MM-DD).`));
-  else if (isCalendarDate(from) && to < from) refusals.push(refusal(fields.to, `The ${fields.to} field must be a date on or after ${fields.from}.`));
+  else if (isCalendarDate(from) && to < from)
+    refusals.push(refusal(fields.to, `The ${fields.to} field must be a date on or after ${fields.from}.`));
   return refusals;
 }
 
@@ -112,7 +123,16 @@ export interface WriteContext {
  * pattern's rules) given ids. The result is what the event carries; evolve hands it to
  * applyTimeslots.
  */
-export function decideTimeslotWrite(range: { from?: unknown; to?: unknown }, timeslots: readonly WeeklyTimeslot[], context: WriteContext, fields?: RangeFields): Checked<TimeslotWrite> {
+export function decideTimeslotWrite(
+  range: { from?: unknown; to?: unknown },
+  timeslots: readonly WeeklyTimeslot[],
+  context: WriteContext,
+  fields?: RangeFields,
+): Checked<TimeslotWrite> {
   const refusals = checkWriteRange(range, context.today, fields);
-  return checked(refusals, () => ({ from: range.from as string, to: (range.to as string | null | undefined) ?? null, timeslots: identify(timeslots, context.newIds) }));
+  return checked(refusals, () => ({
+    from: range.from as string,
+    to: (range.to as string | null | undefined) ?? null,
+    timeslots: identify(timeslots, context.newIds),
+  }));
 }

@@ -13,7 +13,8 @@ import {
   type WeeklyTimeslot,
 } from './weekly-timeslots.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The update-timeslots body's `weekdays: { monday: [{ start_time, end_time, min, ideal, max }], … }`
@@ -25,17 +26,32 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * refusal is returned, keyed `weekdays.monday.0.end_time`; the timeslots come back in week order.
  */
 export function checkWeekdays(weekdays: unknown): Checked<WeeklyTimeslot[]> {
-  if (weekdays === undefined || weekdays === null) return { ok: false, refusals: [refusal('weekdays', requiredMessage('weekdays'))] };
-  if (!isObject(weekdays)) return { ok: false, refusals: [refusal('weekdays', 'The weekdays field must be an object keyed by weekday, monday to sunday.')] };
+  if (weekdays === undefined || weekdays === null)
+    return { ok: false, refusals: [refusal('weekdays', requiredMessage('weekdays'))] };
+  if (!isObject(weekdays))
+    return {
+      ok: false,
+      refusals: [refusal('weekdays', 'The weekdays field must be an object keyed by weekday, monday to sunday.')],
+    };
   const refusals: Refusal[] = Object.keys(weekdays)
     .filter((key) => !isWeekday(key))
     .map((key) => refusal(`weekdays.${key}`, `The weekdays.${key} field is not a weekday: use monday to sunday.`));
   const days = WEEKDAYS.map((day) => ({ day, items: weekdays[day] }));
   for (const { day, items } of days) {
-    if (items !== undefined && items !== null && !Array.isArray(items)) refusals.push(refusal(`weekdays.${day}`, `The weekdays.${day} field must be an array.`));
+    if (items !== undefined && items !== null && !Array.isArray(items))
+      refusals.push(refusal(`weekdays.${day}`, `The weekdays.${day} field must be an array.`));
   }
-  const sent = days.flatMap(({ day, items }) => (Array.isArray(items) ? items.map((item: unknown, i) => ({ item, key: `weekdays.${day}.${i}`, day })) : []));
-  if (sent.length > MAX_TIMESLOTS) return { ok: false, refusals: [...refusals, refusal('weekdays', `The weekdays field must not hold more than ${MAX_TIMESLOTS} timeslots.`)] };
+  const sent = days.flatMap(({ day, items }) =>
+    Array.isArray(items) ? items.map((item: unknown, i) => ({ item, key: `weekdays.${day}.${i}`, day })) : [],
+  );
+  if (sent.length > MAX_TIMESLOTS)
+    return {
+      ok: false,
+      refusals: [
+        ...refusals,
+        refusal('weekdays', `The weekdays field must not hold more than ${MAX_TIMESLOTS} timeslots.`),
+      ],
+    };
   const slots = sent.map(({ item, key, day }) => dayTimeslot(item, key, day, refusals));
   refusals.push(...overlapRefusals(slots, (i) => sent[i]!.key));
   return checked(refusals, () => byWeekStart(slots as WeeklyTimeslot[]));
@@ -47,11 +63,17 @@ function dayTimeslot(item: unknown, at: string, day: Weekday, refusals: Refusal[
     return null;
   }
   const before = refusals.length;
-  const [start_time, end_time] = [timeOf(item.start_time, `${at}.start_time`, refusals), timeOf(item.end_time, `${at}.end_time`, refusals)];
+  const [start_time, end_time] = [
+    timeOf(item.start_time, `${at}.start_time`, refusals),
+    timeOf(item.end_time, `${at}.end_time`, refusals),
+  ];
   const numbers = {} as Record<keyof Staffing, number>;
   for (const name of ['min', 'ideal', 'max'] as const) {
     const [field, value] = [`${at}.${name}`, item[name]];
-    const wrong = value === undefined || value === null ? refusal(field, requiredMessage(field)) : staffingNumberRefusal(value, field);
+    const wrong =
+      value === undefined || value === null
+        ? refusal(field, requiredMessage(field))
+        : staffingNumberRefusal(value, field);
     if (wrong) refusals.push(wrong);
     else numbers[name] = value as number;
   }

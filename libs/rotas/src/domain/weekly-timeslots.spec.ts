@@ -1,5 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
-import { arcOf, arcsOverlap, byWeekStart, clockMinutes, overlapsWithEarlier, staffingOrderRefusals, wallMinutes, type WeeklyTimeslot, weekMinute } from './weekly-timeslots.js';
+import {
+  arcOf,
+  arcsOverlap,
+  byWeekStart,
+  clockMinutes,
+  overlapsWithEarlier,
+  staffingOrderRefusals,
+  wallMinutes,
+  type WeeklyTimeslot,
+  weekMinute,
+} from './weekly-timeslots.js';
 
 const slot = (weekday_start: string, start_time: string, weekday_end: string, end_time: string) =>
   ({ weekday_start, start_time, weekday_end, end_time, min: 1, ideal: 2, max: 3 }) as WeeklyTimeslot;
@@ -37,7 +47,12 @@ describe('weekly timeslots', () => {
   });
 
   it('given several arcs, then each one overlapping an earlier one is paired with the first such', () => {
-    const arcs = [slot('monday', '09:00', 'monday', '12:00'), slot('monday', '13:00', 'monday', '14:00'), slot('monday', '11:00', 'monday', '13:30'), slot('monday', '12:00', 'monday', '13:00')].map(arcOf);
+    const arcs = [
+      slot('monday', '09:00', 'monday', '12:00'),
+      slot('monday', '13:00', 'monday', '14:00'),
+      slot('monday', '11:00', 'monday', '13:30'),
+      slot('monday', '12:00', 'monday', '13:00'),
+    ].map(arcOf);
     expect(overlapsWithEarlier(arcs)).toEqual([
       [0, 2],
       [2, 3],
@@ -49,11 +64,22 @@ describe('weekly timeslots', () => {
     expect(staffingOrderRefusals({ min: 1, ideal: 1, max: 1 }, fields)).toEqual([]);
     expect(staffingOrderRefusals({ min: 0, ideal: 0, max: 1 }, fields)).toEqual([]);
     expect(staffingOrderRefusals({ min: 0, ideal: 0, max: 0 }, fields).map((r) => r.field)).toEqual(['p.max']);
-    expect(staffingOrderRefusals({ min: 3, ideal: 2, max: 1 }, fields).map((r) => r.field)).toEqual(['p.min', 'p.ideal']);
+    expect(staffingOrderRefusals({ min: 3, ideal: 2, max: 1 }, fields).map((r) => r.field)).toEqual([
+      'p.min',
+      'p.ideal',
+    ]);
   });
 
   it('given timeslots in any order, then byWeekStart orders them from Monday 00:00', () => {
-    const sorted = byWeekStart([slot('sunday', '22:00', 'monday', '06:00'), slot('monday', '09:00', 'monday', '10:00'), slot('monday', '07:00', 'monday', '08:00')]);
-    expect(sorted.map((s) => `${s.weekday_start} ${s.start_time}`)).toEqual(['monday 07:00', 'monday 09:00', 'sunday 22:00']);
+    const sorted = byWeekStart([
+      slot('sunday', '22:00', 'monday', '06:00'),
+      slot('monday', '09:00', 'monday', '10:00'),
+      slot('monday', '07:00', 'monday', '08:00'),
+    ]);
+    expect(sorted.map((s) => `${s.weekday_start} ${s.start_time}`)).toEqual([
+      'monday 07:00',
+      'monday 09:00',
+      'sunday 22:00',
+    ]);
   });
 });

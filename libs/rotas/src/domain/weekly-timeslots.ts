@@ -34,7 +34,8 @@ export interface RotaTimeslot extends WeeklyTimeslot {
   readonly id: number;
 }
 
-export const isWeekday = (value: unknown): value is Weekday => typeof value === 'string' && (WEEKDAYS as readonly string[]).includes(value);
+export const isWeekday = (value: unknown): value is Weekday =>
+  typeof value === 'string' && (WEEKDAYS as readonly string[]).includes(value);
 
 const CLOCK = /^([01]\d|2[0-3]):([0-5]\d)(?::00)?$/;
 
@@ -50,7 +51,8 @@ export function clockMinutes(value: unknown): number | null {
 }
 
 /** `HH:MM` of minutes since midnight (0–1439). */
-export const clockTime = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+export const clockTime = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 /** The minute of the week (0 = Monday 00:00) of a weekday and an `HH:MM` time. */
 export function weekMinute(weekday: Weekday, time: string): number {
@@ -63,7 +65,9 @@ export function weekMinute(weekday: Weekday, time: string): number {
  * Wall-clock minutes from a timeslot's start to the first `weekday_end` `end_time` after it:
  * 1 … 10079, or 0 when end and start are the same minute of the week (refused by the rules).
  */
-export function wallMinutes(slot: Pick<WeeklyTimeslot, 'weekday_start' | 'start_time' | 'weekday_end' | 'end_time'>): number {
+export function wallMinutes(
+  slot: Pick<WeeklyTimeslot, 'weekday_start' | 'start_time' | 'weekday_end' | 'end_time'>,
+): number {
   const length = weekMinute(slot.weekday_end, slot.end_time) - weekMinute(slot.weekday_start, slot.start_time);
   return (length + MINUTES_PER_WEEK) % MINUTES_PER_WEEK;
 }
@@ -74,7 +78,10 @@ export interface WeekArc {
   readonly minutes: number;
 }
 
-export const arcOf = (slot: WeeklyTimeslot): WeekArc => ({ start: weekMinute(slot.weekday_start, slot.start_time), minutes: wallMinutes(slot) });
+export const arcOf = (slot: WeeklyTimeslot): WeekArc => ({
+  start: weekMinute(slot.weekday_start, slot.start_time),
+  minutes: wallMinutes(slot),
+});
 
 /** Whether two arcs share a minute, the week's wrap-around included (half-open: touching ends do not). */
 export function arcsOverlap(a: WeekArc, b: WeekArc): boolean {
@@ -99,7 +106,8 @@ export function overlapsWithEarlier(arcs: readonly WeekArc[]): Array<[number, nu
 /** A staffing number as sent: absent (undefined or null), else it must be a whole number ≥ 0. */
 export function staffingNumberRefusal(value: unknown, field: string): Refusal | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'number' || !Number.isInteger(value)) return refusal(field, `The ${field} field must be an integer.`);
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    return refusal(field, `The ${field} field must be an integer.`);
   if (value < 0) return refusal(field, `The ${field} field must be at least 0.`);
   return null;
 }
@@ -110,12 +118,20 @@ export function staffingNumberRefusal(value: unknown, field: string): Refusal | 
  * unless only the higher one was written in the timeslot itself (the other `inherited` from the
  * pattern): then the timeslot's own number is.
  */
-export function staffingOrderRefusals(staffing: Staffing, fields: Record<keyof Staffing, string>, inherited: Partial<Record<keyof Staffing, boolean>> = {}): Refusal[] {
+export function staffingOrderRefusals(
+  staffing: Staffing,
+  fields: Record<keyof Staffing, string>,
+  inherited: Partial<Record<keyof Staffing, boolean>> = {},
+): Refusal[] {
   const refusals: Refusal[] = [];
   if (staffing.max < 1) refusals.push(refusal(fields.max, `The ${fields.max} field must be at least 1.`));
-  for (const [low, high] of [['min', 'ideal'], ['ideal', 'max']] as const) {
+  for (const [low, high] of [
+    ['min', 'ideal'],
+    ['ideal', 'max'],
+  ] as const) {
     if (staffing[low] <= staffing[high]) continue;
-    if (inherited[low] && !inherited[high]) refusals.push(refusal(fields[high], `The ${fields[high]} field must not be less than ${fields[low]}.`));
+    if (inherited[low] && !inherited[high])
+      refusals.push(refusal(fields[high], `The ${fields[high]} field must not be less than ${fields[low]}.`));
     else refusals.push(refusal(fields[low], `The ${fields[low]} field must not be greater than ${fields[high]}.`));
   }
   return refusals;
@@ -123,5 +139,7 @@ export function staffingOrderRefusals(staffing: Staffing, fields: Record<keyof S
 
 /** Pattern timeslot entry order for views and events: by start in the week (Monday 00:00 first). */
 export function byWeekStart<T extends WeeklyTimeslot>(slots: readonly T[]): T[] {
-  return [...slots].sort((a, b) => weekMinute(a.weekday_start, a.start_time) - weekMinute(b.weekday_start, b.start_time));
+  return [...slots].sort(
+    (a, b) => weekMinute(a.weekday_start, a.start_time) - weekMinute(b.weekday_start, b.start_time),
+  );
 }

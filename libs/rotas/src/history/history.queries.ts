@@ -26,7 +26,9 @@ export class RotasHistoryQueries {
   /** As GET /api/rota/shifts/{id}; people as the shift shows its volunteer (`can_manage` through add-user-shifts). */
   async shift(caller: Caller, id: number, page: PageRequest) {
     await this.shifts.seen(caller, await this.policy.reach(caller), id);
-    return this.reader.page(streamOf.shift(id), SHIFT_HISTORY, page, (ids) => this.users.of(caller, ids, 'add-user-shifts'));
+    return this.reader.page(streamOf.shift(id), SHIFT_HISTORY, page, (ids) =>
+      this.users.of(caller, ids, 'add-user-shifts'),
+    );
   }
 
   /** As the rota's own reads (its contacts list); people as the contacts show them (`can_manage` through any permission). */

@@ -29,7 +29,10 @@ function settings(values: Partial<RotaSettings>): HistoryChanges {
     (Object.keys(SETTING_FIELDS) as (keyof RotaSettings)[])
       .filter((k) => values[k] !== undefined)
       // The Rota record lists role profiles ascending.
-      .map((k) => [SETTING_FIELDS[k], k === 'roleProfileIds' ? [...values.roleProfileIds!].sort((a, b) => a - b) : values[k]]),
+      .map((k) => [
+        SETTING_FIELDS[k],
+        k === 'roleProfileIds' ? [...values.roleProfileIds!].sort((a, b) => a - b) : values[k],
+      ]),
   );
 }
 
@@ -43,10 +46,19 @@ const times = (t: ShiftTimesData) => ({
 
 const series = (seriesId: number | null) => (seriesId === null ? null : { id: seriesId });
 
-const written = (w: { from: string; to: string | null; timeslots: RotaTimeslot[] }) => ({ from: w.from, to: w.to, timeslots: w.timeslots.map(timeslotView) });
+const written = (w: { from: string; to: string | null; timeslots: RotaTimeslot[] }) => ({
+  from: w.from,
+  to: w.to,
+  timeslots: w.timeslots.map(timeslotView),
+});
 
 export const SHIFT_HISTORY = defineHistory<ShiftEvent>({
-  'rotas.ShiftBooked': ({ data: d }) => ({ user: userRef(d.userId), rota_id: d.rotaId, ...times(d), recurrence_pattern: series(d.seriesId) }),
+  'rotas.ShiftBooked': ({ data: d }) => ({
+    user: userRef(d.userId),
+    rota_id: d.rotaId,
+    ...times(d),
+    recurrence_pattern: series(d.seriesId),
+  }),
   'rotas.ShiftMoved': ({ data: d }) => times(d),
   'rotas.ShiftSeriesChanged': ({ data: d }) => ({ recurrence_pattern: series(d.seriesId) }),
   'rotas.ShiftCancelled': ({ data: d }) => ({ reason: d.reason }),
@@ -54,12 +66,25 @@ export const SHIFT_HISTORY = defineHistory<ShiftEvent>({
 
 export const ROTA_HISTORY = defineHistory<RotaEvent>({
   'rotas.RotaCreated': ({ data: d }) => ({
-    ...settings(d), start: d.startDate, end: d.endDate, team_id: d.teamId, pattern_id: d.patternId, timeslots: d.timeslots.map(timeslotView),
+    ...settings(d),
+    start: d.startDate,
+    end: d.endDate,
+    team_id: d.teamId,
+    pattern_id: d.patternId,
+    timeslots: d.timeslots.map(timeslotView),
   }),
   'rotas.RotaChanged': ({ data: d }) => settings(d.changes),
   'rotas.RotaTimeslotsChanged': ({ data: d }) => written(d),
-  'rotas.RotaPatternReplaced': ({ data: d }) => ({ pattern_id: d.patternId, ...(d.name !== null && { name: d.name }), ...written(d) }),
-  'rotas.RotaEnded': ({ data: d }) => ({ end: d.endDate, reason: d.reason, ...(d.supersededBy !== null && { superseded_by: d.supersededBy }) }),
+  'rotas.RotaPatternReplaced': ({ data: d }) => ({
+    pattern_id: d.patternId,
+    ...(d.name !== null && { name: d.name }),
+    ...written(d),
+  }),
+  'rotas.RotaEnded': ({ data: d }) => ({
+    end: d.endDate,
+    reason: d.reason,
+    ...(d.supersededBy !== null && { superseded_by: d.supersededBy }),
+  }),
   'rotas.RotaClosed': ({ data: d }) => ({ dates: d.dates }),
   'rotas.RotaReopened': ({ data: d }) => ({ dates: d.dates }),
   'rotas.RotaArchived': () => ({ archived: true }),

@@ -11,13 +11,38 @@ const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;
 const DATE = { type: 'string', format: 'date' } as const;
 
 /** The bulk body's `data`: which fields depend on the action (documentation; rota/bulk.ts checks it). */
-@ApiSchema({ name: 'RotaBulkData', description: 'The action’s data: only the fields of the chosen action (another field is a 422 naming it).' })
+@ApiSchema({
+  name: 'RotaBulkData',
+  description: 'The action’s data: only the fields of the chosen action (another field is a 422 naming it).',
+})
 export class BulkDataDto {
-  @ApiPropertyOptional({ ...DATE, description: 'end_date: the new end date, today or later and not before any (non-archived) rota’s start' }) date?: string;
-  @ApiPropertyOptional({ type: 'string', minLength: 1, maxLength: MAX_NAME, description: 'name: the new name of every rota' }) name?: string;
-  @ApiPropertyOptional({ type: 'array', items: DATE, minItems: 1, maxItems: MAX_CLOSE_DATES, description: 'close / reopen: the dates, each today or later' })
+  @ApiPropertyOptional({
+    ...DATE,
+    description: 'end_date: the new end date, today or later and not before any (non-archived) rota’s start',
+  })
+  date?: string;
+  @ApiPropertyOptional({
+    type: 'string',
+    minLength: 1,
+    maxLength: MAX_NAME,
+    description: 'name: the new name of every rota',
+  })
+  name?: string;
+  @ApiPropertyOptional({
+    type: 'array',
+    items: DATE,
+    minItems: 1,
+    maxItems: MAX_CLOSE_DATES,
+    description: 'close / reopen: the dates, each today or later',
+  })
   dates?: string[];
-  @ApiPropertyOptional({ type: 'array', items: ID, minItems: 1, maxItems: MAX_CONTACT_USERS, description: 'add_contacts: users of the organisation' })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: ID,
+    minItems: 1,
+    maxItems: MAX_CONTACT_USERS,
+    description: 'add_contacts: users of the organisation',
+  })
   user_ids?: number[];
 }
 
@@ -27,20 +52,36 @@ export class BulkActionBody {
   @IsIn([...BULK_ACTIONS], { message: `The action field must be one of ${BULK_ACTIONS.join(', ')}.` })
   action!: BulkActionName;
 
-  @ApiProperty({ type: 'array', items: ID, minItems: 1, maxItems: MAX_BULK_ROTAS, description: 'Rotas the caller manages (manage-rotas over each rota’s team)' })
+  @ApiProperty({
+    type: 'array',
+    items: ID,
+    minItems: 1,
+    maxItems: MAX_BULK_ROTAS,
+    description: 'Rotas the caller manages (manage-rotas over each rota’s team)',
+  })
   @IsDefined()
   @IsArray()
   @IsPositiveId({ each: true })
   rota_ids!: number[];
 
-  @ApiPropertyOptional({ type: BulkDataDto, nullable: true, description: 'Required except for archive_rotas (which takes none)' })
+  @ApiPropertyOptional({
+    type: BulkDataDto,
+    nullable: true,
+    description: 'Required except for archive_rotas (which takes none)',
+  })
   @IsOptional()
   @IsObject()
   data?: Record<string, unknown> | null;
 }
 
 export class ReplaceRotasBody {
-  @ApiPropertyOptional({ type: 'string', nullable: true, minLength: 1, maxLength: MAX_NAME, description: 'A new name for every rota; absent or null keeps their names' })
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    minLength: 1,
+    maxLength: MAX_NAME,
+    description: 'A new name for every rota; absent or null keeps their names',
+  })
   @IsOptional()
   @IsString()
   name?: string | null;
@@ -50,7 +91,12 @@ export class ReplaceRotasBody {
   @IsCalendarDate()
   start_date!: string;
 
-  @ApiPropertyOptional({ ...DATE, nullable: true, description: 'Last date of the new timeslots (not before start_date); absent or null: from start_date on, later versions dropped' })
+  @ApiPropertyOptional({
+    ...DATE,
+    nullable: true,
+    description:
+      'Last date of the new timeslots (not before start_date); absent or null: from start_date on, later versions dropped',
+  })
   @IsOptional()
   @IsCalendarDate()
   end_date?: string | null;
@@ -60,7 +106,13 @@ export class ReplaceRotasBody {
   @IsPositiveId()
   pattern_id!: number;
 
-  @ApiProperty({ type: 'array', items: ID, minItems: 1, maxItems: MAX_BULK_ROTAS, description: 'Rotas the caller manages (manage-rotas over each rota’s team)' })
+  @ApiProperty({
+    type: 'array',
+    items: ID,
+    minItems: 1,
+    maxItems: MAX_BULK_ROTAS,
+    description: 'Rotas the caller manages (manage-rotas over each rota’s team)',
+  })
   @IsDefined()
   @IsArray()
   @IsPositiveId({ each: true })

@@ -1,6 +1,15 @@
 import { Controller, Delete, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { type Caller, CurrentCaller } from '#app/identity';
 import { ApiData, ApiErrors, NotFoundError, Public } from '#app/platform';
@@ -16,7 +25,12 @@ const CALENDAR = 'text/calendar; charset=utf-8';
  * ETag, so an unchanged feed costs a 304). Replaces the app's default `no-store` for this route.
  */
 const CACHE_CONTROL = 'private, no-cache';
-const ETAG_HEADER = { ETag: { description: 'Strong validator: a hash of the body; send it back in If-None-Match', schema: { type: 'string' } } } as const;
+const ETAG_HEADER = {
+  ETag: {
+    description: 'Strong validator: a hash of the body; send it back in If-None-Match',
+    schema: { type: 'string' },
+  },
+} as const;
 
 /** The caller's secret calendar feed (rotas.md "Calendar feeds"): create or rotate, revoke, and the feed itself. */
 @ApiTags('shifts')
@@ -70,7 +84,11 @@ export class CalendarFeedController {
       'The answer carries an ETag; a request whose If-None-Match names it gets a 304 with no body. An unknown, malformed, rotated-away or revoked token: 404 ' +
       'with the usual error body, the same for each. Not JSON: the Accept rule does not apply.',
   })
-  @ApiParam({ name: 'token', description: 'The feed’s secret token, as in the URL the create route answered', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' } })
+  @ApiParam({
+    name: 'token',
+    description: 'The feed’s secret token, as in the URL the create route answered',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },
+  })
   @ApiProduces('text/calendar')
   @ApiOkResponse({
     description: 'The iCalendar feed',
@@ -79,7 +97,11 @@ export class CalendarFeedController {
   })
   @ApiResponse({ status: 304, description: 'Unchanged since the ETag in If-None-Match; no body', headers: ETAG_HEADER })
   @ApiErrors(404, 414, { 404: 'No live feed has this token (unknown, rotated away or revoked).' })
-  async feed(@Param('token') token: string, @Headers('if-none-match') ifNoneMatch: string | undefined, @Res() reply: FastifyReply): Promise<void> {
+  async feed(
+    @Param('token') token: string,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const feed = await this.feeds.feed(token);
     if (!feed) throw new NotFoundError('Calendar feed');
     void reply.header('etag', feed.etag).header('cache-control', CACHE_CONTROL);

@@ -7,7 +7,8 @@ export class CalendarFeedUrlDto {
     type: 'string',
     format: 'uri',
     pattern: '/calendar/[A-Za-z0-9_-]{43}\\.ics$',
-    description: 'PUBLIC_URL/calendar/<token>.ics. Anyone holding it can read the caller’s shifts without logging in: keep it private. It is shown only here; only a hash of the token is stored.',
+    description:
+      'PUBLIC_URL/calendar/<token>.ics. Anyone holding it can read the caller’s shifts without logging in: keep it private. It is shown only here; only a hash of the token is stored.',
     example: 'https://volunteers.example/calendar/4Yx0cQ3pV1mZr8a2Kq9sT5bN7wE6hJdL0fUgCiPoRkA.ics',
   })
   url!: string;

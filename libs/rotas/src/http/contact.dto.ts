@@ -16,14 +16,22 @@ export class AddContactBody {
 }
 
 export class ValidateContactsBody {
-  @ApiProperty({ type: 'array', items: ID, maxItems: VALIDATE_LIMITS.user_ids, description: 'Users of the organisation (at most 50, counted as sent)' })
+  @ApiProperty({
+    type: 'array',
+    items: ID,
+    maxItems: VALIDATE_LIMITS.user_ids,
+    description: 'Users of the organisation (at most 50, counted as sent)',
+  })
   @IsDefined()
   @IsArray()
   @IsPositiveId({ each: true })
   user_ids!: number[];
 
   @ApiPropertyOptional({
-    type: 'array', items: ID, maxItems: VALIDATE_LIMITS.rota_ids, nullable: true,
+    type: 'array',
+    items: ID,
+    maxItems: VALIDATE_LIMITS.rota_ids,
+    nullable: true,
     description: 'Rotas the caller manages (at most 500); exactly one of rota_ids and team_ids (null counts as absent)',
   })
   @IsOptional()
@@ -32,7 +40,10 @@ export class ValidateContactsBody {
   rota_ids?: number[] | null;
 
   @ApiPropertyOptional({
-    type: 'array', items: ID, maxItems: VALIDATE_LIMITS.team_ids, nullable: true,
+    type: 'array',
+    items: ID,
+    maxItems: VALIDATE_LIMITS.team_ids,
+    nullable: true,
     description: 'Teams the caller manages (at most 100); exactly one of rota_ids and team_ids (null counts as absent)',
   })
   @IsOptional()

@@ -8,7 +8,8 @@ const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;
 /** The spec's Rota contact. */
 @ApiSchema({ name: 'RotaContact', description: 'A designated contact of a rota (the spec’s Rota contact)' })
 export class ContactDto implements ContactView {
-  @ApiProperty({ ...ID, description: 'The contact record’s id (DELETE /api/rotas/{rota}/contacts/{id} takes it)' }) id!: number;
+  @ApiProperty({ ...ID, description: 'The contact record’s id (DELETE /api/rotas/{rota}/contacts/{id} takes it)' })
+  id!: number;
   @ApiProperty(ID) user_id!: number;
   @ApiProperty({ type: UserBaseDto }) user!: UserBaseDto;
 }
@@ -23,13 +24,18 @@ export class ContactTargetDto {
 export class ContactFailureDto implements ContactFailure {
   @ApiProperty(ID) user_id!: number;
   @ApiProperty({ type: 'string' }) display_name!: string;
-  @ApiProperty({ type: 'boolean', description: 'The user holds neither add-user-shifts nor manage-rotas' }) missing_permission!: boolean;
-  @ApiProperty({ type: [ContactTargetDto], description: 'The targets the user cannot see, in the order sent' }) unseen_targets!: ContactTargetDto[];
+  @ApiProperty({ type: 'boolean', description: 'The user holds neither add-user-shifts nor manage-rotas' })
+  missing_permission!: boolean;
+  @ApiProperty({ type: [ContactTargetDto], description: 'The targets the user cannot see, in the order sent' })
+  unseen_targets!: ContactTargetDto[];
 }
 
 @ApiSchema({ name: 'ContactValidation' })
 export class ContactValidationDto implements ContactValidation {
   @ApiProperty({ type: 'boolean', description: 'No failures' }) valid!: boolean;
-  @ApiProperty({ type: [ContactFailureDto], description: 'Each user who cannot see some target or lacks both permissions, in the order sent, once each' })
+  @ApiProperty({
+    type: [ContactFailureDto],
+    description: 'Each user who cannot see some target or lacks both permissions, in the order sent, once each',
+  })
   failures!: ContactFailureDto[];
 }

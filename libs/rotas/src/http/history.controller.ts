@@ -2,7 +2,18 @@ import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { type Caller, CurrentCaller, HistoryEntryDto, UserBaseDto } from '#app/identity';
-import { ApiErrors, ApiIdParam, ApiListQuery, ApiPaginated, APP_CONFIG, type AppConfig, type Paginated, paginate, parseListQuery, pathId } from '#app/platform';
+import {
+  ApiErrors,
+  ApiIdParam,
+  ApiListQuery,
+  ApiPaginated,
+  APP_CONFIG,
+  type AppConfig,
+  type Paginated,
+  paginate,
+  parseListQuery,
+  pathId,
+} from '#app/platform';
 import { RotasHistoryQueries } from '../history/history.queries.js';
 
 const ENTRIES =
@@ -32,7 +43,12 @@ export class RotasHistoryController {
   @ApiListQuery()
   @ApiPaginated(HistoryEntryDto)
   @ApiErrors(400, 401, 403, 404, 406, 422)
-  async shift(@CurrentCaller() caller: Caller, @Param('id') raw: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest): Promise<Paginated<HistoryEntryDto>> {
+  async shift(
+    @CurrentCaller() caller: Caller,
+    @Param('id') raw: string,
+    @Query() query: Record<string, unknown>,
+    @Req() req: FastifyRequest,
+  ): Promise<Paginated<HistoryEntryDto>> {
     const id = pathId(raw, 'Shift');
     const page = parseListQuery(query);
     const { items, total } = await this.histories.shift(caller, id, page);
@@ -52,7 +68,12 @@ export class RotasHistoryController {
   @ApiListQuery()
   @ApiPaginated(HistoryEntryDto)
   @ApiErrors(400, 401, 403, 404, 406, 422)
-  async rota(@CurrentCaller() caller: Caller, @Param('id') raw: string, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest): Promise<Paginated<HistoryEntryDto>> {
+  async rota(
+    @CurrentCaller() caller: Caller,
+    @Param('id') raw: string,
+    @Query() query: Record<string, unknown>,
+    @Req() req: FastifyRequest,
+  ): Promise<Paginated<HistoryEntryDto>> {
     const id = pathId(raw, 'Rota');
     const page = parseListQuery(query);
     const { items, total } = await this.histories.rota(caller, id, page);

@@ -12,7 +12,8 @@ import { ROTA_PERMISSIONS } from '../rotas.policy.js';
 import { AddContactBody, ValidateContactsBody } from './contact.dto.js';
 import { ContactDto, ContactValidationDto } from './contact.responses.js';
 
-const ARCHIVED_409 = 'The rota is archived (an archived rota refuses every change), or a concurrent change of the rota won the race twice.';
+const ARCHIVED_409 =
+  'The rota is archived (an archived rota refuses every change), or a concurrent change of the rota won the race twice.';
 
 /** A rota's designated contacts: listed by anyone who sees the rota, changed and validated with manage-rotas. */
 @ApiTags('rotas')
@@ -40,8 +41,17 @@ export class RotaContactsController {
   })
   @ApiData(ContactValidationDto, { description: 'The verdict' })
   @ApiErrors(400, 401, 403, 406, 413, 422)
-  async validate(@CurrentCaller() caller: Caller, @Body() body: ValidateContactsBody): Promise<{ data: ContactValidationDto }> {
-    return { data: await this.validation.run(caller, { userIds: body.user_ids, rotaIds: body.rota_ids, teamIds: body.team_ids }) };
+  async validate(
+    @CurrentCaller() caller: Caller,
+    @Body() body: ValidateContactsBody,
+  ): Promise<{ data: ContactValidationDto }> {
+    return {
+      data: await this.validation.run(caller, {
+        userIds: body.user_ids,
+        rotaIds: body.rota_ids,
+        teamIds: body.team_ids,
+      }),
+    };
   }
 
   @Get(':rota/contacts')

@@ -1,7 +1,16 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { type Caller, CurrentCaller, OrganisationFactsReader } from '#app/identity';
-import { addCalendarMonths, ApiBooleanQuery, ApiErrors, ApiIdListQuery, calendarDateMessage, isCalendarDate, parseBooleanQuery, ValidationError } from '#app/platform';
+import {
+  addCalendarMonths,
+  ApiBooleanQuery,
+  ApiErrors,
+  ApiIdListQuery,
+  calendarDateMessage,
+  isCalendarDate,
+  parseBooleanQuery,
+  ValidationError,
+} from '#app/platform';
 import { addDays, dayNumber } from '../domain/calendar-dates.js';
 import { RotasPolicy } from '../rotas.policy.js';
 import { MAX_ROTAS } from '../views/day-view.js';
@@ -25,21 +34,28 @@ const lastOfMonth = (date: string) => addDays(addCalendarMonths(firstOfMonth(dat
  * Both given: an end before the start, or more than 91 days after it, is a 422 naming end_date.
  */
 function periodRange(query: Record<string, unknown>, today: string): { from: string; to: string } {
-  const malformed = ['start_date', 'end_date'].filter((name) => query[name] !== undefined && !isCalendarDate(query[name]));
-  if (malformed.length) throw new ValidationError(Object.fromEntries(malformed.map((name) => [name, [calendarDateMessage(name)]])));
+  const malformed = ['start_date', 'end_date'].filter(
+    (name) => query[name] !== undefined && !isCalendarDate(query[name]),
+  );
+  if (malformed.length)
+    throw new ValidationError(Object.fromEntries(malformed.map((name) => [name, [calendarDateMessage(name)]])));
   const [start, end] = [query.start_date as string | undefined, query.end_date as string | undefined];
   const valid = (from: string, to: string) => to >= from && dayNumber(to) - dayNumber(from) <= MAX_PERIOD_DAYS;
   let [from, to] = [start ?? firstOfMonth(today), end ?? lastOfMonth(today)];
   if (start === undefined && end !== undefined && !valid(from, to)) from = firstOfMonth(end);
   if (end === undefined && start !== undefined && !valid(from, to)) to = lastOfMonth(start);
   if (to < from) throw new ValidationError({ end_date: ['The end_date must not be before the start_date.'] });
-  if (dayNumber(to) - dayNumber(from) > MAX_PERIOD_DAYS) throw new ValidationError({ end_date: [`The end_date must be at most ${MAX_PERIOD_DAYS} days after the start_date.`] });
+  if (dayNumber(to) - dayNumber(from) > MAX_PERIOD_DAYS)
+    throw new ValidationError({
+      end_date: [`The end_date must be at most ${MAX_PERIOD_DAYS} days after the start_date.`],
+    });
   return { from, to };
 }
 
 function listOf(query: Record<string, unknown>): 'basic' | 'detailed' {
   const list = query.list ?? 'basic';
-  if (!(LISTS as readonly unknown[]).includes(list)) throw new ValidationError({ list: ['The list field must be basic or detailed.'] });
+  if (!(LISTS as readonly unknown[]).includes(list))
+    throw new ValidationError({ list: ['The list field must be basic or detailed.'] });
   return list as 'basic' | 'detailed';
 }
 
@@ -73,9 +89,25 @@ export class RotaViewsController {
       'start_date / end_date default to the first and last day of the current month in the organisation’s zone; when only one is given and that default would make a refused range, the given date’s month gives the other. end_date before ' +
       `start_date or more than ${MAX_PERIOD_DAYS} days after it is a 422 naming end_date.`,
   })
-  @ApiQuery({ name: 'start_date', required: false, schema: { type: 'string', format: 'date' }, description: 'First date (default: the first of the current month; of end_date’s month when the current month’s would be refused)' })
-  @ApiQuery({ name: 'end_date', required: false, schema: { type: 'string', format: 'date' }, description: `Last date, inclusive (default: the last of the current month; of start_date’s month when the current month’s would be refused); at most ${MAX_PERIOD_DAYS} days after start_date` })
-  @ApiQuery({ name: 'list', required: false, schema: { type: 'string', enum: [...LISTS], default: 'basic' }, description: 'basic: a status per date; detailed: also each rota’s hours, timeslots and shifts' })
+  @ApiQuery({
+    name: 'start_date',
+    required: false,
+    schema: { type: 'string', format: 'date' },
+    description:
+      'First date (default: the first of the current month; of end_date’s month when the current month’s would be refused)',
+  })
+  @ApiQuery({
+    name: 'end_date',
+    required: false,
+    schema: { type: 'string', format: 'date' },
+    description: `Last date, inclusive (default: the last of the current month; of start_date’s month when the current month’s would be refused); at most ${MAX_PERIOD_DAYS} days after start_date`,
+  })
+  @ApiQuery({
+    name: 'list',
+    required: false,
+    schema: { type: 'string', enum: [...LISTS], default: 'basic' },
+    description: 'basic: a status per date; detailed: also each rota’s hours, timeslots and shifts',
+  })
   @ApiBooleanQuery('user_flags', 'Fill own_shift (default false)')
   @ApiIdListQuery('teams', 'Comma-separated team ids: only rotas of these teams')
   @ApiIdListQuery('rotas', 'Comma-separated rota ids: only these rotas')
@@ -84,7 +116,14 @@ export class RotaViewsController {
   async period(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Promise<PeriodViewDto> {
     const [facts, reach] = await Promise.all([this.organisations.of(caller), this.policy.reach(caller)]);
     const { from, to } = periodRange(query, facts.today);
-    const request = { from, to, detailed: listOf(query) === 'detailed', userFlags: parseBooleanQuery(query, 'user_flags') ?? false, teams: idList(query, 'teams'), rotas: idList(query, 'rotas') };
+    const request = {
+      from,
+      to,
+      detailed: listOf(query) === 'detailed',
+      userFlags: parseBooleanQuery(query, 'user_flags') ?? false,
+      teams: idList(query, 'teams'),
+      rotas: idList(query, 'rotas'),
+    };
     return this.views.period(caller, reach, facts, request);
   }
 
@@ -98,19 +137,32 @@ export class RotaViewsController {
       'are returned, and only those shifts are listed (own_shifts included); hours, statuses and total_users still count every shift. A date that is ' +
       'not YYYY-MM-DD is a 422 naming date (the path names a day, not a record, so a malformed one is bad input rather than an unknown id).',
   })
-  @ApiParam({ name: 'date', required: true, schema: { type: 'string', format: 'date' }, description: 'The local date (YYYY-MM-DD)' })
+  @ApiParam({
+    name: 'date',
+    required: true,
+    schema: { type: 'string', format: 'date' },
+    description: 'The local date (YYYY-MM-DD)',
+  })
   @ApiBooleanQuery('user_flags', 'Fill own_shift (default false)')
   @ApiIdListQuery('teams', 'Comma-separated team ids: only rotas of these teams')
   @ApiIdListQuery('rotas', 'Comma-separated rota ids: only these rotas')
-  @ApiIdListQuery('users', 'Comma-separated user ids: only rotas with a shift of these users that day, and only their shifts (needs the rota_v2 feature)')
+  @ApiIdListQuery(
+    'users',
+    'Comma-separated user ids: only rotas with a shift of these users that day, and only their shifts (needs the rota_v2 feature)',
+  )
   @ApiOkResponse({ type: DayViewDto })
   @ApiErrors(400, 401, 406, 414, 422)
-  async day(@CurrentCaller() caller: Caller, @Param('date') date: string, @Query() query: Record<string, unknown>): Promise<DayViewDto> {
+  async day(
+    @CurrentCaller() caller: Caller,
+    @Param('date') date: string,
+    @Query() query: Record<string, unknown>,
+  ): Promise<DayViewDto> {
     if (!isCalendarDate(date)) throw new ValidationError({ date: [calendarDateMessage('date')] });
     const [facts, reach] = await Promise.all([this.organisations.of(caller), this.policy.reach(caller)]);
     const userFlags = parseBooleanQuery(query, 'user_flags') ?? false;
     const [teams, rotas, users] = [idList(query, 'teams'), idList(query, 'rotas'), idList(query, 'users')];
-    if (users && !facts.features.has('rota_v2')) throw new ValidationError({ users: ['The users filter needs the second rota version (the rota_v2 feature).'] });
+    if (users && !facts.features.has('rota_v2'))
+      throw new ValidationError({ users: ['The users filter needs the second rota version (the rota_v2 feature).'] });
     return this.views.day(caller, reach, facts, { date, userFlags, teams, rotas, users });
   }
 }

@@ -1,5 +1,17 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsObject, IsOptional, IsString, Matches, ValidateBy, type ValidationOptions } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  ValidateBy,
+  type ValidationOptions,
+} from 'class-validator';
 import { IdRef, IsCalendarDate, isIdRef, IsOptionalNotNull, IsPositiveId, isPositiveId } from '#app/platform';
 import { WEEKDAYS } from '../domain/weekly-timeslots.js';
 import type { Named } from '../rota/rota-decisions.js';
@@ -17,7 +29,11 @@ const COLOUR_SCHEMA = { type: 'string', pattern: COLOUR.source, example: '#1f77b
 export type IdOrRef = number | IdRef;
 
 /** The OpenAPI schema of a list of ids or `{ id }` objects. */
-export const idOrRefList = (description: string, limits: { minItems?: number; maxItems: number }, nullable = false) => ({
+export const idOrRefList = (
+  description: string,
+  limits: { minItems?: number; maxItems: number },
+  nullable = false,
+) => ({
   type: 'array' as const,
   items: { oneOf: [ID, { $ref: getSchemaPath(IdRef) }] },
   ...limits,
@@ -44,7 +60,9 @@ export function named(list: readonly IdOrRef[], field: string): Named[];
 export function named(list: readonly IdOrRef[] | null | undefined, field: string): Named[] | null | undefined;
 export function named(list: readonly IdOrRef[] | null | undefined, field: string): Named[] | null | undefined {
   if (list === null || list === undefined) return list;
-  return list.map((item, i) => (typeof item === 'number' ? { id: item, field: `${field}.${i}` } : { id: item.id, field: `${field}.${i}.id` }));
+  return list.map((item, i) =>
+    typeof item === 'number' ? { id: item, field: `${field}.${i}` } : { id: item.id, field: `${field}.${i}.id` },
+  );
 }
 
 export const CREATE_LIMITS = { team: 100, role_profiles: 100, contacts: 50 } as const;
@@ -60,12 +78,20 @@ export class CreateRotaBody {
   @IsCalendarDate()
   start_date!: string;
 
-  @ApiPropertyOptional({ ...DATE, nullable: true, description: 'The last day (inclusive), not before start_date; null or absent: open-ended' })
+  @ApiPropertyOptional({
+    ...DATE,
+    nullable: true,
+    description: 'The last day (inclusive), not before start_date; null or absent: open-ended',
+  })
   @IsOptional()
   @IsCalendarDate()
   end_date?: string | null;
 
-  @ApiProperty({ ...ID, description: 'A shift pattern of the organisation, not archived; its timeslots are copied (with new ids) from start_date on' })
+  @ApiProperty({
+    ...ID,
+    description:
+      'A shift pattern of the organisation, not archived; its timeslots are copied (with new ids) from start_date on',
+  })
   @IsDefined()
   @IsPositiveId()
   pattern_id!: number;
@@ -84,7 +110,11 @@ export class CreateRotaBody {
   @IsIdsOrRefs()
   team!: IdOrRef[];
 
-  @ApiPropertyOptional({ type: 'boolean', nullable: true, description: 'Volunteers may book their own shifts; null or absent: false' })
+  @ApiPropertyOptional({
+    type: 'boolean',
+    nullable: true,
+    description: 'Volunteers may book their own shifts; null or absent: false',
+  })
   @IsOptional()
   @IsBoolean()
   self_manage?: boolean | null;
@@ -104,13 +134,21 @@ export class CreateRotaBody {
   @IsBoolean()
   allow_same_day_edit?: boolean;
 
-  @ApiPropertyOptional({ type: 'boolean', default: false, description: 'Only users holding a role of role_profiles may be booked; needs role_profiles' })
+  @ApiPropertyOptional({
+    type: 'boolean',
+    default: false,
+    description: 'Only users holding a role of role_profiles may be booked; needs role_profiles',
+  })
   @IsOptionalNotNull()
   @IsBoolean()
   restricted_by_role?: boolean;
 
   @ApiPropertyOptional(
-    idOrRefList('Role profiles of the organisation (at most 100; a 422 naming role_profiles.N otherwise); required and non-empty when restricted_by_role', { maxItems: CREATE_LIMITS.role_profiles }, true),
+    idOrRefList(
+      'Role profiles of the organisation (at most 100; a 422 naming role_profiles.N otherwise); required and non-empty when restricted_by_role',
+      { maxItems: CREATE_LIMITS.role_profiles },
+      true,
+    ),
   )
   @IsOptional()
   @IsArray()
@@ -118,20 +156,35 @@ export class CreateRotaBody {
   @IsIdsOrRefs()
   role_profiles?: IdOrRef[] | null;
 
-  @ApiPropertyOptional(idOrRefList('Users of the organisation (at most 50; a 422 naming contacts.N otherwise), made the contacts of every new rota', { maxItems: CREATE_LIMITS.contacts }, true))
+  @ApiPropertyOptional(
+    idOrRefList(
+      'Users of the organisation (at most 50; a 422 naming contacts.N otherwise), made the contacts of every new rota',
+      { maxItems: CREATE_LIMITS.contacts },
+      true,
+    ),
+  )
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(CREATE_LIMITS.contacts)
   @IsIdsOrRefs()
   contacts?: IdOrRef[] | null;
 
-  @ApiPropertyOptional({ ...COLOUR_SCHEMA, nullable: true, description: 'Addition: #rrggbb (stored in lower case); null or absent: a colour of a fixed palette, chosen by the rota id' })
+  @ApiPropertyOptional({
+    ...COLOUR_SCHEMA,
+    nullable: true,
+    description:
+      'Addition: #rrggbb (stored in lower case); null or absent: a colour of a fixed palette, chosen by the rota id',
+  })
   @IsOptional()
   @IsString()
   @Matches(COLOUR, { message: 'The colour field must be a colour such as #1a2b3c.' })
   colour?: string | null;
 
-  @ApiPropertyOptional({ type: 'boolean', default: false, description: 'Addition: a shift must cover its whole timeslot' })
+  @ApiPropertyOptional({
+    type: 'boolean',
+    default: false,
+    description: 'Addition: a shift must cover its whole timeslot',
+  })
   @IsOptionalNotNull()
   @IsBoolean()
   require_full_timeslot?: boolean;
@@ -170,7 +223,11 @@ export class UpdateRotaBody {
   @IsBoolean()
   allow_same_day_edit?: boolean | null;
 
-  @ApiPropertyOptional({ type: 'boolean', nullable: true, description: 'Addition: as in create; true needs role profiles (sent or kept)' })
+  @ApiPropertyOptional({
+    type: 'boolean',
+    nullable: true,
+    description: 'Addition: as in create; true needs role profiles (sent or kept)',
+  })
   @IsOptional()
   @IsBoolean()
   restricted_by_role?: boolean | null;
@@ -180,7 +237,13 @@ export class UpdateRotaBody {
   @IsBoolean()
   require_full_timeslot?: boolean | null;
 
-  @ApiPropertyOptional(idOrRefList('Replaces the role profiles (at most 100; role profiles of the organisation, else a 422 naming role_profiles.N)', { maxItems: CREATE_LIMITS.role_profiles }, true))
+  @ApiPropertyOptional(
+    idOrRefList(
+      'Replaces the role profiles (at most 100; role profiles of the organisation, else a 422 naming role_profiles.N)',
+      { maxItems: CREATE_LIMITS.role_profiles },
+      true,
+    ),
+  )
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(CREATE_LIMITS.role_profiles)
@@ -205,7 +268,10 @@ export class UpdateRotaBody {
 const TIME = { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9](:00)?$', example: '09:00' } as const;
 
 /** A timeslot of one weekday, for the document (checkWeekdays checks it). */
-@ApiSchema({ name: 'WeekdayTimeslotBody', description: 'A timeslot starting on its weekday; an end_time not after start_time ends the next day' })
+@ApiSchema({
+  name: 'WeekdayTimeslotBody',
+  description: 'A timeslot starting on its weekday; an end_time not after start_time ends the next day',
+})
 export class WeekdayTimeslotBody {
   @ApiProperty({ ...TIME, description: 'HH:MM (HH:MM:00 is read too)' }) start_time!: string;
   @ApiProperty({ ...TIME, example: '17:00' }) end_time!: string;
@@ -215,11 +281,16 @@ export class WeekdayTimeslotBody {
 }
 
 /** `weekdays`, for the document. */
-@ApiSchema({ name: 'WeekdaysBody', description: 'Timeslots by weekday; a weekday omitted, null or empty has none (the rota is closed that weekday in the range)' })
+@ApiSchema({
+  name: 'WeekdaysBody',
+  description:
+    'Timeslots by weekday; a weekday omitted, null or empty has none (the rota is closed that weekday in the range)',
+})
 export class WeekdaysBody {
   [day: string]: WeekdayTimeslotBody[] | null | undefined;
 }
-for (const day of WEEKDAYS) ApiPropertyOptional({ type: [WeekdayTimeslotBody], nullable: true })(WeekdaysBody.prototype, day);
+for (const day of WEEKDAYS)
+  ApiPropertyOptional({ type: [WeekdayTimeslotBody], nullable: true })(WeekdaysBody.prototype, day);
 
 export class UpdateTimeslotsBody {
   @ApiProperty({ ...DATE, description: 'Today (in the organisation’s zone) or later' })
@@ -227,12 +298,20 @@ export class UpdateTimeslotsBody {
   @IsCalendarDate()
   from!: string;
 
-  @ApiPropertyOptional({ ...DATE, nullable: true, description: 'Not before from; null or absent: from `from` on, every later version replaced; given: what stood after `to` stands again' })
+  @ApiPropertyOptional({
+    ...DATE,
+    nullable: true,
+    description:
+      'Not before from; null or absent: from `from` on, every later version replaced; given: what stood after `to` stands again',
+  })
   @IsOptional()
   @IsCalendarDate()
   to?: string | null;
 
-  @ApiProperty({ type: WeekdaysBody, description: 'At most 200 timeslots in all; none may overlap another, the week’s wrap-around from Sunday included' })
+  @ApiProperty({
+    type: WeekdaysBody,
+    description: 'At most 200 timeslots in all; none may overlap another, the week’s wrap-around from Sunday included',
+  })
   @IsDefined()
   @IsObject()
   weekdays!: Record<string, unknown>;

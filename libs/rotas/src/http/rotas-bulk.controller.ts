@@ -8,7 +8,8 @@ import { ReplaceRotasCommand } from '../rota/replace-rotas.command.js';
 import { ROTA_PERMISSIONS } from '../rotas.policy.js';
 import { BulkActionBody, ReplaceRotasBody } from './bulk.dto.js';
 
-const RACE_409 = 'A listed rota is archived (where the action refuses archived rotas), or a concurrent change of one of the rotas won the race; nothing was changed.';
+const RACE_409 =
+  'A listed rota is archived (where the action refuses archived rotas), or a concurrent change of one of the rotas won the race; nothing was changed.';
 
 /** Bulk actions over rotas and replacing rotas' timeslots with a pattern: manage-rotas, all or nothing. */
 @ApiTags('rotas')
@@ -55,7 +56,13 @@ export class RotasBulkController {
   @ApiErrors(400, 401, 403, 406, 409, 413, 422, { 409: RACE_409 })
   async replace(@CurrentCaller() caller: Caller, @Body() body: ReplaceRotasBody): Promise<void> {
     await this.commands.execute(
-      new ReplaceRotasCommand(caller, { name: body.name, startDate: body.start_date, endDate: body.end_date, patternId: body.pattern_id, rotaIds: body.replace_rotas }),
+      new ReplaceRotasCommand(caller, {
+        name: body.name,
+        startDate: body.start_date,
+        endDate: body.end_date,
+        patternId: body.pattern_id,
+        rotaIds: body.replace_rotas,
+      }),
     );
   }
 }

@@ -25,14 +25,22 @@ import { ROTA_PERMISSIONS } from '../rotas.policy.js';
 import { CreateRotaBody, named, UpdateRotaBody, UpdateTimeslotsBody } from './rota.dto.js';
 import { RotaDto, RotaSummaryDto, RotaTeamEntryDto } from './rota.responses.js';
 
-const listSpec = { sorts: ROTA_SORTS, defaultSort: 'team_name' as const, defaultDirection: 'desc' as const, includes: ROTA_INCLUDES };
+const listSpec = {
+  sorts: ROTA_SORTS,
+  defaultSort: 'team_name' as const,
+  defaultDirection: 'desc' as const,
+  includes: ROTA_INCLUDES,
+};
 
 /** `teams=3,7`: comma-separated ids (a 422 naming the parameter otherwise). */
 export function idList(query: Record<string, unknown>, name: string): number[] | undefined {
   const raw = query[name];
   if (raw === undefined) return undefined;
-  const parts = String(raw).split(',').map((s) => s.trim());
-  if (parts.some((s) => !/^\d{1,15}$/.test(s) || Number(s) < 1)) throw new ValidationError({ [name]: [`The ${name} field must be comma-separated ids.`] });
+  const parts = String(raw)
+    .split(',')
+    .map((s) => s.trim());
+  if (parts.some((s) => !/^\d{1,15}$/.test(s) || Number(s) < 1))
+    throw new ValidationError({ [name]: [`The ${name} field must be comma-separated ids.`] });
   return parts.map(Number);
 }
 
@@ -49,12 +57,19 @@ export function activeRange(query: Record<string, unknown>): DateRange | null | 
     if (!isCalendarDate(on)) throw new ValidationError({ active_on: [calendarDateMessage('active_on')] });
   }
   if (query.active_between !== undefined) {
-    const parts = String(query.active_between).split(',').map((s) => s.trim());
+    const parts = String(query.active_between)
+      .split(',')
+      .map((s) => s.trim());
     if (parts.length !== 2 || !parts.every((p) => isCalendarDate(p))) {
-      throw new ValidationError({ active_between: ['The active_between field must be two dates joined by a comma (YYYY-MM-DD,YYYY-MM-DD).'] });
+      throw new ValidationError({
+        active_between: ['The active_between field must be two dates joined by a comma (YYYY-MM-DD,YYYY-MM-DD).'],
+      });
     }
     const [from, to] = parts as [string, string];
-    if (to < from) throw new ValidationError({ active_between: ['The active_between field’s second date must not be before its first.'] });
+    if (to < from)
+      throw new ValidationError({
+        active_between: ['The active_between field’s second date must not be before its first.'],
+      });
     between = { from, to };
   }
   if (on === undefined) return between ?? null;
@@ -64,7 +79,8 @@ export function activeRange(query: Record<string, unknown>): DateRange | null | 
 
 const lower = (colour: string | null | undefined) => (typeof colour === 'string' ? colour.toLowerCase() : colour);
 
-const ARCHIVED_409 = 'The rota is archived (an archived rota refuses every change), or a concurrent change of the rota won the race.';
+const ARCHIVED_409 =
+  'The rota is archived (an archived rota refuses every change), or a concurrent change of the rota won the race.';
 
 /** Rota administration (manage-rotas) and the rota list (everyone, for the rotas they see). */
 @ApiTags('rotas')
@@ -90,14 +106,30 @@ export class RotasController {
   @ApiIncludeQuery(ROTA_INCLUDES)
   @ApiBooleanQuery('archived', 'true: only archived rotas; false or absent: only rotas that are not archived')
   @ApiIdListQuery('teams', 'Comma-separated team ids: only rotas of these teams')
-  @ApiQuery({ name: 's', required: false, description: 'Sort column', schema: { type: 'string', enum: [...ROTA_SORTS], default: 'team_name' } })
-  @ApiQuery({ name: 'o', required: false, description: 'Direction: asc or desc (a and d are read too)', schema: { type: 'string', enum: ['asc', 'desc', 'a', 'd'], default: 'desc' } })
+  @ApiQuery({
+    name: 's',
+    required: false,
+    description: 'Sort column',
+    schema: { type: 'string', enum: [...ROTA_SORTS], default: 'team_name' },
+  })
+  @ApiQuery({
+    name: 'o',
+    required: false,
+    description: 'Direction: asc or desc (a and d are read too)',
+    schema: { type: 'string', enum: ['asc', 'desc', 'a', 'd'], default: 'desc' },
+  })
   @ApiData(RotaDto, { isArray: true, description: 'The rotas, sorted' })
   @ApiErrors(400, 401, 406, 422)
   async list(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Promise<{ data: RotaDto[] }> {
     const q = parseListQuery({ s: query.s, o: query.o, include: query.include }, listSpec);
     const archived = parseBooleanQuery(query, 'archived') ?? false;
-    return { data: await this.rotas.list(caller, { archived, teams: idList(query, 'teams') }, { sort: q.sort!, direction: q.direction, include: q.include }) };
+    return {
+      data: await this.rotas.list(
+        caller,
+        { archived, teams: idList(query, 'teams') },
+        { sort: q.sort!, direction: q.direction, include: q.include },
+      ),
+    };
   }
 
   @Post()
@@ -116,7 +148,9 @@ export class RotasController {
       'The answer is each rota without includes.',
   })
   @ApiData(RotaDto, { status: 201, isArray: true, description: 'The new rotas, one per team, in the order of `team`' })
-  @ApiErrors(400, 401, 403, 406, 409, 413, 422, { 409: 'A concurrent create for a team of the body (or change of a rota it ends) won the race.' })
+  @ApiErrors(400, 401, 403, 406, 409, 413, 422, {
+    409: 'A concurrent create for a team of the body (or change of a rota it ends) won the race.',
+  })
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateRotaBody): Promise<{ data: RotaDto[] }> {
     const ids = await this.commands.execute(
       new CreateRotasCommand(caller, {
@@ -153,7 +187,11 @@ export class RotasController {
   @ApiIdParam('id', 'Rota id')
   @ApiData(RotaSummaryDto, { description: 'The rota after the change' })
   @ApiErrors(400, 401, 403, 404, 406, 409, 413, 422, { 409: ARCHIVED_409 })
-  async update(@CurrentCaller() caller: Caller, @Param('id') raw: string, @Body() body: UpdateRotaBody): Promise<{ data: RotaSummaryDto }> {
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('id') raw: string,
+    @Body() body: UpdateRotaBody,
+  ): Promise<{ data: RotaSummaryDto }> {
     const id = pathId(raw, 'Rota');
     await this.commands.execute(
       new UpdateRotaCommand(caller, id, {
@@ -187,8 +225,18 @@ export class RotasController {
   @ApiIdParam('id', 'Rota id')
   @ApiNoContentResponse({ description: 'Written' })
   @ApiErrors(400, 401, 403, 404, 406, 409, 413, 422, { 409: ARCHIVED_409 })
-  async timeslots(@CurrentCaller() caller: Caller, @Param('id') raw: string, @Body() body: UpdateTimeslotsBody): Promise<void> {
-    await this.commands.execute(new UpdateTimeslotsCommand(caller, pathId(raw, 'Rota'), { from: body.from, to: body.to, weekdays: body.weekdays }));
+  async timeslots(
+    @CurrentCaller() caller: Caller,
+    @Param('id') raw: string,
+    @Body() body: UpdateTimeslotsBody,
+  ): Promise<void> {
+    await this.commands.execute(
+      new UpdateTimeslotsCommand(caller, pathId(raw, 'Rota'), {
+        from: body.from,
+        to: body.to,
+        weekdays: body.weekdays,
+      }),
+    );
   }
 }
 
@@ -208,16 +256,29 @@ export class RotaTeamsController {
       'active on active_on, which must lie in active_between. Each team with those rotas only. Teams by name (case-insensitive), then id; each ' +
       'team’s rotas by name, then id. No rota status. A malformed active_on or active_between (or its second date before its first) is a 422.',
   })
-  @ApiQuery({ name: 'active_on', required: false, description: 'Only rotas active on this date', schema: { type: 'string', format: 'date' } })
+  @ApiQuery({
+    name: 'active_on',
+    required: false,
+    description: 'Only rotas active on this date',
+    schema: { type: 'string', format: 'date' },
+  })
   @ApiQuery({
     name: 'active_between',
     required: false,
-    description: 'Two dates joined by a comma, YYYY-MM-DD,YYYY-MM-DD (both inclusive): only rotas active on at least one day of it',
-    schema: { type: 'string', pattern: '^\\s*[0-9]{4}-[0-9]{2}-[0-9]{2}\\s*,\\s*[0-9]{4}-[0-9]{2}-[0-9]{2}\\s*$', example: '2027-01-01,2027-01-31' },
+    description:
+      'Two dates joined by a comma, YYYY-MM-DD,YYYY-MM-DD (both inclusive): only rotas active on at least one day of it',
+    schema: {
+      type: 'string',
+      pattern: '^\\s*[0-9]{4}-[0-9]{2}-[0-9]{2}\\s*,\\s*[0-9]{4}-[0-9]{2}-[0-9]{2}\\s*$',
+      example: '2027-01-01,2027-01-31',
+    },
   })
   @ApiData(RotaTeamEntryDto, { isArray: true, description: 'The teams, each with its matching rotas' })
   @ApiErrors(400, 401, 406, 422)
-  async byTeam(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>): Promise<{ data: RotaTeamEntryDto[] }> {
+  async byTeam(
+    @CurrentCaller() caller: Caller,
+    @Query() query: Record<string, unknown>,
+  ): Promise<{ data: RotaTeamEntryDto[] }> {
     const range = activeRange(query);
     return { data: range === 'none' ? [] : await this.rotas.byTeam(caller, range) };
   }

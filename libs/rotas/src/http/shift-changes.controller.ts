@@ -46,10 +46,21 @@ export class ShiftChangesController {
   @ApiIdParam('id', 'Shift id')
   @ApiData(ShiftDto, { description: 'The shift as it now is' })
   @ApiErrors(400, 401, 403, 404, 406, 409, 413, 422, { 409: 'Concurrent changes kept winning the race; retry.' })
-  async update(@CurrentCaller() caller: Caller, @Param('id') raw: string, @Body() body: UpdateShiftBody): Promise<{ data: ShiftDto }> {
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('id') raw: string,
+    @Body() body: UpdateShiftBody,
+  ): Promise<{ data: ShiftDto }> {
     const id = pathId(raw, 'Shift');
     await this.commands.execute(
-      new ChangeShiftCommand(caller, id, { start_datetime: body.start_datetime, end_datetime: body.end_datetime, recurrence: body.recurrence_pattern, mode: body.edit_mode, ignoreOnHold: body.ignore_on_hold ?? false, confirmRoleRestriction: body.confirm_role_restriction ?? false }),
+      new ChangeShiftCommand(caller, id, {
+        start_datetime: body.start_datetime,
+        end_datetime: body.end_datetime,
+        recurrence: body.recurrence_pattern,
+        mode: body.edit_mode,
+        ignoreOnHold: body.ignore_on_hold ?? false,
+        confirmRoleRestriction: body.confirm_role_restriction ?? false,
+      }),
     );
     return { data: (await this.shifts.views(caller, [id]))[0]! };
   }

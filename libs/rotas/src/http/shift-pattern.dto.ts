@@ -24,25 +24,51 @@ const TIMESLOT_NUMBER = { ...NUMBER, nullable: true, description: 'Absent or nul
 export class PatternTimeslotBody {
   @ApiProperty({ type: 'string', enum: [...WEEKDAYS] }) weekday_start!: string;
   @ApiProperty(TIME) start_time!: string;
-  @ApiProperty({ type: 'string', enum: [...WEEKDAYS], description: 'The timeslot ends at the first weekday_end end_time after its start: more than 0 minutes, less than 7 days' })
+  @ApiProperty({
+    type: 'string',
+    enum: [...WEEKDAYS],
+    description:
+      'The timeslot ends at the first weekday_end end_time after its start: more than 0 minutes, less than 7 days',
+  })
   weekday_end!: string;
   @ApiProperty({ ...TIME, example: '17:00' }) end_time!: string;
   @ApiPropertyOptional(TIMESLOT_NUMBER) min?: number | null;
   @ApiPropertyOptional(TIMESLOT_NUMBER) ideal?: number | null;
-  @ApiPropertyOptional({ ...TIMESLOT_NUMBER, minimum: 1, description: 'At least 1; min ≤ ideal ≤ max. Absent or null: the pattern’s own' }) max?: number | null;
+  @ApiPropertyOptional({
+    ...TIMESLOT_NUMBER,
+    minimum: 1,
+    description: 'At least 1; min ≤ ideal ≤ max. Absent or null: the pattern’s own',
+  })
+  max?: number | null;
 }
 
 export class CreateShiftPatternBody {
   @ApiProperty({ type: 'string', minLength: 1, maxLength: MAX_NAME, description: 'Not blank' }) @Allow() name!: unknown;
-  @ApiPropertyOptional({ ...NUMBER, description: 'Absent: 1, or as far above as ideal or max need (min ≤ ideal ≤ max)' }) @Allow() min?: unknown;
-  @ApiPropertyOptional({ ...NUMBER, description: 'Absent: 1, moved into [min, max] when those are given' }) @Allow() ideal?: unknown;
-  @ApiPropertyOptional({ ...NUMBER, minimum: 1, description: 'Absent: 1, or as far as min or ideal need' }) @Allow() max?: unknown;
-  @ApiPropertyOptional({ type: IdRef, nullable: true, description: 'An activity category of the organisation; absent or null: none' }) @Allow() category?: unknown;
+  @ApiPropertyOptional({
+    ...NUMBER,
+    description: 'Absent: 1, or as far above as ideal or max need (min ≤ ideal ≤ max)',
+  })
+  @Allow()
+  min?: unknown;
+  @ApiPropertyOptional({ ...NUMBER, description: 'Absent: 1, moved into [min, max] when those are given' })
+  @Allow()
+  ideal?: unknown;
+  @ApiPropertyOptional({ ...NUMBER, minimum: 1, description: 'Absent: 1, or as far as min or ideal need' })
+  @Allow()
+  max?: unknown;
+  @ApiPropertyOptional({
+    type: IdRef,
+    nullable: true,
+    description: 'An activity category of the organisation; absent or null: none',
+  })
+  @Allow()
+  category?: unknown;
   @ApiProperty({
     type: [PatternTimeslotBody],
     minItems: 1,
     maxItems: MAX_TIMESLOTS,
-    description: 'The weekly timeslots; none may overlap another, the wrap-around from Sunday to Monday included (half-open: touching ends do not overlap)',
+    description:
+      'The weekly timeslots; none may overlap another, the wrap-around from Sunday to Monday included (half-open: touching ends do not overlap)',
   })
   @Allow()
   pattern!: unknown;

@@ -13,7 +13,10 @@ const STAMP = {
 } as const;
 
 /** The spec's Pattern timeslot entry. */
-@ApiSchema({ name: 'ShiftPatternTimeslot', description: 'Pattern timeslot entry: the timeslot ends at the first weekday_end end_time after its start' })
+@ApiSchema({
+  name: 'ShiftPatternTimeslot',
+  description: 'Pattern timeslot entry: the timeslot ends at the first weekday_end end_time after its start',
+})
 export class PatternTimeslotDto implements PatternTimeslotView {
   @ApiProperty(ID) id!: number;
   @ApiProperty({ type: 'string', enum: [...WEEKDAYS] }) weekday_start!: Weekday;
@@ -46,25 +49,40 @@ export class PatternRotaDto {
 export class ShiftPatternDto implements ShiftPatternView {
   @ApiProperty(ID) id!: number;
   @ApiProperty({ type: 'string' }) name!: string;
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'The pattern’s own numbers: min ≤ ideal ≤ max' }) min!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'The pattern’s own numbers: min ≤ ideal ≤ max' })
+  min!: number;
   @ApiProperty({ type: 'integer', minimum: 0 }) ideal!: number;
   @ApiProperty({ type: 'integer', minimum: 1 }) max!: number;
   @ApiProperty(STAMP) created_at!: string;
   @ApiProperty(STAMP) updated_at!: string;
-  @ApiProperty({ ...STAMP, nullable: true, description: 'Set when the pattern was archived (DELETE); null otherwise. Same shape and zone as created_at' })
+  @ApiProperty({
+    ...STAMP,
+    nullable: true,
+    description: 'Set when the pattern was archived (DELETE); null otherwise. Same shape and zone as created_at',
+  })
   deleted_at!: string | null;
-  @ApiPropertyOptional({ type: [PatternTimeslotDto], description: 'With include=pattern (and in the create answer): the timeslots, by start in the week (Monday 00:00 first)' })
+  @ApiPropertyOptional({
+    type: [PatternTimeslotDto],
+    description:
+      'With include=pattern (and in the create answer): the timeslots, by start in the week (Monday 00:00 first)',
+  })
   pattern?: PatternTimeslotDto[];
-  @ApiPropertyOptional({ type: PatternCategoryDto, nullable: true, description: 'With include=category; null when the pattern has none' })
+  @ApiPropertyOptional({
+    type: PatternCategoryDto,
+    nullable: true,
+    description: 'With include=category; null when the pattern has none',
+  })
   category?: PatternCategoryDto | null;
   @ApiPropertyOptional({
     type: [TeamDto],
-    description: 'With include=teams: the teams whose non-archived rotas use the pattern, among the teams the caller sees; by name, then id',
+    description:
+      'With include=teams: the teams whose non-archived rotas use the pattern, among the teams the caller sees; by name, then id',
   })
   teams?: TeamDto[];
   @ApiPropertyOptional({
     type: [PatternRotaDto],
-    description: 'With include=rotas: the non-archived rotas made from or replaced with the pattern, of teams the caller sees; by name, then id',
+    description:
+      'With include=rotas: the non-archived rotas made from or replaced with the pattern, of teams the caller sees; by name, then id',
   })
   rotas?: PatternRotaDto[];
 }

@@ -24,19 +24,33 @@ import {
 import { ROTA_PERMISSIONS } from '../rotas.policy.js';
 import { ArchiveShiftPatternCommand } from '../shift-pattern/archive-shift-pattern.command.js';
 import { CreateShiftPatternCommand } from '../shift-pattern/create-shift-pattern.command.js';
-import { SHIFT_PATTERN_INCLUDES, SHIFT_PATTERN_SORTS, ShiftPatternQueries, type ShiftPatternFilters } from '../shift-pattern/shift-pattern.queries.js';
+import {
+  SHIFT_PATTERN_INCLUDES,
+  SHIFT_PATTERN_SORTS,
+  ShiftPatternQueries,
+  type ShiftPatternFilters,
+} from '../shift-pattern/shift-pattern.queries.js';
 import { CreateShiftPatternBody } from './shift-pattern.dto.js';
 import { ShiftPatternDto } from './shift-pattern.responses.js';
 
-const LIST_SPEC = { sorts: SHIFT_PATTERN_SORTS, defaultSort: 'created_at' as const, defaultDirection: 'desc' as const, includes: SHIFT_PATTERN_INCLUDES };
-const PERMISSION = 'Permission: manage-rotas (403 without it, whatever the id). Patterns belong to the organisation, not to a team.';
+const LIST_SPEC = {
+  sorts: SHIFT_PATTERN_SORTS,
+  defaultSort: 'created_at' as const,
+  defaultDirection: 'desc' as const,
+  includes: SHIFT_PATTERN_INCLUDES,
+};
+const PERMISSION =
+  'Permission: manage-rotas (403 without it, whatever the id). Patterns belong to the organisation, not to a team.';
 
 /** `teams=3,7`: positive ids, else a 422 naming `teams`. */
 function teamIds(query: Record<string, unknown>): number[] | undefined {
   const raw = query.teams;
   if (raw === undefined) return undefined;
-  const parts = String(Array.isArray(raw) ? raw[raw.length - 1] : raw).split(',').map((s) => s.trim());
-  if (parts.some((s) => !/^[1-9][0-9]{0,14}$/.test(s))) throw new ValidationError({ teams: ['The teams field must be comma-separated team ids.'] });
+  const parts = String(Array.isArray(raw) ? raw[raw.length - 1] : raw)
+    .split(',')
+    .map((s) => s.trim());
+  if (parts.some((s) => !/^[1-9][0-9]{0,14}$/.test(s)))
+    throw new ValidationError({ teams: ['The teams field must be comma-separated team ids.'] });
   return parts.map(Number);
 }
 
@@ -68,12 +82,21 @@ export class ShiftPatternsController {
       'created_at, updated_at and deleted_at are YYYY-MM-DD HH:MM:SS in the organisation’s zone.',
   })
   @ApiListQuery(LIST_SPEC)
-  @ApiQuery({ name: 'q', required: false, description: 'A case-insensitive part of the name', schema: { type: 'string' } })
+  @ApiQuery({
+    name: 'q',
+    required: false,
+    description: 'A case-insensitive part of the name',
+    schema: { type: 'string' },
+  })
   @ApiBooleanQuery('archived', 'true/1: only archived patterns; false/0 (default): only the others')
   @ApiIdListQuery('teams', 'Comma-separated team ids: patterns used by a non-archived rota of those teams')
   @ApiPaginated(ShiftPatternDto)
   @ApiErrors(400, 401, 403, 406, 422)
-  async list(@CurrentCaller() caller: Caller, @Query() query: Record<string, string>, @Req() req: FastifyRequest): Promise<Paginated<ShiftPatternDto>> {
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+  ): Promise<Paginated<ShiftPatternDto>> {
     const q = parseListQuery(query, LIST_SPEC);
     const { items, total } = await this.patterns.list(caller, filters(query), q);
     return paginate(items, total, q, this.config.http.publicUrl, req.url);
@@ -93,7 +116,10 @@ export class ShiftPatternsController {
   })
   @ApiData(ShiftPatternDto, { status: 201, description: 'The new pattern, with pattern included' })
   @ApiErrors(400, 401, 403, 406, 413, 422)
-  async create(@CurrentCaller() caller: Caller, @Body() body: CreateShiftPatternBody): Promise<{ data: ShiftPatternDto }> {
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Body() body: CreateShiftPatternBody,
+  ): Promise<{ data: ShiftPatternDto }> {
     const id = await this.commands.execute(new CreateShiftPatternCommand(caller, body));
     return { data: await this.patterns.get(caller, id, new Set(['pattern'])) };
   }
@@ -107,7 +133,11 @@ export class ShiftPatternsController {
   @ApiIncludeQuery(SHIFT_PATTERN_INCLUDES)
   @ApiData(ShiftPatternDto)
   @ApiErrors(400, 401, 403, 404, 406, 422)
-  async get(@CurrentCaller() caller: Caller, @Param('id') id: string, @Query() query: Record<string, string>): Promise<{ data: ShiftPatternDto }> {
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Query() query: Record<string, string>,
+  ): Promise<{ data: ShiftPatternDto }> {
     const { include } = parseListQuery(query, { includes: SHIFT_PATTERN_INCLUDES });
     return { data: await this.patterns.get(caller, pathId(id, 'Shift pattern'), include) };
   }

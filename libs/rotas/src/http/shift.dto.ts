@@ -1,6 +1,18 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsObject, IsOptional, IsString, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { IdRef, IsOptionalNotNull, IsReference } from '#app/platform';
 
 // Types and presence here; the times (formats, the spring gap, end after start), the recurrence
@@ -10,7 +22,8 @@ import { IdRef, IsOptionalNotNull, IsReference } from '#app/platform';
 const DATETIME = {
   type: 'string',
   example: '2027-03-01 09:00',
-  description: '`YYYY-MM-DD HH:MM`, a wall-clock time in the organisation’s zone, or ISO 8601 with an offset or `Z` (converted into the zone). Whole minutes; a time the clocks skip is a 422.',
+  description:
+    '`YYYY-MM-DD HH:MM`, a wall-clock time in the organisation’s zone, or ISO 8601 with an offset or `Z` (converted into the zone). Whole minutes; a time the clocks skip is a 422.',
 } as const;
 
 export const WEEKDAY_FLAGS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -59,12 +72,21 @@ export class CreateShiftItem {
   @IsObject()
   recurrence_pattern?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ type: 'boolean', default: false, description: 'A manager books a user on hold (rule 4); ignored for anyone else.' })
+  @ApiPropertyOptional({
+    type: 'boolean',
+    default: false,
+    description: 'A manager books a user on hold (rule 4); ignored for anyone else.',
+  })
   @IsOptionalNotNull()
   @IsBoolean()
   ignore_on_hold?: boolean;
 
-  @ApiPropertyOptional({ type: 'boolean', default: false, description: 'A manager books a user without an allowed role on a role-restricted rota (rule 5); ignored for anyone else.' })
+  @ApiPropertyOptional({
+    type: 'boolean',
+    default: false,
+    description:
+      'A manager books a user without an allowed role on a role-restricted rota (rule 5); ignored for anyone else.',
+  })
   @IsOptionalNotNull()
   @IsBoolean()
   confirm_role_restriction?: boolean;
@@ -124,7 +146,9 @@ export const CREATE_SHIFTS_BODY_SCHEMA = {
       type: 'object',
       required: ['shifts'],
       additionalProperties: false,
-      properties: { shifts: { type: 'array', minItems: 1, maxItems: 100, items: { $ref: getSchemaPath(CreateShiftItem) } } },
+      properties: {
+        shifts: { type: 'array', minItems: 1, maxItems: 100, items: { $ref: getSchemaPath(CreateShiftItem) } },
+      },
     },
   ],
 };
@@ -140,24 +164,41 @@ export class UpdateShiftBody {
   @IsString()
   end_datetime!: string;
 
-  @ApiPropertyOptional({ ...RECURRENCE_SCHEMA, required: [...RECURRENCE_SCHEMA.required], description: `${RECURRENCE_SCHEMA.description} With edit_mode recurring: a different pattern splits the series at this shift; null ends it at this shift. Not allowed (non-null) with edit_mode single.` })
+  @ApiPropertyOptional({
+    ...RECURRENCE_SCHEMA,
+    required: [...RECURRENCE_SCHEMA.required],
+    description: `${RECURRENCE_SCHEMA.description} With edit_mode recurring: a different pattern splits the series at this shift; null ends it at this shift. Not allowed (non-null) with edit_mode single.`,
+  })
   @IsOptional()
   @IsObject()
   recurrence_pattern?: Record<string, unknown> | null;
 
-  @ApiProperty({ enum: ['single', 'recurring'], description: '`single`: this shift only (it leaves its series); `recurring`: this and every later occurrence take the new times of day.' })
+  @ApiProperty({
+    enum: ['single', 'recurring'],
+    description:
+      '`single`: this shift only (it leaves its series); `recurring`: this and every later occurrence take the new times of day.',
+  })
   @IsDefined()
   @IsIn(['single', 'recurring'])
   edit_mode!: 'single' | 'recurring';
 
   // An edit of times is a booking (rotas.md "Shifts"): rules 4 and 5 bind it as they bind a create,
   // so the create body's two overrides are taken here too (an addition to the spec's update body).
-  @ApiPropertyOptional({ type: 'boolean', default: false, description: 'A manager moves the shift of a user on hold (rule 4); ignored for anyone else.' })
+  @ApiPropertyOptional({
+    type: 'boolean',
+    default: false,
+    description: 'A manager moves the shift of a user on hold (rule 4); ignored for anyone else.',
+  })
   @IsOptionalNotNull()
   @IsBoolean()
   ignore_on_hold?: boolean;
 
-  @ApiPropertyOptional({ type: 'boolean', default: false, description: 'A manager moves the shift of a user without an allowed role on a role-restricted rota (rule 5); ignored for anyone else.' })
+  @ApiPropertyOptional({
+    type: 'boolean',
+    default: false,
+    description:
+      'A manager moves the shift of a user without an allowed role on a role-restricted rota (rule 5); ignored for anyone else.',
+  })
   @IsOptionalNotNull()
   @IsBoolean()
   confirm_role_restriction?: boolean;

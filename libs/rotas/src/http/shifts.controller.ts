@@ -1,6 +1,15 @@
 import { Body, Controller, Get, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiExtraModels, ApiOperation, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiExtraModels,
+  ApiOperation,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { type Caller, CurrentCaller, OrganisationFactsReader } from '#app/identity';
 import {
@@ -31,7 +40,15 @@ import { idList } from './rotas.controller.js';
 import { CREATE_SHIFTS_BODY_SCHEMA, CreateShiftItem, CreateShiftsBody } from './shift.dto.js';
 import { ShiftDto } from './shift.responses.js';
 
-const SINGLE_FIELDS = ['start_datetime', 'end_datetime', 'user', 'rota', 'recurrence_pattern', 'ignore_on_hold', 'confirm_role_restriction'] as const;
+const SINGLE_FIELDS = [
+  'start_datetime',
+  'end_datetime',
+  'user',
+  'rota',
+  'recurrence_pattern',
+  'ignore_on_hold',
+  'confirm_role_restriction',
+] as const;
 
 export const BOOKING_RULES =
   'The booking rules of rotas.md, checked in this order, each failure a 422 naming the field: 1 the rota is active that date and not closed (rota); ' +
@@ -59,7 +76,8 @@ function listRange(query: Record<string, unknown>, today: string): { startDate: 
   const startDate = start ?? today;
   const endDate = end ?? addDays(startDate, 31);
   if (endDate < startDate) throw new ValidationError({ end_date: ['The end_date must not be before the start_date.'] });
-  if (dayNumber(endDate) - dayNumber(startDate) > 365) throw new ValidationError({ end_date: ['The end_date must be at most 365 days after the start_date.'] });
+  if (dayNumber(endDate) - dayNumber(startDate) > 365)
+    throw new ValidationError({ end_date: ['The end_date must be at most 365 days after the start_date.'] });
   return { startDate, endDate };
 }
 
@@ -99,15 +117,34 @@ export class ShiftsController {
   @ApiIdListQuery('teams', 'Comma-separated team ids')
   @ApiIdListQuery('rotas', 'Comma-separated rota ids')
   @ApiIdListQuery('users', 'Comma-separated user ids')
-  @ApiQuery({ name: 'start_date', required: false, schema: { type: 'string', format: 'date' }, description: 'First local date (default today)' })
-  @ApiQuery({ name: 'end_date', required: false, schema: { type: 'string', format: 'date' }, description: 'Last local date (default start_date + 31 days; at most 365 days after it)' })
+  @ApiQuery({
+    name: 'start_date',
+    required: false,
+    schema: { type: 'string', format: 'date' },
+    description: 'First local date (default today)',
+  })
+  @ApiQuery({
+    name: 'end_date',
+    required: false,
+    schema: { type: 'string', format: 'date' },
+    description: 'Last local date (default start_date + 31 days; at most 365 days after it)',
+  })
   @ApiPaginated(ShiftDto)
   @ApiErrors(400, 401, 406, 422)
-  async list(@CurrentCaller() caller: Caller, @Query() query: Record<string, unknown>, @Req() req: FastifyRequest): Promise<Paginated<ShiftDto>> {
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Query() query: Record<string, unknown>,
+    @Req() req: FastifyRequest,
+  ): Promise<Paginated<ShiftDto>> {
     const page = parseListQuery({ page: query.page, per_page: query.per_page, limit: query.limit });
     const filters = { teams: idList(query, 'teams'), rotas: idList(query, 'rotas'), users: idList(query, 'users') };
     const [facts, reach] = await Promise.all([this.organisations.of(caller), this.policy.reach(caller)]);
-    const { items, total } = await this.shifts.list(caller, reach, { ...filters, ...listRange(query, facts.today) }, page);
+    const { items, total } = await this.shifts.list(
+      caller,
+      reach,
+      { ...filters, ...listRange(query, facts.today) },
+      page,
+    );
     return paginate(items, total, page, this.config.http.publicUrl, req.url);
   }
 
@@ -124,13 +161,27 @@ export class ShiftsController {
   @ApiResponse({
     status: 201,
     description: 'The booked shift; a bulk answers `{ data: [Shift, ...] }` in the order sent',
-    schema: { type: 'object', required: ['data'], properties: { data: { oneOf: [{ $ref: getSchemaPath(ShiftDto) }, { type: 'array', items: { $ref: getSchemaPath(ShiftDto) } }] } } },
+    schema: {
+      type: 'object',
+      required: ['data'],
+      properties: {
+        data: {
+          oneOf: [{ $ref: getSchemaPath(ShiftDto) }, { type: 'array', items: { $ref: getSchemaPath(ShiftDto) } }],
+        },
+      },
+    },
   })
   @ApiErrors(400, 401, 403, 404, 406, 409, 413, 422, { 409: 'Concurrent bookings kept winning the race; retry.' })
-  async create(@CurrentCaller() caller: Caller, @Body() body: CreateShiftsBody): Promise<{ data: ShiftDto | ShiftDto[] }> {
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Body() body: CreateShiftsBody,
+  ): Promise<{ data: ShiftDto | ShiftDto[] }> {
     if (body.shifts) {
       const mixed = SINGLE_FIELDS.filter((f) => body[f] !== undefined);
-      if (mixed.length) throw new ValidationError(Object.fromEntries(mixed.map((f) => [f, [`The ${f} field is not allowed beside shifts.`]])));
+      if (mixed.length)
+        throw new ValidationError(
+          Object.fromEntries(mixed.map((f) => [f, [`The ${f} field is not allowed beside shifts.`]])),
+        );
       const ids = await this.commands.execute(new BookShiftsCommand(caller, body.shifts.map(requestOf), true));
       return { data: await this.shifts.views(caller, ids) };
     }
@@ -139,7 +190,11 @@ export class ShiftsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Get shift', description: 'Permission: none: a booked shift on a rota the caller sees (403 otherwise); another organisation’s, unknown or cancelled: 404.' })
+  @ApiOperation({
+    summary: 'Get shift',
+    description:
+      'Permission: none: a booked shift on a rota the caller sees (403 otherwise); another organisation’s, unknown or cancelled: 404.',
+  })
   @ApiIdParam('id', 'Shift id')
   @ApiData(ShiftDto)
   @ApiErrors(401, 403, 404, 406)

@@ -91,11 +91,24 @@ export function planNotifications(events: readonly MailedEvent[]): NotificationP
     const { id, userId, rotaId } = event.data as { id: number; userId?: number; rotaId?: number };
     if (userId === undefined || rotaId === undefined) continue; // ShiftSeriesChanged: no new times, nothing to tell
     const actor = actingUser(event.metadata);
-    const story = stories.get(id) ?? { userId, rotaId, actor, booked: false, generated: false, moved: false, times: null, sequence: 0, cancelled: null };
+    const story = stories.get(id) ?? {
+      userId,
+      rotaId,
+      actor,
+      booked: false,
+      generated: false,
+      moved: false,
+      times: null,
+      sequence: 0,
+      cancelled: null,
+    };
     story.actor = actor;
-    if (event.type === 'rotas.ShiftBooked') Object.assign(story, { booked: true, generated: actor === null, times: timesOf(event.data), sequence: 0 });
-    if (event.type === 'rotas.ShiftMoved') Object.assign(story, { moved: true, times: timesOf(event.data), sequence: event.data.sequence });
-    if (event.type === 'rotas.ShiftCancelled') Object.assign(story, { cancelled: event.data.reason, sequence: event.data.sequence });
+    if (event.type === 'rotas.ShiftBooked')
+      Object.assign(story, { booked: true, generated: actor === null, times: timesOf(event.data), sequence: 0 });
+    if (event.type === 'rotas.ShiftMoved')
+      Object.assign(story, { moved: true, times: timesOf(event.data), sequence: event.data.sequence });
+    if (event.type === 'rotas.ShiftCancelled')
+      Object.assign(story, { cancelled: event.data.reason, sequence: event.data.sequence });
     stories.set(id, story);
   }
   const volunteers = new Map<number, { actorUserId: number | null; changes: PlannedChange[] }>();
@@ -103,12 +116,24 @@ export function planNotifications(events: readonly MailedEvent[]): NotificationP
   for (const [shiftId, s] of stories) {
     if (s.generated || (s.booked && s.cancelled)) continue;
     if (s.actor === s.userId) {
-      if (s.cancelled) selfCancelled.set(s.userId, [...(selfCancelled.get(s.userId) ?? []), { shiftId, rotaId: s.rotaId, sequence: s.sequence }]);
+      if (s.cancelled)
+        selfCancelled.set(s.userId, [
+          ...(selfCancelled.get(s.userId) ?? []),
+          { shiftId, rotaId: s.rotaId, sequence: s.sequence },
+        ]);
       continue;
     }
     const kind = s.cancelled ? 'cancelled' : s.booked ? 'booked' : 'changed';
-    const change: PlannedChange = { kind, shiftId, rotaId: s.rotaId, sequence: s.sequence, times: s.cancelled ? null : s.times, reason: s.cancelled };
-    const notice = volunteers.get(s.userId) ?? volunteers.set(s.userId, { actorUserId: s.actor, changes: [] }).get(s.userId)!;
+    const change: PlannedChange = {
+      kind,
+      shiftId,
+      rotaId: s.rotaId,
+      sequence: s.sequence,
+      times: s.cancelled ? null : s.times,
+      reason: s.cancelled,
+    };
+    const notice =
+      volunteers.get(s.userId) ?? volunteers.set(s.userId, { actorUserId: s.actor, changes: [] }).get(s.userId)!;
     notice.changes.push(change);
   }
   return {
@@ -117,7 +142,13 @@ export function planNotifications(events: readonly MailedEvent[]): NotificationP
   };
 }
 
-const timesOf = (d: ShiftTimesData): ShiftTimesData => ({ date: d.date, start: d.start, end: d.end, startWall: d.startWall, endWall: d.endWall });
+const timesOf = (d: ShiftTimesData): ShiftTimesData => ({
+  date: d.date,
+  start: d.start,
+  end: d.end,
+  startWall: d.startWall,
+  endWall: d.endWall,
+});
 
 /** How a mail words a cancel reason (none for a plain cancellation). */
 export function reasonText(reason: ShiftCancelReason | null): string | undefined {
@@ -173,13 +204,28 @@ export interface OutgoingMail {
  * is left out rather than failing the others.
  */
 export function composeMails(plan: NotificationPlan, facts: MailFacts): OutgoingMail[] {
-  const mailShift = (shiftId: number, rotaId: number, sequence: number, times: ShiftTimesData | null, cancelled: boolean): MailShift | null => {
+  const mailShift = (
+    shiftId: number,
+    rotaId: number,
+    sequence: number,
+    times: ShiftTimesData | null,
+    cancelled: boolean,
+  ): MailShift | null => {
     const row = facts.shifts.get(shiftId);
     const t = times ?? row;
     if (!row || !t) return null;
     return {
-      id: shiftId, organisationId: facts.organisationId, rotaName: facts.rotaNames.get(rotaId) ?? '', teamName: facts.teamNames.get(row.teamId) ?? '',
-      start: new Date(t.start), end: new Date(t.end), zone: facts.zone, sequence, status: cancelled ? 'cancelled' : 'booked', localStart: t.startWall, localEnd: t.endWall,
+      id: shiftId,
+      organisationId: facts.organisationId,
+      rotaName: facts.rotaNames.get(rotaId) ?? '',
+      teamName: facts.teamNames.get(row.teamId) ?? '',
+      start: new Date(t.start),
+      end: new Date(t.end),
+      zone: facts.zone,
+      sequence,
+      status: cancelled ? 'cancelled' : 'booked',
+      localStart: t.startWall,
+      localEnd: t.endWall,
     };
   };
   const mails: OutgoingMail[] = [];
@@ -192,7 +238,15 @@ export function composeMails(plan: NotificationPlan, facts: MailFacts): Outgoing
     });
     if (!to || changes.length === 0) continue;
     const actorName = notice.actorUserId === null ? null : (facts.names.get(notice.actorUserId) ?? 'A rota manager');
-    const message = shiftChangesMail({ to, userName: facts.names.get(notice.userId) ?? '', changes, actorName, host: facts.host, now: facts.now, ...(facts.organizer && { organizer: facts.organizer }) });
+    const message = shiftChangesMail({
+      to,
+      userName: facts.names.get(notice.userId) ?? '',
+      changes,
+      actorName,
+      host: facts.host,
+      now: facts.now,
+      ...(facts.organizer && { organizer: facts.organizer }),
+    });
     mails.push({ key: `rotas-shift-mail-${facts.requestKey}-${notice.userId}`, message });
   }
   for (const notice of plan.selfCancelled) {
@@ -208,7 +262,10 @@ export function composeMails(plan: NotificationPlan, facts: MailFacts): Outgoing
     for (const [watcher, shifts] of byWatcher) {
       const to = facts.emails.get(watcher);
       if (!to) continue;
-      mails.push({ key: `rotas-self-cancelled-${facts.requestKey}-${notice.userId}-${watcher}`, message: selfCancelledMessage(to, volunteerName, shifts) });
+      mails.push({
+        key: `rotas-self-cancelled-${facts.requestKey}-${notice.userId}-${watcher}`,
+        message: selfCancelledMessage(to, volunteerName, shifts),
+      });
     }
   }
   return mails;
@@ -224,6 +281,15 @@ function selfCancelledMessage(to: string, volunteerName: string, shifts: readonl
   const single = sorted.map((shift) => selfCancelledMail({ to: [to], volunteerName, shift })[0]!);
   if (single.length === 1) return single[0]!;
   const lines = single.map((m) => m.text.split('\n').find((l) => l.startsWith('- '))!);
-  const text = ['Hello,', '', `${volunteerName} has cancelled ${lines.length} of their shifts:`, '', ...lines, '', 'Their places on the rota are free again.', ''].join('\n');
+  const text = [
+    'Hello,',
+    '',
+    `${volunteerName} has cancelled ${lines.length} of their shifts:`,
+    '',
+    ...lines,
+    '',
+    'Their places on the rota are free again.',
+    '',
+  ].join('\n');
   return { to, subject: `${lines.length} shifts cancelled by ${volunteerName}`, text };
 }

@@ -6,7 +6,13 @@ import { Hierarchy, OrganisationFactsReader, Teams, UserBases } from '#app/ident
 import { APP_CONFIG, type AppConfig, OutboxMailer, type Tenant } from '#app/platform';
 import { ContactQueries } from '../rota/contacts.queries.js';
 import { ShiftSystemQueries } from '../shift/shift-system.queries.js';
-import { composeMails, type MailedEvent, mailedTypes, type NotificationPlan, planNotifications } from './notification-plan.js';
+import {
+  composeMails,
+  type MailedEvent,
+  mailedTypes,
+  type NotificationPlan,
+  planNotifications,
+} from './notification-plan.js';
 import { type NotificationJobData, ROTA_NOTIFICATIONS } from './notifications.reactor.js';
 
 /**
@@ -54,11 +60,17 @@ export class NotificationsProcessor extends CausedJobProcessor<NotificationJobDa
     const events = (await this.store.readTransaction(transactionId, { types })) as unknown as MailedEvent[];
     const plan = planNotifications(events.filter((e) => e.data.organisationId === organisationId));
     if (plan.volunteers.length === 0 && plan.selfCancelled.length === 0) return;
-    const mails = composeMails(plan, { ...(await this.facts({ organisationId }, plan)), requestKey: cause.event.eventId, organisationId });
+    const mails = composeMails(plan, {
+      ...(await this.facts({ organisationId }, plan)),
+      requestKey: cause.event.eventId,
+      organisationId,
+    });
     // One recipient's failure must not keep the others from their mail; the job fails after, so BullMQ retries it.
     const failures: unknown[] = [];
-    for (const { key, message } of mails) await this.mailer.sendOnce(key, message).catch((error: unknown) => failures.push(error));
-    if (failures.length > 0) throw new AggregateError(failures, `${failures.length} of ${mails.length} shift e-mails failed`);
+    for (const { key, message } of mails)
+      await this.mailer.sendOnce(key, message).catch((error: unknown) => failures.push(error));
+    if (failures.length > 0)
+      throw new AggregateError(failures, `${failures.length} of ${mails.length} shift e-mails failed`);
   }
 
   /** Everything the plan's e-mails name: shifts' rows, rotas, teams, people, and who watches a rota with a self-cancellation. */
@@ -71,29 +83,52 @@ export class NotificationsProcessor extends CausedJobProcessor<NotificationJobDa
       this.organisations.of(tenant),
     ]);
     const rotaWatchers = await this.watchers(tenant, plan, new Map([...rotas].map(([id, r]) => [id, r.teamId])));
-    const people = [...new Set([...plan.volunteers.flatMap((n) => [n.userId, ...(n.actorUserId === null ? [] : [n.actorUserId])]), ...plan.selfCancelled.map((n) => n.userId), ...[...rotaWatchers.values()].flat()])];
+    const people = [
+      ...new Set([
+        ...plan.volunteers.flatMap((n) => [n.userId, ...(n.actorUserId === null ? [] : [n.actorUserId])]),
+        ...plan.selfCancelled.map((n) => n.userId),
+        ...[...rotaWatchers.values()].flat(),
+      ]),
+    ];
     const [emails, names, teams] = await Promise.all([
       this.users.emailsOf(tenant, people),
       this.users.displayNames(tenant, people),
       this.teams.objects(tenant, [...new Set([...rows.values()].map((r) => r.teamId))]),
     ]);
     return {
-      zone, host: new URL(this.config.http.publicUrl).hostname, now: new Date(), organizer: this.config.mail.from,
-      shifts: rows, rotaNames: new Map([...rotas].map(([id, r]) => [id, r.name])), teamNames: new Map([...teams].map(([id, t]) => [id, t.name])),
-      emails, names, rotaWatchers,
+      zone,
+      host: new URL(this.config.http.publicUrl).hostname,
+      now: new Date(),
+      organizer: this.config.mail.from,
+      shifts: rows,
+      rotaNames: new Map([...rotas].map(([id, r]) => [id, r.name])),
+      teamNames: new Map([...teams].map(([id, t]) => [id, t.name])),
+      emails,
+      names,
+      rotaWatchers,
     };
   }
 
   /** The contacts of each rota with a self-cancellation, and the managers with add-user-shifts over its team (a role in it or above it). */
-  private async watchers(tenant: Tenant, plan: NotificationPlan, teamOf: ReadonlyMap<number, number>): Promise<Map<number, number[]>> {
+  private async watchers(
+    tenant: Tenant,
+    plan: NotificationPlan,
+    teamOf: ReadonlyMap<number, number>,
+  ): Promise<Map<number, number[]>> {
     const rotaIds = [...new Set(plan.selfCancelled.flatMap((n) => n.shifts.map((s) => s.rotaId)))];
     if (rotaIds.length === 0) return new Map();
     const teamIds = [...new Set(rotaIds.flatMap((id) => teamOf.get(id) ?? []))];
-    const [contacts, managers] = await Promise.all([this.shifts.contactUsers(tenant, rotaIds), this.hierarchy.holdersOverTeams(tenant, teamIds, 'add-user-shifts')]);
+    const [contacts, managers] = await Promise.all([
+      this.shifts.contactUsers(tenant, rotaIds),
+      this.hierarchy.holdersOverTeams(tenant, teamIds, 'add-user-shifts'),
+    ]);
     return new Map(
       rotaIds.map((rotaId) => {
         const team = teamOf.get(rotaId);
-        return [rotaId, [...new Set([...(contacts.get(rotaId) ?? []), ...(team === undefined ? [] : (managers.get(team) ?? []))])]];
+        return [
+          rotaId,
+          [...new Set([...(contacts.get(rotaId) ?? []), ...(team === undefined ? [] : (managers.get(team) ?? []))])],
+        ];
       }),
     );
   }

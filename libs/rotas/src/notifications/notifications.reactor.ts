@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { AsReactor, causedJob, type CausedJob, defineReactor, type ReactorJob, type StoredEvent } from '#app/event-store';
+import {
+  AsReactor,
+  causedJob,
+  type CausedJob,
+  defineReactor,
+  type ReactorJob,
+  type StoredEvent,
+} from '#app/event-store';
 import type { ShiftEvent } from '../rotas.events.js';
 import { type MailedType, mailedTypes } from './notification-plan.js';
 
@@ -17,7 +24,10 @@ type Mailed = Extract<ShiftEvent, { type: MailedType }>;
 /** A job for each shift event that may be mailed (not the series generator's bookings: notification-plan.ts). */
 function notificationJob(event: StoredEvent<MailedType, Mailed['data']>): ReactorJob | null {
   if (!mailedTypes(event.metadata).includes(event.type)) return null;
-  return causedJob('shift-mail', event, { transactionId: event.transactionId, organisationId: event.data.organisationId } satisfies NotificationJobData);
+  return causedJob('shift-mail', event, {
+    transactionId: event.transactionId,
+    organisationId: event.data.organisationId,
+  } satisfies NotificationJobData);
 }
 
 /**
@@ -29,5 +39,9 @@ function notificationJob(event: StoredEvent<MailedType, Mailed['data']>): Reacto
 export class NotificationsReactor extends defineReactor<Mailed>({
   name: 'rotas.notifications',
   queue: ROTA_NOTIFICATIONS,
-  on: { 'rotas.ShiftBooked': notificationJob, 'rotas.ShiftMoved': notificationJob, 'rotas.ShiftCancelled': notificationJob },
+  on: {
+    'rotas.ShiftBooked': notificationJob,
+    'rotas.ShiftMoved': notificationJob,
+    'rotas.ShiftCancelled': notificationJob,
+  },
 }) {}

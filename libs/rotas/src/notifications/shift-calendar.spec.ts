@@ -36,23 +36,33 @@ describe('shiftCalendar', () => {
     expect(text).toContain('DTEND;TZID=Europe/London:20270701T150000\r\n');
     expect(text).toMatch(/BEGIN:VTIMEZONE\r\nTZID:Europe\/London\r\n[\s\S]*END:VTIMEZONE\r\n/);
     const event = onlyEvent(text);
-    expect([event.start.toISOString(), event.end?.toISOString()]).toEqual(['2027-07-01T06:30:00.000Z', '2027-07-01T14:00:00.000Z']);
+    expect([event.start.toISOString(), event.end?.toISOString()]).toEqual([
+      '2027-07-01T06:30:00.000Z',
+      '2027-07-01T14:00:00.000Z',
+    ]);
     expect(event.start.tz).toBe('Europe/London');
   });
 
   it('keeps the wall clock across the spring change: 00:30–03:30 on 2027-03-28 lasts 2 real hours', () => {
-    const text = request(calendarShift({ start: new Date('2027-03-28T00:30:00Z'), end: new Date('2027-03-28T02:30:00Z') }));
+    const text = request(
+      calendarShift({ start: new Date('2027-03-28T00:30:00Z'), end: new Date('2027-03-28T02:30:00Z') }),
+    );
     expect(text).toContain('DTSTART;TZID=Europe/London:20270328T003000\r\n');
     expect(text).toContain('DTEND;TZID=Europe/London:20270328T033000\r\n');
     const event = onlyEvent(text);
-    expect([event.start.toISOString(), event.end?.toISOString()]).toEqual(['2027-03-28T00:30:00.000Z', '2027-03-28T02:30:00.000Z']);
+    expect([event.start.toISOString(), event.end?.toISOString()]).toEqual([
+      '2027-03-28T00:30:00.000Z',
+      '2027-03-28T02:30:00.000Z',
+    ]);
   });
 
   it.each([
     ['America/New_York', '2027-07-01T11:30:00Z', '20270701T073000'],
     ['Pacific/Auckland', '2027-06-30T19:30:00Z', '20270701T073000'],
   ])('writes %s shifts in their own zone', (zone, instant, wall) => {
-    const text = request(calendarShift({ zone, start: new Date(instant), end: new Date(Date.parse(instant) + 3_600_000) }));
+    const text = request(
+      calendarShift({ zone, start: new Date(instant), end: new Date(Date.parse(instant) + 3_600_000) }),
+    );
     expect(text).toContain(`DTSTART;TZID=${zone}:${wall}\r\n`);
     expect(text).toContain(`BEGIN:VTIMEZONE\r\nTZID:${zone}\r\n`);
     expect(onlyEvent(text).start.toISOString()).toBe(new Date(instant).toISOString());
@@ -83,7 +93,11 @@ describe('shiftCalendar', () => {
 
   it('gives a shift the same UID in every calendar, and its SEQUENCE', () => {
     const first = onlyEvent(request(calendarShift()));
-    const edited = onlyEvent(request(calendarShift({ sequence: 2, start: new Date('2027-07-02T06:30:00Z'), end: new Date('2027-07-02T08:00:00Z') })));
+    const edited = onlyEvent(
+      request(
+        calendarShift({ sequence: 2, start: new Date('2027-07-02T06:30:00Z'), end: new Date('2027-07-02T08:00:00Z') }),
+      ),
+    );
     expect(first.uid).toBe('shift-3-7@vol.example');
     expect(edited.uid).toBe(first.uid);
     expect(shiftUid(3, 7, HOST)).toBe(first.uid);
@@ -91,10 +105,21 @@ describe('shiftCalendar', () => {
   });
 
   it('makes an invitation: SUMMARY the rota, DESCRIPTION the team, STATUS CONFIRMED, ORGANIZER and the volunteer as an accepted ATTENDEE', () => {
-    const event = onlyEvent(shiftCalendar({ method: 'REQUEST', shifts: [calendarShift()], host: HOST, now: NOW, organizer: 'rota@vol.example' }));
+    const event = onlyEvent(
+      shiftCalendar({
+        method: 'REQUEST',
+        shifts: [calendarShift()],
+        host: HOST,
+        now: NOW,
+        organizer: 'rota@vol.example',
+      }),
+    );
     expect([event.summary, event.description, event.status]).toEqual(['Café, mornings', 'Team: North', 'CONFIRMED']);
     expect(event.organizer).toMatchObject({ val: 'mailto:rota@vol.example' });
-    expect(event.attendee).toMatchObject({ val: 'MAILTO:ann@vol.example', params: { CN: 'Ann Lee', PARTSTAT: 'ACCEPTED', RSVP: false } });
+    expect(event.attendee).toMatchObject({
+      val: 'MAILTO:ann@vol.example',
+      params: { CN: 'Ann Lee', PARTSTAT: 'ACCEPTED', RSVP: false },
+    });
   });
 
   it('marks every shift of a CANCEL as STATUS:CANCELLED', () => {

@@ -18,7 +18,14 @@ const shift = (id: number, localStart: string, localEnd: string, more: Partial<M
   ...more,
 });
 const mail = (changes: ShiftChange[], actorName: string | null = 'Sam Manager') =>
-  shiftChangesMail({ to: 'ann@vol.example', userName: 'Ann Lee', changes, actorName, host: 'vol.example', now: new Date('2027-06-01T10:00:00Z') });
+  shiftChangesMail({
+    to: 'ann@vol.example',
+    userName: 'Ann Lee',
+    changes,
+    actorName,
+    host: 'vol.example',
+    now: new Date('2027-06-01T10:00:00Z'),
+  });
 const veventsOf = (content: string | Buffer) =>
   Object.values(ical.sync.parseICS(content.toString())).filter((c): c is VEvent => c?.type === 'VEVENT');
 
@@ -27,20 +34,33 @@ describe('shiftChangesMail', () => {
     const message = mail([{ kind: 'booked', shift: shift(7, '2027-07-01 07:30', '2027-07-01 15:00') }]);
     expect(message.to).toBe('ann@vol.example');
     expect(message.subject).toBe('Shift booked: Café, Thursday 2027-07-01 07:30');
-    expect(message.text).toContain('Hello Ann Lee,\n\nSam Manager has changed your shifts:\n\nBooked:\n- Café (North): Thursday 2027-07-01, 07:30–15:00\n');
+    expect(message.text).toContain(
+      'Hello Ann Lee,\n\nSam Manager has changed your shifts:\n\nBooked:\n- Café (North): Thursday 2027-07-01, 07:30–15:00\n',
+    );
     expect(message.attachments).toHaveLength(1);
     const [invite] = message.attachments!;
-    expect(invite).toMatchObject({ filename: 'invite.ics', contentType: 'text/calendar; method=REQUEST; charset=UTF-8' });
+    expect(invite).toMatchObject({
+      filename: 'invite.ics',
+      contentType: 'text/calendar; method=REQUEST; charset=UTF-8',
+    });
     expect(ical.sync.parseICS(invite!.content.toString()).vcalendar?.method).toBe('REQUEST');
     const [event] = veventsOf(invite!.content);
-    expect([event!.uid, event!.start.toISOString(), event!.status]).toEqual(['shift-3-7@vol.example', '2027-07-01T06:30:00.000Z', 'CONFIRMED']);
+    expect([event!.uid, event!.start.toISOString(), event!.status]).toEqual([
+      'shift-3-7@vol.example',
+      '2027-07-01T06:30:00.000Z',
+      'CONFIRMED',
+    ]);
     expect(event!.attendee).toMatchObject({ val: 'MAILTO:ann@vol.example', params: { CN: 'Ann Lee' } });
   });
 
   it('lists every change of a request by date, each kind under its heading, with a REQUEST and a separate CANCEL', () => {
     const message = mail(
       [
-        { kind: 'cancelled', shift: shift(9, '2027-07-05 09:00', '2027-07-05 12:00', { status: 'cancelled', sequence: 2 }), reason: 'the rota is closed that day' },
+        {
+          kind: 'cancelled',
+          shift: shift(9, '2027-07-05 09:00', '2027-07-05 12:00', { status: 'cancelled', sequence: 2 }),
+          reason: 'the rota is closed that day',
+        },
         { kind: 'booked', shift: shift(8, '2027-07-03 22:00', '2027-07-04 06:00') },
         { kind: 'changed', shift: shift(7, '2027-07-02 08:00', '2027-07-02 12:00', { sequence: 3 }) },
         { kind: 'booked', shift: shift(6, '2027-07-01 07:30', '2027-07-01 15:00') },
@@ -74,7 +94,10 @@ describe('shiftChangesMail', () => {
       ['shift-3-7@vol.example', 3, 'CONFIRMED'],
       ['shift-3-8@vol.example', 1, 'CONFIRMED'],
     ]);
-    expect(cancel).toMatchObject({ filename: 'cancel.ics', contentType: 'text/calendar; method=CANCEL; charset=UTF-8' });
+    expect(cancel).toMatchObject({
+      filename: 'cancel.ics',
+      contentType: 'text/calendar; method=CANCEL; charset=UTF-8',
+    });
     expect(ical.sync.parseICS(cancel!.content.toString()).vcalendar?.method).toBe('CANCEL');
     expect(veventsOf(cancel!.content).map((e) => [e.uid, e.sequence, e.status, e.start.toISOString()])).toEqual([
       ['shift-3-9@vol.example', 2, 'CANCELLED', '2027-07-05T08:00:00.000Z'],
@@ -82,7 +105,9 @@ describe('shiftChangesMail', () => {
   });
 
   it('sends only cancel.ics when everything was cancelled', () => {
-    const message = mail([{ kind: 'cancelled', shift: shift(9, '2027-07-05 09:00', '2027-07-05 12:00', { status: 'cancelled' }) }]);
+    const message = mail([
+      { kind: 'cancelled', shift: shift(9, '2027-07-05 09:00', '2027-07-05 12:00', { status: 'cancelled' }) },
+    ]);
     expect(message.subject).toBe('Shift cancelled: Café, Monday 2027-07-05 09:00');
     expect(message.attachments!.map((a) => a.filename)).toEqual(['cancel.ics']);
     expect(message.text).toContain('The attached cancel.ics takes these shifts out of your calendar.');
@@ -103,7 +128,9 @@ describe('selfCancelledMail', () => {
     expect(messages.map((m) => m.to)).toEqual(['lead@vol.example', 'boss@vol.example']);
     const [first] = messages;
     expect(first!.subject).toBe('Shift cancelled by Ann Lee: Café, Thursday 2027-07-01 22:00');
-    expect(first!.text).toBe('Hello,\n\nAnn Lee has cancelled their shift:\n\n- Café (North): Thursday 2027-07-01, 22:00 to Friday 2027-07-02 06:00\n\nTheir place on the rota is free again.\n');
+    expect(first!.text).toBe(
+      'Hello,\n\nAnn Lee has cancelled their shift:\n\n- Café (North): Thursday 2027-07-01, 22:00 to Friday 2027-07-02 06:00\n\nTheir place on the rota is free again.\n',
+    );
     expect(first!.attachments).toBeUndefined();
   });
 });

@@ -43,7 +43,10 @@ export function shiftChangesMail(input: ShiftChangesMailInput): MailMessage {
   if (!changes.length) throw new Error('shiftChangesMail: no change to send');
   // A request may list its shifts in any order; the reader wants them by date.
   const sorted = [...changes].sort((a, b) => a.shift.start.getTime() - b.shift.start.getTime());
-  const sections = SECTIONS.map((section) => ({ ...section, changes: sorted.filter((c) => c.kind === section.kind) })).filter((s) => s.changes.length);
+  const sections = SECTIONS.map((section) => ({
+    ...section,
+    changes: sorted.filter((c) => c.kind === section.kind),
+  })).filter((s) => s.changes.length);
 
   const subject =
     changes.length === 1
@@ -55,8 +58,18 @@ export function shiftChangesMail(input: ShiftChangesMailInput): MailMessage {
   const open = shiftsOf(sorted.filter((c) => c.kind !== 'cancelled'));
   const cancelled = shiftsOf(sorted.filter((c) => c.kind === 'cancelled'));
   const attachments: MailAttachment[] = [];
-  if (open.length) attachments.push(calendarFile('REQUEST', 'invite.ics', shiftCalendar({ method: 'REQUEST', shifts: open, host, now, organizer })));
-  if (cancelled.length) attachments.push(calendarFile('CANCEL', 'cancel.ics', shiftCalendar({ method: 'CANCEL', shifts: cancelled, host, now, organizer })));
+  if (open.length)
+    attachments.push(
+      calendarFile('REQUEST', 'invite.ics', shiftCalendar({ method: 'REQUEST', shifts: open, host, now, organizer })),
+    );
+  if (cancelled.length)
+    attachments.push(
+      calendarFile(
+        'CANCEL',
+        'cancel.ics',
+        shiftCalendar({ method: 'CANCEL', shifts: cancelled, host, now, organizer }),
+      ),
+    );
 
   const text = [
     `Hello ${userName},`,
@@ -85,7 +98,16 @@ export interface SelfCancelledMailInput {
  */
 export function selfCancelledMail({ to, volunteerName, shift }: SelfCancelledMailInput): MailMessage[] {
   const subject = `Shift cancelled by ${volunteerName}: ${headline(shift)}`;
-  const text = ['Hello,', '', `${volunteerName} has cancelled their shift:`, '', line(shift), '', 'Their place on the rota is free again.', ''].join('\n');
+  const text = [
+    'Hello,',
+    '',
+    `${volunteerName} has cancelled their shift:`,
+    '',
+    line(shift),
+    '',
+    'Their place on the rota is free again.',
+    '',
+  ].join('\n');
   const addresses = new Map<string, string>();
   for (const address of to) if (!addresses.has(address.toLowerCase())) addresses.set(address.toLowerCase(), address);
   return [...addresses.values()].map((address) => ({ to: address, subject, text }));
@@ -96,8 +118,11 @@ function calendarFile(method: 'REQUEST' | 'CANCEL', filename: string, content: s
 }
 
 function calendarNote(open: boolean, cancelled: boolean): string {
-  if (open && cancelled) return 'The attached invite.ics puts the booked and changed shifts in your calendar; cancel.ics takes the cancelled ones out.';
-  return open ? 'The attached invite.ics puts these shifts in your calendar.' : 'The attached cancel.ics takes these shifts out of your calendar.';
+  if (open && cancelled)
+    return 'The attached invite.ics puts the booked and changed shifts in your calendar; cancel.ics takes the cancelled ones out.';
+  return open
+    ? 'The attached invite.ics puts these shifts in your calendar.'
+    : 'The attached cancel.ics takes these shifts out of your calendar.';
 }
 
 /** "Café, Thursday 2027-07-01 07:30": for a subject. */

@@ -32,16 +32,20 @@ export interface ReminderShift {
 
 /** What to do about a shift's reminder for one start instant, now. */
 export type ReminderStep =
-  | { readonly kind: 'none' }
-  | { readonly kind: 'wait'; readonly until: Date }
-  | { readonly kind: 'send' };
+  { readonly kind: 'none' } | { readonly kind: 'wait'; readonly until: Date } | { readonly kind: 'send' };
 
 /**
  * The step for the reminder of `shift` at `start` (the time a job was made for, or the shift's
  * own): nothing when the shift is gone or cancelled, starts at another time now, reminders are off
  * or it has started; otherwise wait until start − hours, or send when that has come.
  */
-export function reminderStep(shift: ReminderShift | undefined, start: Date, hours: number, hourMs: number, now: Date): ReminderStep {
+export function reminderStep(
+  shift: ReminderShift | undefined,
+  start: Date,
+  hours: number,
+  hourMs: number,
+  now: Date,
+): ReminderStep {
   if (!shift?.booked || shift.start.getTime() !== start.getTime()) return { kind: 'none' };
   if (hours <= 0 || start.getTime() <= now.getTime()) return { kind: 'none' };
   const due = start.getTime() - hours * hourMs;
@@ -72,7 +76,14 @@ export function reminderMail({ to, userName, rotaName, startWall, endWall }: Rem
   const [endDate, end] = endWall.split(' ') as [string, string];
   const day = (d: string) => `${weekdayOf(d)} ${d}`;
   const until = endDate === date ? end : `${day(endDate)} ${end}`;
-  const text = [`Hello ${userName},`, '', `A reminder of your shift on ${rotaName}:`, '', `${day(date)}, ${start} to ${until}`, ''].join('\n');
+  const text = [
+    `Hello ${userName},`,
+    '',
+    `A reminder of your shift on ${rotaName}:`,
+    '',
+    `${day(date)}, ${start} to ${until}`,
+    '',
+  ].join('\n');
   return { to, subject: `Shift reminder: ${rotaName}, ${day(date)} ${start}`, text };
 }
 

@@ -13,7 +13,15 @@ export interface ReminderShiftRow extends ReminderShift {
   readonly endWall: string;
 }
 
-type Row = { id: string; user_id: string; status: string; starts_at: Date; start_wall: string; end_wall: string; rota_name: string };
+type Row = {
+  id: string;
+  user_id: string;
+  status: string;
+  starts_at: Date;
+  start_wall: string;
+  end_wall: string;
+  rota_name: string;
+};
 
 const DAY_MS = 86_400_000;
 
@@ -24,11 +32,21 @@ export class ReminderQueries {
 
   /** A shift, booked or cancelled (a cancelled row keeps its times), with its rota's name. */
   async shift(tenant: Tenant, id: number): Promise<ReminderShiftRow | undefined> {
-    const q = tenantSql(tenant)`SELECT s.id, s.user_id, s.status, s.starts_at, s.start_wall, s.end_wall, r.name AS rota_name
+    const q = tenantSql(
+      tenant,
+    )`SELECT s.id, s.user_id, s.status, s.starts_at, s.start_wall, s.end_wall, r.name AS rota_name
       FROM rota_shifts s JOIN rotas r ON r.id = s.rota_id AND ${tenantScope('r')} WHERE ${tenantScope('s')} AND s.id = ${id}`;
     const [row] = (await this.dataSource.query(q.text, q.values)) as Row[];
     if (!row) return undefined;
-    return { id: Number(row.id), userId: Number(row.user_id), booked: row.status === 'booked', start: row.starts_at, startWall: row.start_wall, endWall: row.end_wall, rotaName: row.rota_name };
+    return {
+      id: Number(row.id),
+      userId: Number(row.user_id),
+      booked: row.status === 'booked',
+      start: row.starts_at,
+      startWall: row.start_wall,
+      endWall: row.end_wall,
+      rotaName: row.rota_name,
+    };
   }
 
   /**

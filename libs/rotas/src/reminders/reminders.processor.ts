@@ -3,8 +3,24 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import { DelayedError, type Job, type Queue } from 'bullmq';
 import { UserBases } from '#app/identity';
 import { SettingsViews } from '#app/organisation';
-import { APP_CONFIG, type AppConfig, DATABASE_ENDPOINT, type DatabaseEndpoint, OutboxMailer, type Tenant } from '#app/platform';
-import { REMINDER_SETTING, reminderHours, reminderJobId, reminderMail, reminderMailKey, type ReminderShift, type ReminderStep, reminderStep } from './reminder-plan.js';
+import {
+  APP_CONFIG,
+  type AppConfig,
+  DATABASE_ENDPOINT,
+  type DatabaseEndpoint,
+  OutboxMailer,
+  type Tenant,
+} from '#app/platform';
+import {
+  REMINDER_SETTING,
+  reminderHours,
+  reminderJobId,
+  reminderMail,
+  reminderMailKey,
+  type ReminderShift,
+  type ReminderStep,
+  reminderStep,
+} from './reminder-plan.js';
 import { ReminderQueries, type ReminderShiftRow } from './reminder.queries.js';
 import { type PlanJob, REMINDER_PLANS, ROTA_REMINDERS } from './reminders.reactor.js';
 
@@ -37,7 +53,12 @@ export interface RemindData {
  * Done reminder jobs go at once, so the same shift time can be scheduled again (a move back, a new
  * setting); the outbox still sends it once. Failed ones stay a week to be looked at.
  */
-const REMIND_OPTIONS = { attempts: 5, backoff: { type: 'exponential', delay: 1_000 }, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600 } } as const;
+const REMIND_OPTIONS = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 1_000 },
+  removeOnComplete: true,
+  removeOnFail: { age: 7 * 24 * 3600 },
+} as const;
 /** Upcoming shifts rescheduled at a time when the setting changes. */
 const CHUNK = 100;
 
@@ -62,7 +83,10 @@ export class Reminders {
   }
 
   /** Delayed REMIND jobs, `until` their due times (now: at once); an id already waiting is kept. */
-  async schedule(organisationId: number, reminders: readonly { shiftId: number; start: Date; until: Date }[]): Promise<void> {
+  async schedule(
+    organisationId: number,
+    reminders: readonly { shiftId: number; start: Date; until: Date }[],
+  ): Promise<void> {
     const now = Date.now();
     await this.queue.addBulk(
       reminders.map(({ shiftId, start, until }) => ({
@@ -80,10 +104,19 @@ export class Reminders {
 
   /** The reminder of the shift's time, to the shift's user, once. A user without an address is not reminded. */
   async send(tenant: Tenant, shift: ReminderShiftRow): Promise<void> {
-    const [emails, names] = await Promise.all([this.users.emailsOf(tenant, [shift.userId]), this.users.displayNames(tenant, [shift.userId])]);
+    const [emails, names] = await Promise.all([
+      this.users.emailsOf(tenant, [shift.userId]),
+      this.users.displayNames(tenant, [shift.userId]),
+    ]);
     const to = emails.get(shift.userId);
     if (!to) return;
-    const message = reminderMail({ to, userName: names.get(shift.userId) ?? '', rotaName: shift.rotaName, startWall: shift.startWall, endWall: shift.endWall });
+    const message = reminderMail({
+      to,
+      userName: names.get(shift.userId) ?? '',
+      rotaName: shift.rotaName,
+      startWall: shift.startWall,
+      endWall: shift.endWall,
+    });
     await this.mailer.sendOnce(reminderMailKey(shift.id, shift.start), message);
   }
 }
@@ -105,11 +138,15 @@ export class ReminderPlanProcessor extends WorkerHost {
 
   /** The setting is read through the cache: a change of it reschedules afterwards with a fresh read. */
   private async planShift(tenant: Tenant, shiftId: number): Promise<void> {
-    const [shift, hours] = await Promise.all([this.queries.shift(tenant, shiftId), this.reminders.hours(tenant.organisationId)]);
+    const [shift, hours] = await Promise.all([
+      this.queries.shift(tenant, shiftId),
+      this.reminders.hours(tenant.organisationId),
+    ]);
     if (!shift) return;
     const step = this.reminders.step(shift, shift.start, hours);
     if (step.kind === 'send') await this.reminders.send(tenant, shift);
-    else if (step.kind === 'wait') await this.reminders.schedule(tenant.organisationId, [{ shiftId, start: shift.start, until: step.until }]);
+    else if (step.kind === 'wait')
+      await this.reminders.schedule(tenant.organisationId, [{ shiftId, start: shift.start, until: step.until }]);
     else if (!shift.booked) await this.reminders.unschedule(shiftId, shift.start);
   }
 
@@ -120,7 +157,10 @@ export class ReminderPlanProcessor extends WorkerHost {
    */
   private async planOrganisation(organisationId: number): Promise<void> {
     const now = new Date();
-    const [hours, shifts] = await Promise.all([this.reminders.hours(organisationId, true), this.queries.upcoming({ organisationId }, now)]);
+    const [hours, shifts] = await Promise.all([
+      this.reminders.hours(organisationId, true),
+      this.queries.upcoming({ organisationId }, now),
+    ]);
     for (let i = 0; i < shifts.length; i += CHUNK) {
       const chunk = shifts.slice(i, i + CHUNK);
       await Promise.all(chunk.map((s) => this.reminders.unschedule(s.id, s.start)));
@@ -147,7 +187,10 @@ export class ReminderProcessor extends WorkerHost {
     if (job.name !== REMIND) return;
     const { organisationId, shiftId } = job.data;
     const start = new Date(job.data.start);
-    const [shift, hours] = await Promise.all([this.queries.shift({ organisationId }, shiftId), this.reminders.hours(organisationId)]);
+    const [shift, hours] = await Promise.all([
+      this.queries.shift({ organisationId }, shiftId),
+      this.reminders.hours(organisationId),
+    ]);
     const step = this.reminders.step(shift, start, hours);
     if (step.kind === 'send') await this.reminders.send({ organisationId }, shift!);
     if (step.kind === 'wait') {
@@ -183,6 +226,10 @@ export class ReminderTick implements OnApplicationBootstrap {
       return;
     }
     const every = Math.min(60_000, Math.max(1_000, Math.round(this.config.reminders.hourMs / 60)));
-    await this.queue.upsertJobScheduler(REMINDER_TICK_SCHEDULER, { every }, { name: TICK, data: {}, opts: { removeOnComplete: true, removeOnFail: true } });
+    await this.queue.upsertJobScheduler(
+      REMINDER_TICK_SCHEDULER,
+      { every },
+      { name: TICK, data: {}, opts: { removeOnComplete: true, removeOnFail: true } },
+    );
   }
 }

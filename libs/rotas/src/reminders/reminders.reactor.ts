@@ -24,14 +24,25 @@ export type PlanJob = CausedJob<PlanData>;
 
 type Planned = Extract<ShiftEvent, { type: 'rotas.ShiftBooked' | 'rotas.ShiftMoved' | 'rotas.ShiftCancelled' }>;
 /** The organisation context's settings change, declared here by its type (contexts.md: another context's event). */
-type SettingsChanged = { type: 'organisation.SettingsChanged'; data: { organisationId: number; changes: Record<string, unknown> } };
+type SettingsChanged = {
+  type: 'organisation.SettingsChanged';
+  data: { organisationId: number; changes: Record<string, unknown> };
+};
 
 // Only ids travel: the job reads the shift and the setting as they are when it runs.
 const planShift = (event: StoredEvent<string, { id: number; organisationId: number }>) =>
-  causedJob(PLAN_SHIFT, event, { organisationId: event.data.organisationId, shiftId: event.data.id } satisfies PlanData);
+  causedJob(PLAN_SHIFT, event, {
+    organisationId: event.data.organisationId,
+    shiftId: event.data.id,
+  } satisfies PlanData);
 
 const planOrganisation = (event: StoredEvent<string, SettingsChanged['data']>) =>
-  Object.hasOwn(event.data.changes, REMINDER_SETTING) ? causedJob(PLAN_ORGANISATION, event, { organisationId: event.data.organisationId, shiftId: null } satisfies PlanData) : null;
+  Object.hasOwn(event.data.changes, REMINDER_SETTING)
+    ? causedJob(PLAN_ORGANISATION, event, {
+        organisationId: event.data.organisationId,
+        shiftId: null,
+      } satisfies PlanData)
+    : null;
 
 /**
  * Every booking, move and cancellation of a shift, the series generator's included (each booked

@@ -44,22 +44,38 @@ export class CancelSeriesHandler implements ICommandHandler<CancelSeriesCommand>
   ) {}
 
   async execute({ caller, seriesId }: CancelSeriesCommand): Promise<void> {
-    const [{ timezone: zone, today }, reach] = await Promise.all([this.organisations.of(caller), this.policy.reach(caller)]);
+    const [{ timezone: zone, today }, reach] = await Promise.all([
+      this.organisations.of(caller),
+      this.policy.reach(caller),
+    ]);
     const row = await this.series.seen(caller, reach, seriesId);
     const rota = (await this.facts.rotas(caller, [row.rotaId], zone)).get(row.rotaId);
     if (!rota) throw new NotFoundError('Repeating shift');
-    checkBookingAccess({ action: 'cancel', rota, user: ownerOf(row.userId), caller: bookingCaller({ reach }, rota.teamId) });
+    checkBookingAccess({
+      action: 'cancel',
+      rota,
+      user: ownerOf(row.userId),
+      caller: bookingCaller({ reach }, rota.teamId),
+    });
     await replanning(async () => {
       const now = Date.now();
       const pick = (rows: ShiftRow[]) => rows.filter((s) => Date.parse(s.start) > now);
       const occurrences = pick(await this.shifts.ofSeries(caller, seriesId, today));
-      const streams: HandledStream[] = [{ streamId: streamOf.series(seriesId), evolve: evolveSeries }, ...occurrences.map((o) => ({ streamId: streamOf.shift(o.id), evolve: evolveShift }))];
+      const streams: HandledStream[] = [
+        { streamId: streamOf.series(seriesId), evolve: evolveSeries },
+        ...occurrences.map((o) => ({ streamId: streamOf.shift(o.id), evolve: evolveShift })),
+      ];
       await this.store.handleMany(
         streams,
         async (states) => {
           await assertListed(this.shifts, caller, seriesId, today, occurrences, pick);
           const [series, ...shifts] = states as (SeriesState | ShiftState | null)[];
-          return decideCancelSeries(series as SeriesState | null, shifts as (ShiftState | null)[], { reach }, { rota, today, now });
+          return decideCancelSeries(
+            series as SeriesState | null,
+            shifts as (ShiftState | null)[],
+            { reach },
+            { rota, today, now },
+          );
         },
         { metadata: metadataOf(caller), retries: BOOKING_RETRIES },
       );

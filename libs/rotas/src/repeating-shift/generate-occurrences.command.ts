@@ -63,11 +63,17 @@ export class GenerateOccurrencesHandler implements ICommandHandler<GenerateOccur
     const stream = streamOf.series(seriesId);
     let [written, stale] = [0, 0];
     while (written < (limits.maxChunks ?? Infinity)) {
-      const state = (await this.store.readStream(stream)).reduce<SeriesState | null>((s, e) => evolve(s, e as unknown as RepeatingShiftEvent), null);
+      const state = (await this.store.readStream(stream)).reduce<SeriesState | null>(
+        (s, e) => evolve(s, e as unknown as RepeatingShiftEvent),
+        null,
+      );
       const plan = planChunk(state, zone, limits.chunkSize);
       if (!state || !plan) break;
       if (await this.chunk(cause, tenant, zone, state, plan)) [written, stale] = [written + 1, 0];
-      else if (++stale >= STALE_PLANS) throw new Error(`Series ${seriesId}: ${STALE_PLANS} plans in a row were stale or lost; the job's retry will go on`);
+      else if (++stale >= STALE_PLANS)
+        throw new Error(
+          `Series ${seriesId}: ${STALE_PLANS} plans in a row were stale or lost; the job's retry will go on`,
+        );
     }
     return written;
   }
@@ -76,7 +82,13 @@ export class GenerateOccurrencesHandler implements ICommandHandler<GenerateOccur
    * Appends one chunk; false when the series no longer planned it, or the race was still lost after
    * the store's retries (another run of the series keeps winning): the loop reads and plans again.
    */
-  private async chunk(cause: Cause, tenant: Tenant, zone: string, series: SeriesState, plan: ChunkPlan): Promise<boolean> {
+  private async chunk(
+    cause: Cause,
+    tenant: Tenant,
+    zone: string,
+    series: SeriesState,
+    plan: ChunkPlan,
+  ): Promise<boolean> {
     try {
       return await this.append(cause, tenant, zone, series, plan);
     } catch (error) {
@@ -85,15 +97,27 @@ export class GenerateOccurrencesHandler implements ICommandHandler<GenerateOccur
     }
   }
 
-  private async append(cause: Cause, tenant: Tenant, zone: string, series: SeriesState, plan: ChunkPlan): Promise<boolean> {
+  private async append(
+    cause: Cause,
+    tenant: Tenant,
+    zone: string,
+    series: SeriesState,
+    plan: ChunkPlan,
+  ): Promise<boolean> {
     const timed = plan.occurrences.filter((o) => o.times !== null);
     const ids = await this.ids.many('shift', timed.length);
     const shiftIds = new Map(timed.map((o, i) => [o.date, ids[i]!]));
     const gates = {
-      advance: timed.flatMap((o) => [gateOf.rotaDay(series.rotaId, o.date), ...datesTouched(o.times!, zone).map((d) => gateOf.userDay(series.userId, d))]),
+      advance: timed.flatMap((o) => [
+        gateOf.rotaDay(series.rotaId, o.date),
+        ...datesTouched(o.times!, zone).map((d) => gateOf.userDay(series.userId, d)),
+      ]),
       hold: [gateOf.rotaCalendar(series.rotaId)],
     };
-    const streams = [{ streamId: streamOf.series(series.id), evolve }, ...timed.map((o) => ({ streamId: streamOf.shift(shiftIds.get(o.date)!), expect: 'no_stream' as const }))];
+    const streams = [
+      { streamId: streamOf.series(series.id), evolve },
+      ...timed.map((o) => ({ streamId: streamOf.shift(shiftIds.get(o.date)!), expect: 'no_stream' as const })),
+    ];
     const from = new Date(Math.min(...timed.map((o) => Date.parse(o.times!.start))));
     const to = new Date(Math.max(...timed.map((o) => Date.parse(o.times!.end))));
     const results = await this.store.handleMany(
@@ -106,7 +130,14 @@ export class GenerateOccurrencesHandler implements ICommandHandler<GenerateOccur
               this.facts.shiftsOfUsers(tenant, [series.userId], from, to),
             ])
           : [new Map(), new Map(), []];
-        const events = decideGeneration(state as SeriesState | null, plan, { zone, rota: rotas.get(series.rotaId), booker: bookers.get(series.userId), userShifts, shiftIds, now: Date.now() });
+        const events = decideGeneration(state as SeriesState | null, plan, {
+          zone,
+          rota: rotas.get(series.rotaId),
+          booker: bookers.get(series.userId),
+          userShifts,
+          shiftIds,
+          now: Date.now(),
+        });
         return this.streamsOf(cause, series.id, plan, events);
       },
       { metadata: cause.metadata, gates, retries: BOOKING_RETRIES },
@@ -118,8 +149,14 @@ export class GenerateOccurrencesHandler implements ICommandHandler<GenerateOccur
   private streamsOf(cause: Cause, seriesId: number, plan: ChunkPlan, events: GenerationEvent[]): StreamEvents[] {
     return events.map((e) =>
       e.type === 'rotas.ShiftBooked'
-        ? { streamId: streamOf.shift(e.data.id), events: cause.identify(`rotas.ShiftBooked/${seriesId}/${e.data.date}`, [e]) }
-        : { streamId: streamOf.series(seriesId), events: cause.identify(`rotas.RepeatingShiftGenerated/${seriesId}/${plan.after}`, [e]) },
+        ? {
+            streamId: streamOf.shift(e.data.id),
+            events: cause.identify(`rotas.ShiftBooked/${seriesId}/${e.data.date}`, [e]),
+          }
+        : {
+            streamId: streamOf.series(seriesId),
+            events: cause.identify(`rotas.RepeatingShiftGenerated/${seriesId}/${plan.after}`, [e]),
+          },
     );
   }
 }

@@ -3,7 +3,12 @@ import type { DynamicModule, Provider } from '@nestjs/common';
 import { GenerateOccurrencesHandler } from './generate-occurrences.command.js';
 import { GenerationProcessor } from './generation.processor.js';
 import { GenerationReactor, SERIES_GENERATION } from './generation.reactor.js';
-import { ExtendSeriesHandler, SERIES_EXTENSION, SeriesExtensionProcessor, SeriesExtensionScheduler } from './series-extension.js';
+import {
+  ExtendSeriesHandler,
+  SERIES_EXTENSION,
+  SeriesExtensionProcessor,
+  SeriesExtensionScheduler,
+} from './series-extension.js';
 import { SeriesQueries } from './series.queries.js';
 
 /**

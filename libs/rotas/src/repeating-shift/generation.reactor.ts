@@ -23,7 +23,11 @@ export interface GenerationData {
 export type GenerationJob = CausedJob<GenerationData>;
 
 // Only the series' id and organisation travel: the job reads the series as it is when it runs.
-const job = (event: StoredEvent<string, GenerationData>) => causedJob(GENERATE_JOB, event, { id: event.data.id, organisationId: event.data.organisationId } satisfies GenerationData);
+const job = (event: StoredEvent<string, GenerationData>) =>
+  causedJob(GENERATE_JOB, event, {
+    id: event.data.id,
+    organisationId: event.data.organisationId,
+  } satisfies GenerationData);
 
 /**
  * A started or extended series is handed to the worker: one generation job per event (the runner

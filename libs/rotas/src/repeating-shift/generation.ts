@@ -1,4 +1,10 @@
-import { type BookedSpan, type BookingFacts, bookingRefusal, type BookingRota, overlaps } from '../domain/booking-rules.js';
+import {
+  type BookedSpan,
+  type BookingFacts,
+  bookingRefusal,
+  type BookingRota,
+  overlaps,
+} from '../domain/booking-rules.js';
 import { occurrenceTimes, seriesDatesBetween, seriesHorizon, type SeriesRule } from '../domain/series-dates.js';
 import { type MisfitReason, whyShiftDoesNotFit } from '../domain/shift-fit.js';
 import type { RepeatingShiftEvent, ShiftEvent, ShiftTimesData, SkippedOccurrence } from '../rotas.events.js';
@@ -67,9 +73,15 @@ export interface ChunkPlan {
 }
 
 /** The last date a series is to be generated up to: its `until`, or its end when sooner. */
-export const generationTarget = (s: Pick<SeriesState, 'until' | 'endDate'>): string => (s.endDate !== null && s.endDate < s.until ? s.endDate : s.until);
+export const generationTarget = (s: Pick<SeriesState, 'until' | 'endDate'>): string =>
+  s.endDate !== null && s.endDate < s.until ? s.endDate : s.until;
 
-export const seriesRule = (s: SeriesState): SeriesRule => ({ firstDate: s.startDate, frequency: s.frequency, weekdays: s.weekdays, endDate: s.endDate });
+export const seriesRule = (s: SeriesState): SeriesRule => ({
+  firstDate: s.startDate,
+  frequency: s.frequency,
+  weekdays: s.weekdays,
+  endDate: s.endDate,
+});
 
 /**
  * The next chunk of `state` in `zone`, or null when nothing is pending (generated up to `until`, or
@@ -109,7 +121,9 @@ export interface GenerationFacts {
 }
 
 /** The events of one generation chunk: a ShiftBooked per booked occurrence (each on its own stream), then the series' RepeatingShiftGenerated. */
-export type GenerationEvent = Extract<ShiftEvent, { type: 'rotas.ShiftBooked' }> | Extract<RepeatingShiftEvent, { type: 'rotas.RepeatingShiftGenerated' }>;
+export type GenerationEvent =
+  | Extract<ShiftEvent, { type: 'rotas.ShiftBooked' }>
+  | Extract<RepeatingShiftEvent, { type: 'rotas.RepeatingShiftGenerated' }>;
 
 const sameChunk = (a: ChunkPlan | null, b: ChunkPlan): boolean => a !== null && JSON.stringify(a) === JSON.stringify(b);
 
@@ -123,7 +137,11 @@ const sameChunk = (a: ChunkPlan | null, b: ChunkPlan): boolean => a !== null && 
  * `[]` when the series no longer plans this chunk (another run generated it, it was extended,
  * retimed or ended since the plan): the handler plans again from what it reads.
  */
-export function decideGeneration(state: SeriesState | null, plan: ChunkPlan, facts: GenerationFacts): GenerationEvent[] {
+export function decideGeneration(
+  state: SeriesState | null,
+  plan: ChunkPlan,
+  facts: GenerationFacts,
+): GenerationEvent[] {
   if (!state || !sameChunk(planChunk(state, facts.zone, plan.limit), plan)) return [];
   if (plan.occurrences.some((o) => o.times !== null && !facts.shiftIds.has(o.date))) return [];
   const userShifts = [...facts.userShifts];
@@ -131,21 +149,43 @@ export function decideGeneration(state: SeriesState | null, plan: ChunkPlan, fac
   const skipped: SkippedOccurrence[] = [];
   const events: GenerationEvent[] = [];
   for (const { date, times } of plan.occurrences) {
-    const reason = state.exceptions.includes(date) ? 'series_exception' : times === null ? 'time_does_not_exist' : skipReason(state, times, facts, userShifts);
+    const reason = state.exceptions.includes(date)
+      ? 'series_exception'
+      : times === null
+        ? 'time_does_not_exist'
+        : skipReason(state, times, facts, userShifts);
     if (reason) {
       skipped.push({ date, reason });
       continue;
     }
     const id = facts.shiftIds.get(date)!;
     const t = times!;
-    userShifts.push({ id, userId: state.userId, rotaId: state.rotaId, date: t.date, start: Date.parse(t.start), end: Date.parse(t.end) });
+    userShifts.push({
+      id,
+      userId: state.userId,
+      rotaId: state.rotaId,
+      date: t.date,
+      start: Date.parse(t.start),
+      end: Date.parse(t.end),
+    });
     booked.push({ date, shiftId: id });
     events.push({
       type: 'rotas.ShiftBooked',
-      data: { id, organisationId: state.organisationId, rotaId: state.rotaId, teamId: facts.rota!.teamId, userId: state.userId, seriesId: state.id, ...t },
+      data: {
+        id,
+        organisationId: state.organisationId,
+        rotaId: state.rotaId,
+        teamId: facts.rota!.teamId,
+        userId: state.userId,
+        seriesId: state.id,
+        ...t,
+      },
     });
   }
-  events.push({ type: 'rotas.RepeatingShiftGenerated', data: { id: state.id, organisationId: state.organisationId, generatedUntil: plan.end, booked, skipped } });
+  events.push({
+    type: 'rotas.RepeatingShiftGenerated',
+    data: { id: state.id, organisationId: state.organisationId, generatedUntil: plan.end, booked, skipped },
+  });
   return events;
 }
 
@@ -153,14 +193,25 @@ export function decideGeneration(state: SeriesState | null, plan: ChunkPlan, fac
  * Why the occurrence at `times` cannot be booked, or null. bookingRefusal (the rules, in order)
  * decides; the reason names the rule it refused by, read from the same facts in the same order.
  */
-function skipReason(state: SeriesState, times: ShiftTimesData, facts: GenerationFacts, userShifts: readonly BookedSpan[]): SkipReason | null {
+function skipReason(
+  state: SeriesState,
+  times: ShiftTimesData,
+  facts: GenerationFacts,
+  userShifts: readonly BookedSpan[],
+): SkipReason | null {
   const { rota, booker } = facts;
   if (!rota) return 'rota_not_found';
   const shift = { date: times.date, start: Date.parse(times.start), end: Date.parse(times.end) };
   const rules: BookingFacts = {
     action: 'add',
     rota,
-    user: { id: state.userId, inOrganisation: !!booker, seesRota: !!booker?.seen.has(rota.teamId), onHold: !!booker?.onHold, roleProfileIds: [...(booker?.roleProfileIds ?? [])] },
+    user: {
+      id: state.userId,
+      inOrganisation: !!booker,
+      seesRota: !!booker?.seen.has(rota.teamId),
+      onHold: !!booker?.onHold,
+      roleProfileIds: [...(booker?.roleProfileIds ?? [])],
+    },
     caller: { userId: 0, seesRota: true, manager: true, system: true },
     shift,
     userShifts,
@@ -177,7 +228,12 @@ function skipReason(state: SeriesState, times: ShiftTimesData, facts: Generation
   if (!user.inOrganisation) return 'user_not_in_organisation';
   if (!user.seesRota) return 'user_not_on_rota';
   if (user.onHold && !state.ignoreOnHold) return 'user_on_hold';
-  if (rota.restrictedByRole && !state.confirmRoleRestriction && !user.roleProfileIds.some((id) => rota.roleProfileIds.includes(id))) return 'role_not_allowed';
+  if (
+    rota.restrictedByRole &&
+    !state.confirmRoleRestriction &&
+    !user.roleProfileIds.some((id) => rota.roleProfileIds.includes(id))
+  )
+    return 'role_not_allowed';
   if (userShifts.some((other) => overlaps(other, shift))) return 'overlap';
   // A rule this list does not know (a new one needs its code here): skipped all the same, since
   // throwing would fail the job on every retry and leave the series pending for good.
@@ -185,7 +241,10 @@ function skipReason(state: SeriesState, times: ShiftTimesData, facts: Generation
 }
 
 /** The fold the generation specs give events to: a chunk's ShiftBooked events leave the series as it was. */
-export function evolveGeneration(state: SeriesState | null, event: RepeatingShiftEvent | GenerationEvent): SeriesState | null {
+export function evolveGeneration(
+  state: SeriesState | null,
+  event: RepeatingShiftEvent | GenerationEvent,
+): SeriesState | null {
   return event.type === 'rotas.ShiftBooked' ? state : evolveSeries(state, event);
 }
 
@@ -198,9 +257,17 @@ export function evolveGeneration(state: SeriesState | null, event: RepeatingShif
  * it already reaches it, so a second run the same day (or two at once) changes nothing; the
  * reactor turns the RepeatingShiftExtended into a generation job.
  */
-export function decideExtension(state: SeriesState | null, context: { today: string }): Extract<RepeatingShiftEvent, { type: 'rotas.RepeatingShiftExtended' }>[] {
+export function decideExtension(
+  state: SeriesState | null,
+  context: { today: string },
+): Extract<RepeatingShiftEvent, { type: 'rotas.RepeatingShiftExtended' }>[] {
   if (!state || state.ended !== null) return [];
   const horizon = seriesHorizon(state.startDate, context.today, state.endDate);
   if (horizon <= state.until) return [];
-  return [{ type: 'rotas.RepeatingShiftExtended', data: { id: state.id, organisationId: state.organisationId, until: horizon } }];
+  return [
+    {
+      type: 'rotas.RepeatingShiftExtended',
+      data: { id: state.id, organisationId: state.organisationId, until: horizon },
+    },
+  ];
 }

@@ -6,7 +6,12 @@ import { RepeatingShiftsProjection } from './repeating-shifts.projection.js';
 import { SeriesQueries } from './series.queries.js';
 
 /** Repeating shifts: their projection, queries (SeriesQueries: the views' data_ready) and the commands the API issues (rotas.module.ts lists these). */
-export const REPEATING_SHIFT_PROVIDERS: Provider[] = [RepeatingShiftsProjection, RepeatingShiftQueries, SeriesQueries, CancelSeriesHandler];
+export const REPEATING_SHIFT_PROVIDERS: Provider[] = [
+  RepeatingShiftsProjection,
+  RepeatingShiftQueries,
+  SeriesQueries,
+  CancelSeriesHandler,
+];
 
 /** Their controllers (rotas-http.module.ts). */
 export const REPEATING_SHIFT_CONTROLLERS: Type<unknown>[] = [RepeatingShiftsController];

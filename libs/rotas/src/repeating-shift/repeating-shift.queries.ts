@@ -36,12 +36,27 @@ export type RepeatingShiftView = RepeatingShiftObject & {
 
 /** The columns of rota_repeating_shifts the views read (part 3's day view can build the object from the same row). */
 export type RepeatingShiftRow = {
-  id: string; user_id: string; rota_id: string; team_id: string; frequency: number; weekdays: SeriesWeekday[];
-  start_date: string; end_date: string | null; start_time: string; generated_until: string;
+  id: string;
+  user_id: string;
+  rota_id: string;
+  team_id: string;
+  frequency: number;
+  weekdays: SeriesWeekday[];
+  start_date: string;
+  end_date: string | null;
+  start_time: string;
+  generated_until: string;
 };
 
 const rowOf = (r: RepeatingShiftRow): SeriesRow => ({
-  id: Number(r.id), userId: Number(r.user_id), rotaId: Number(r.rota_id), teamId: Number(r.team_id), frequency: r.frequency, weekdays: r.weekdays, startDate: r.start_date, endDate: r.end_date,
+  id: Number(r.id),
+  userId: Number(r.user_id),
+  rotaId: Number(r.rota_id),
+  teamId: Number(r.team_id),
+  frequency: r.frequency,
+  weekdays: r.weekdays,
+  startDate: r.start_date,
+  endDate: r.end_date,
 });
 
 /**
@@ -51,8 +66,14 @@ const rowOf = (r: RepeatingShiftRow): SeriesRow => ({
  */
 export const repeatingShiftObjectOf = (r: RepeatingShiftRow): RepeatingShiftObject =>
   ({
-    id: Number(r.id), user_id: Number(r.user_id), rota_id: Number(r.rota_id), hierarchy_id: Number(r.team_id), period: 'week', frequency: r.frequency,
-    start_date: `${r.start_date} ${r.start_time}:00`, end_date: r.end_date === null ? null : `${r.end_date} 23:59:59`,
+    id: Number(r.id),
+    user_id: Number(r.user_id),
+    rota_id: Number(r.rota_id),
+    hierarchy_id: Number(r.team_id),
+    period: 'week',
+    frequency: r.frequency,
+    start_date: `${r.start_date} ${r.start_time}:00`,
+    end_date: r.end_date === null ? null : `${r.end_date} 23:59:59`,
     ...Object.fromEntries(SERIES_WEEKDAYS.map((d) => [d, r.weekdays.includes(d) ? 1 : 0])),
   }) as RepeatingShiftObject;
 
@@ -75,9 +96,15 @@ export class RepeatingShiftQueries {
   async view(tenant: Tenant, reach: CallerReach, id: number): Promise<RepeatingShiftView> {
     const row = await this.read(tenant, id);
     this.check(reach, row && rowOf(row));
-    const q = tenantSql(tenant)`SELECT date::text AS date, reason FROM rota_series_skips WHERE ${tenantScope()} AND series_id = ${id} ORDER BY date`;
+    const q = tenantSql(
+      tenant,
+    )`SELECT date::text AS date, reason FROM rota_series_skips WHERE ${tenantScope()} AND series_id = ${id} ORDER BY date`;
     const skipped: { date: string; reason: string }[] = await this.dataSource.query(q.text, q.values);
-    return { ...repeatingShiftObjectOf(row!), generated_until: row!.generated_until, skipped: skipped.map(({ date, reason }) => ({ date, reason })) };
+    return {
+      ...repeatingShiftObjectOf(row!),
+      generated_until: row!.generated_until,
+      skipped: skipped.map(({ date, reason }) => ({ date, reason })),
+    };
   }
 
   private check(reach: CallerReach, row: SeriesRow | null): SeriesRow {
@@ -87,7 +114,9 @@ export class RepeatingShiftQueries {
   }
 
   private async read(tenant: Tenant, id: number): Promise<RepeatingShiftRow | null> {
-    const q = tenantSql(tenant)`SELECT id, user_id, rota_id, team_id, frequency, weekdays, start_date::text AS start_date, end_date::text AS end_date, start_time,
+    const q = tenantSql(
+      tenant,
+    )`SELECT id, user_id, rota_id, team_id, frequency, weekdays, start_date::text AS start_date, end_date::text AS end_date, start_time,
         generated_until::text AS generated_until
        FROM rota_repeating_shifts WHERE ${tenantScope()} AND id = ${id}`;
     const [row]: RepeatingShiftRow[] = await this.dataSource.query(q.text, q.values);

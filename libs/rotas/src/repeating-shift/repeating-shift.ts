@@ -29,7 +29,13 @@ export interface SeriesState {
 export function evolve(state: SeriesState | null, event: RepeatingShiftEvent): SeriesState | null {
   switch (event.type) {
     case 'rotas.RepeatingShiftStarted':
-      return { ...event.data, retimed: [], generatedUntil: event.data.startDate, ended: null, exceptions: event.data.exceptions ?? [] };
+      return {
+        ...event.data,
+        retimed: [],
+        generatedUntil: event.data.startDate,
+        ended: null,
+        exceptions: event.data.exceptions ?? [],
+      };
     case 'rotas.RepeatingShiftExtended':
       return state && { ...state, until: event.data.until };
     case 'rotas.RepeatingShiftGenerated':
@@ -44,9 +50,13 @@ export function evolve(state: SeriesState | null, event: RepeatingShiftEvent): S
 }
 
 /** The times of day of an occurrence on `date`: the latest retiming from on or before it, else the series' own. */
-export function timesOfDay(state: Pick<SeriesState, 'startTime' | 'endTime' | 'dayOffset' | 'retimed'>, date: string): { startTime: string; endTime: string; dayOffset: number } {
+export function timesOfDay(
+  state: Pick<SeriesState, 'startTime' | 'endTime' | 'dayOffset' | 'retimed'>,
+  date: string,
+): { startTime: string; endTime: string; dayOffset: number } {
   let times = { startTime: state.startTime, endTime: state.endTime, dayOffset: state.dayOffset };
-  for (const r of state.retimed) if (r.from <= date) times = { startTime: r.startTime, endTime: r.endTime, dayOffset: r.dayOffset };
+  for (const r of state.retimed)
+    if (r.from <= date) times = { startTime: r.startTime, endTime: r.endTime, dayOffset: r.dayOffset };
   return times;
 }
 

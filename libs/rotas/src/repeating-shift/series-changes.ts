@@ -32,7 +32,12 @@ export interface CancelSeriesContext {
  * recorded (a second cancel, or a series past its end, answers 204 all the same). A manager may
  * cancel later what a volunteer's cancel had to keep.
  */
-export function decideCancelSeries(series: SeriesState | null, occurrences: readonly (ShiftState | null)[], command: CancelSeries, context: CancelSeriesContext): StreamEvents[] {
+export function decideCancelSeries(
+  series: SeriesState | null,
+  occurrences: readonly (ShiftState | null)[],
+  command: CancelSeries,
+  context: CancelSeriesContext,
+): StreamEvents[] {
   if (!series) throw new NotFoundError('Repeating shift');
   const { rota, now } = context;
   const user = ownerOf(series.userId);
@@ -40,7 +45,8 @@ export function decideCancelSeries(series: SeriesState | null, occurrences: read
   checkBookingAccess({ action: 'cancel', rota, user, caller });
   const out: StreamEvents[] = [];
   for (const occurrence of occurrences) {
-    if (!occurrence || occurrence.cancelled || occurrence.seriesId !== series.id || Date.parse(occurrence.start) <= now) continue;
+    if (!occurrence || occurrence.cancelled || occurrence.seriesId !== series.id || Date.parse(occurrence.start) <= now)
+      continue;
     if (cancelRefusal({ action: 'cancel', rota, user, caller, shift: spanOf(occurrence), now })) continue;
     out.push({ streamId: streamOf.shift(occurrence.id), events: [cancellation(occurrence, 'series_cancelled')] });
   }

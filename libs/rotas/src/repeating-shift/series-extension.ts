@@ -62,7 +62,11 @@ export class ExtendSeriesHandler implements ICommandHandler<ExtendSeriesCommand>
     const { events } = await this.store.handle(
       stream,
       evolve,
-      (state) => decideExtension(state, { today }).map((e) => ({ ...e, eventId: derivedEventId(stream, `${e.type}/${e.data.until}`) })),
+      (state) =>
+        decideExtension(state, { today }).map((e) => ({
+          ...e,
+          eventId: derivedEventId(stream, `${e.type}/${e.data.until}`),
+        })),
       { metadata: { organisationId, actor: systemActor(REASON), correlationId }, retries: 3 },
     );
     return events.length > 0;
@@ -86,12 +90,14 @@ export class SeriesExtensionProcessor extends WorkerHost {
 
   async process(job: Job<ExtensionJob>): Promise<number> {
     const asOf = job.data?.asOf;
-    if (asOf !== undefined && !isCalendarDate(asOf)) throw new Error(`${EXTEND_JOB}: asOf is not a date: ${String(asOf)}`);
+    if (asOf !== undefined && !isCalendarDate(asOf))
+      throw new Error(`${EXTEND_JOB}: asOf is not a date: ${String(asOf)}`);
     let extended = 0;
     for (const organisationId of await this.series.organisationsWithOpenSeries()) {
       const today = asOf ?? (await this.organisations.of({ organisationId })).today;
       for (const id of await this.series.toExtend({ organisationId }, addCalendarMonths(today, HORIZON_MONTHS))) {
-        if (await this.commands.execute(new ExtendSeriesCommand(id, organisationId, today, `${EXTEND_JOB}:${job.id}`))) extended++;
+        if (await this.commands.execute(new ExtendSeriesCommand(id, organisationId, today, `${EXTEND_JOB}:${job.id}`)))
+          extended++;
       }
     }
     return extended;
@@ -112,7 +118,12 @@ export class SeriesExtensionScheduler implements OnApplicationBootstrap {
       {
         name: EXTEND_JOB,
         data: {} satisfies ExtensionJob,
-        opts: { attempts: 5, backoff: { type: 'exponential', delay: 60_000 }, removeOnComplete: { age: 7 * 24 * 3600 }, removeOnFail: { age: 30 * 24 * 3600 } },
+        opts: {
+          attempts: 5,
+          backoff: { type: 'exponential', delay: 60_000 },
+          removeOnComplete: { age: 7 * 24 * 3600 },
+          removeOnFail: { age: 30 * 24 * 3600 },
+        },
       },
     );
     this.logger.log(`series extension scheduled daily (${SERIES_EXTENSION_PATTERN} UTC)`);

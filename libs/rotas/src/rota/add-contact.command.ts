@@ -48,7 +48,12 @@ export class AddContactHandler implements ICommandHandler<AddContactCommand> {
     const userExists = (await this.users.displayNames(caller, [userId])).has(userId);
     const contactId = await this.ids.next('contact');
     const attempt = () =>
-      this.store.handle(streamOf.rota(rotaId), evolve, (state) => decideAddContact(state, { rotaId, userId, contactId }, { userExists }), { metadata: metadataOf(caller) });
+      this.store.handle(
+        streamOf.rota(rotaId),
+        evolve,
+        (state) => decideAddContact(state, { rotaId, userId, contactId }, { userExists }),
+        { metadata: metadataOf(caller) },
+      );
     let handled;
     try {
       handled = await attempt();

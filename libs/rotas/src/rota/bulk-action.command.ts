@@ -73,18 +73,25 @@ export class BulkActionHandler implements ICommandHandler<BulkActionCommand> {
       (states) => {
         const rotas = new Map<number, RotaState>();
         for (const state of states as (RotaState | null)[]) if (state) rotas.set(state.id, state);
-        const events = decideBulk(rotas, { organisationId: caller.organisationId, action, rotaIds, data }, {
-          today: facts.today,
-          manages: reach.manages,
-          features: facts.features,
-          users,
-          contactIds,
-          nextTeamStarts,
-        });
+        const events = decideBulk(
+          rotas,
+          { organisationId: caller.organisationId, action, rotaIds, data },
+          {
+            today: facts.today,
+            manages: reach.manages,
+            features: facts.features,
+            users,
+            contactIds,
+            nextTeamStarts,
+          },
+        );
         return byRotaStream(events);
       },
       // The actions that can leave shifts behind move the rotas' calendar gates (ADR 0008).
-      { metadata: metadataOf(caller), ...(CALENDAR_ACTIONS.has(action) && { gates: { advance: distinct.map(gateOf.rotaCalendar) } }) },
+      {
+        metadata: metadataOf(caller),
+        ...(CALENDAR_ACTIONS.has(action) && { gates: { advance: distinct.map(gateOf.rotaCalendar) } }),
+      },
     );
   }
 }

@@ -9,7 +9,14 @@ import { ReplaceRotasHandler } from './replace-rotas.command.js';
 import { ValidateContactsQuery } from './validate-contacts.queries.js';
 
 /** Bulk actions, replace and contacts: their handlers and queries (rotas.module.ts lists these). */
-export const BULK_PROVIDERS: Provider[] = [BulkActionHandler, ReplaceRotasHandler, AddContactHandler, RemoveContactHandler, ContactQueries, ValidateContactsQuery];
+export const BULK_PROVIDERS: Provider[] = [
+  BulkActionHandler,
+  ReplaceRotasHandler,
+  AddContactHandler,
+  RemoveContactHandler,
+  ContactQueries,
+  ValidateContactsQuery,
+];
 
 /** Their controllers (rotas-http.module.ts). */
 export const BULK_CONTROLLERS: Type<unknown>[] = [RotasBulkController, RotaContactsController];

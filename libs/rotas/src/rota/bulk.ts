@@ -1,7 +1,14 @@
 import { ConflictError, ValidationError } from '#app/platform';
 import { addDays } from '../domain/calendar-dates.js';
 import { type Refusal, refusal, requiredMessage, throwIfRefused } from '../domain/refusals.js';
-import { checkCloseDates, checkEndDate, checkRotaIds, checkRotaName, closeDates, reopenDates } from '../domain/rota-rules.js';
+import {
+  checkCloseDates,
+  checkEndDate,
+  checkRotaIds,
+  checkRotaName,
+  closeDates,
+  reopenDates,
+} from '../domain/rota-rules.js';
 import type { RotaEvent } from '../rotas.events.js';
 import { calendarData, evolve, type RotaState } from './rota.js';
 
@@ -44,7 +51,9 @@ export type Rotas = ReadonlyMap<number, RotaState>;
 
 /** The rota whose stream an event belongs to (a contact event's own id is the contact's). */
 export const rotaIdOf = (event: RotaEvent): number =>
-  event.type === 'rotas.RotaContactAdded' || event.type === 'rotas.RotaContactRemoved' ? event.data.rotaId : event.data.id;
+  event.type === 'rotas.RotaContactAdded' || event.type === 'rotas.RotaContactRemoved'
+    ? event.data.rotaId
+    : event.data.id;
 
 /** Folds events of several rota streams into `Rotas` (for specs; the handler folds each stream itself). */
 export function evolveRotas(rotas: Rotas | null, event: RotaEvent): Rotas {
@@ -83,14 +92,21 @@ export interface BulkContext {
   readonly nextTeamStarts?: ReadonlyMap<number, { rotaId: number; startDate: string }>;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The rotas a bulk or replace body names: 1–500 ids (counted as sent), each a rota of the
  * organisation whose team the caller's manage-rotas reaches. The distinct rotas, in the order sent,
  * or a refusal naming `field` and listing the offending ids.
  */
-export function managedRotas(rotas: Rotas, ids: readonly number[], organisationId: number, manages: ReadonlySet<number>, field: string): { rotas: RotaState[]; refusals: Refusal[] } {
+export function managedRotas(
+  rotas: Rotas,
+  ids: readonly number[],
+  organisationId: number,
+  manages: ReadonlySet<number>,
+  field: string,
+): { rotas: RotaState[]; refusals: Refusal[] } {
   const shape = checkRotaIds(ids, field);
   if (shape.length) return { rotas: [], refusals: shape };
   const distinct = [...new Set(ids)];
@@ -102,7 +118,12 @@ export function managedRotas(rotas: Rotas, ids: readonly number[], organisationI
     else offending.push(id);
   }
   const refusals = offending.length
-    ? [refusal(field, `The ${field} field lists rotas that are unknown or that you do not manage (manage-rotas over the rota's team): ${offending.join(', ')}.`)]
+    ? [
+        refusal(
+          field,
+          `The ${field} field lists rotas that are unknown or that you do not manage (manage-rotas over the rota's team): ${offending.join(', ')}.`,
+        ),
+      ]
     : [];
   return { rotas: found, refusals };
 }
@@ -117,26 +138,57 @@ function dataShape(action: BulkActionName, data: unknown): { fields: Record<stri
   const allowed = BULK_DATA_FIELDS[action];
   const refusals = Object.keys(data)
     .filter((key) => !allowed.includes(key))
-    .map((key) => refusal(`data.${key}`, `The data.${key} field is not part of the ${action} action${allowed.length ? ` (its data: ${allowed.join(', ')})` : ' (it takes no data)'}.`));
+    .map((key) =>
+      refusal(
+        `data.${key}`,
+        `The data.${key} field is not part of the ${action} action${allowed.length ? ` (its data: ${allowed.join(', ')})` : ' (it takes no data)'}.`,
+      ),
+    );
   return { fields: data, refusals };
 }
 
 /** add_contacts' `data.user_ids`: 1–50 positive integers (counted as sent), each a user of the organisation. */
-export function checkContactUsers(userIds: unknown, users: ReadonlySet<number>, field = 'data.user_ids'): { ids: number[]; refusals: Refusal[] } {
+export function checkContactUsers(
+  userIds: unknown,
+  users: ReadonlySet<number>,
+  field = 'data.user_ids',
+): { ids: number[]; refusals: Refusal[] } {
   if (userIds === undefined || userIds === null) return { ids: [], refusals: [refusal(field, requiredMessage(field))] };
   if (!Array.isArray(userIds)) return { ids: [], refusals: [refusal(field, `The ${field} field must be an array.`)] };
-  if (userIds.length === 0) return { ids: [], refusals: [refusal(field, `The ${field} field must have at least 1 item.`)] };
-  if (userIds.length > MAX_CONTACT_USERS) return { ids: [], refusals: [refusal(field, `The ${field} field must not have more than ${MAX_CONTACT_USERS} items.`)] };
-  const typed = userIds.flatMap((id, i) => (Number.isSafeInteger(id) && (id as number) > 0 ? [] : [refusal(`${field}.${i}`, `The ${field}.${i} field must be a positive integer.`)]));
+  if (userIds.length === 0)
+    return { ids: [], refusals: [refusal(field, `The ${field} field must have at least 1 item.`)] };
+  if (userIds.length > MAX_CONTACT_USERS)
+    return {
+      ids: [],
+      refusals: [refusal(field, `The ${field} field must not have more than ${MAX_CONTACT_USERS} items.`)],
+    };
+  const typed = userIds.flatMap((id, i) =>
+    Number.isSafeInteger(id) && (id as number) > 0
+      ? []
+      : [refusal(`${field}.${i}`, `The ${field}.${i} field must be a positive integer.`)],
+  );
   if (typed.length) return { ids: [], refusals: typed };
   const ids = [...new Set(userIds as number[])];
   const unknown = ids.filter((id) => !users.has(id));
-  return { ids, refusals: unknown.length ? [refusal(field, `The ${field} field lists users who are not users of this organisation: ${unknown.join(', ')}.`)] : [] };
+  return {
+    ids,
+    refusals: unknown.length
+      ? [
+          refusal(
+            field,
+            `The ${field} field lists users who are not users of this organisation: ${unknown.join(', ')}.`,
+          ),
+        ]
+      : [],
+  };
 }
 
 const refuseArchived = (rotas: readonly RotaState[], action: string) => {
   const archived = rotas.filter((r) => r.archived).map((r) => r.id);
-  if (archived.length) throw new ConflictError(`An archived rota refuses every change; the ${action} action names archived rotas: ${archived.join(', ')}.`);
+  if (archived.length)
+    throw new ConflictError(
+      `An archived rota refuses every change; the ${action} action names archived rotas: ${archived.join(', ')}.`,
+    );
 };
 
 /**
@@ -148,7 +200,13 @@ export function decideBulk(rotas: Rotas | null, cmd: BulkCommand, ctx: BulkConte
   if (cmd.action === 'add_contacts' && !ctx.features.has(ROTA_V2)) {
     throw new ValidationError({ action: [`The add_contacts action needs the organisation's ${ROTA_V2} feature.`] });
   }
-  const { rotas: targets, refusals } = managedRotas(rotas ?? new Map(), cmd.rotaIds, cmd.organisationId, ctx.manages, 'rota_ids');
+  const { rotas: targets, refusals } = managedRotas(
+    rotas ?? new Map(),
+    cmd.rotaIds,
+    cmd.organisationId,
+    ctx.manages,
+    'rota_ids',
+  );
   const shape = dataShape(cmd.action, cmd.data);
   // data of the wrong shape is named alone: its fields' own checks would only repeat it.
   if (shape.refusals.length) throwIfRefused([...refusals, ...shape.refusals]);
@@ -156,27 +214,47 @@ export function decideBulk(rotas: Rotas | null, cmd: BulkCommand, ctx: BulkConte
   const base = (r: RotaState) => ({ id: r.id, organisationId: r.organisationId });
   switch (cmd.action) {
     case 'end_date': {
-      const plan = checkEndDate(data.date, targets.map((r) => ({ rota_id: r.id, start_date: r.startDate, archived: r.archived })), ctx.today);
+      const plan = checkEndDate(
+        data.date,
+        targets.map((r) => ({ rota_id: r.id, start_date: r.startDate, archived: r.archived })),
+        ctx.today,
+      );
       throwIfRefused(plan.ok ? refusals : [...refusals, ...plan.refusals]);
       if (!plan.ok) return [];
       const date = data.date as string;
       const clashes = targets.flatMap((r) => {
         const next = r.archived ? undefined : ctx.nextTeamStarts?.get(r.id);
-        return next && date >= next.startDate ? [`rota ${r.id} (its team's rota ${next.rotaId} starts on ${next.startDate})`] : [];
+        return next && date >= next.startDate
+          ? [`rota ${r.id} (its team's rota ${next.rotaId} starts on ${next.startDate})`]
+          : [];
       });
-      if (clashes.length) throw new ValidationError({ 'data.date': [`One rota per team per day: the end date must be before the start of the team's next rota: ${clashes.join(', ')}.`] });
+      if (clashes.length)
+        throw new ValidationError({
+          'data.date': [
+            `One rota per team per day: the end date must be before the start of the team's next rota: ${clashes.join(', ')}.`,
+          ],
+        });
       return targets
         .filter((r) => !r.archived && r.endDate !== date)
         .map((r) => ({
           type: 'rotas.RotaEnded',
-          data: { ...base(r), effectiveFrom: addDays(date, 1), calendar: calendarData({ ...r, endDate: date }), endDate: date, reason: 'end_date', supersededBy: null },
+          data: {
+            ...base(r),
+            effectiveFrom: addDays(date, 1),
+            calendar: calendarData({ ...r, endDate: date }),
+            endDate: date,
+            reason: 'end_date',
+            supersededBy: null,
+          },
         }));
     }
     case 'name': {
       throwIfRefused([...refusals, ...checkRotaName(data.name)]);
       refuseArchived(targets, cmd.action);
       const name = data.name as string;
-      return targets.filter((r) => r.name !== name).map((r) => ({ type: 'rotas.RotaChanged', data: { ...base(r), changes: { name } } }));
+      return targets
+        .filter((r) => r.name !== name)
+        .map((r) => ({ type: 'rotas.RotaChanged', data: { ...base(r), changes: { name } } }));
     }
     case 'close':
     case 'reopen': {
@@ -190,25 +268,46 @@ export function decideBulk(rotas: Rotas | null, cmd: BulkCommand, ctx: BulkConte
           const fresh = dates.value.filter((d) => !closed.has(d));
           if (!fresh.length) return [];
           const closedDates = [...closeDates(closed, fresh)];
-          return [{ type: 'rotas.RotaClosed', data: { ...base(r), effectiveFrom: fresh[0]!, calendar: calendarData({ ...r, closedDates }), dates: fresh } }];
+          return [
+            {
+              type: 'rotas.RotaClosed',
+              data: {
+                ...base(r),
+                effectiveFrom: fresh[0]!,
+                calendar: calendarData({ ...r, closedDates }),
+                dates: fresh,
+              },
+            },
+          ];
         }
         const lifted = dates.value.filter((d) => closed.has(d));
         if (!lifted.length) return [];
-        return [{ type: 'rotas.RotaReopened', data: { ...base(r), dates: lifted, closedDates: [...reopenDates(closed, lifted)].sort() } }];
+        return [
+          {
+            type: 'rotas.RotaReopened',
+            data: { ...base(r), dates: lifted, closedDates: [...reopenDates(closed, lifted)].sort() },
+          },
+        ];
       });
     }
     case 'archive_rotas': {
       throwIfRefused(refusals);
       return targets
         .filter((r) => !r.archived)
-        .map((r) => ({ type: 'rotas.RotaArchived', data: { ...base(r), effectiveFrom: ctx.today, calendar: calendarData({ ...r, archived: true }) } }));
+        .map((r) => ({
+          type: 'rotas.RotaArchived',
+          data: { ...base(r), effectiveFrom: ctx.today, calendar: calendarData({ ...r, archived: true }) },
+        }));
     }
     case 'add_contacts': {
       const users = checkContactUsers(data.user_ids, ctx.users);
       throwIfRefused([...refusals, ...users.refusals]);
       refuseArchived(targets, cmd.action);
-      const adds = targets.flatMap((r) => users.ids.filter((userId) => !r.contacts.has(userId)).map((userId) => ({ rota: r, userId })));
-      if (adds.length > ctx.contactIds.length) throw new ConflictError('The rotas’ contacts changed while this request was made; try again.');
+      const adds = targets.flatMap((r) =>
+        users.ids.filter((userId) => !r.contacts.has(userId)).map((userId) => ({ rota: r, userId })),
+      );
+      if (adds.length > ctx.contactIds.length)
+        throw new ConflictError('The rotas’ contacts changed while this request was made; try again.');
       return adds.map(({ rota, userId }, i) => ({
         type: 'rotas.RotaContactAdded',
         data: { id: ctx.contactIds[i]!, organisationId: rota.organisationId, rotaId: rota.id, userId },

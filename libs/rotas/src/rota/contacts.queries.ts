@@ -40,9 +40,19 @@ export class ContactQueries {
   /** The rotas of `ids` in the tenant's organisation (others are simply absent), keyed by id. */
   async rotas(tenant: Tenant, ids: readonly number[]): Promise<Map<number, RotaRef>> {
     if (ids.length === 0) return new Map();
-    const q = tenantSql(tenant)`SELECT id, team_id, name, archived FROM rotas WHERE ${tenantScope()} AND id = ANY(${ids}::bigint[])`;
-    const rows: { id: string; team_id: string; name: string; archived: boolean }[] = await this.dataSource.query(q.text, q.values);
-    return new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), teamId: Number(r.team_id), name: r.name, archived: r.archived }]));
+    const q = tenantSql(
+      tenant,
+    )`SELECT id, team_id, name, archived FROM rotas WHERE ${tenantScope()} AND id = ANY(${ids}::bigint[])`;
+    const rows: { id: string; team_id: string; name: string; archived: boolean }[] = await this.dataSource.query(
+      q.text,
+      q.values,
+    );
+    return new Map(
+      rows.map((r) => [
+        Number(r.id),
+        { id: Number(r.id), teamId: Number(r.team_id), name: r.name, archived: r.archived },
+      ]),
+    );
   }
 
   /** `GET /api/rotas/{rota}/contacts`: anyone who sees the rota (404 unknown or another organisation's, 403 hidden). By contact id. */
@@ -55,7 +65,9 @@ export class ContactQueries {
   async ofRotas(caller: Caller, rotaIds: readonly number[]): Promise<Map<number, ContactView[]>> {
     const byRota = new Map<number, ContactView[]>();
     if (rotaIds.length === 0) return byRota;
-    const q = tenantSql(caller)`SELECT id, rota_id, user_id FROM rota_contacts WHERE ${tenantScope()} AND rota_id = ANY(${rotaIds}::bigint[]) ORDER BY id`;
+    const q = tenantSql(
+      caller,
+    )`SELECT id, rota_id, user_id FROM rota_contacts WHERE ${tenantScope()} AND rota_id = ANY(${rotaIds}::bigint[]) ORDER BY id`;
     const rows: { id: string; rota_id: string; user_id: string }[] = await this.dataSource.query(q.text, q.values);
     const contacts = await this.withUsers(caller, rows);
     const rotaOf = new Map(rows.map((r) => [Number(r.id), Number(r.rota_id)]));
@@ -68,7 +80,9 @@ export class ContactQueries {
 
   /** One contact record of the rota (after a write: the projection ran inline). */
   async get(caller: Caller, rotaId: number, contactId: number): Promise<ContactView> {
-    const q = tenantSql(caller)`SELECT id, user_id FROM rota_contacts WHERE ${tenantScope()} AND rota_id = ${rotaId} AND id = ${contactId}`;
+    const q = tenantSql(
+      caller,
+    )`SELECT id, user_id FROM rota_contacts WHERE ${tenantScope()} AND rota_id = ${rotaId} AND id = ${contactId}`;
     const [contact] = await this.withUsers(caller, await this.dataSource.query(q.text, q.values));
     if (!contact) throw new NotFoundError('Contact');
     return contact;

@@ -32,10 +32,16 @@ export interface AddContactContext {
 /** Adds `userId` as a contact, unless they are one already (nothing recorded). */
 export function decideAddContact(state: RotaState | null, cmd: AddContact, ctx: AddContactContext): RotaEvent[] {
   if (!state) throw new NotFoundError('Rota');
-  if (!ctx.userExists) throw new ValidationError({ user_id: ['The user_id field names no user of this organisation.'] });
+  if (!ctx.userExists)
+    throw new ValidationError({ user_id: ['The user_id field names no user of this organisation.'] });
   if (contactOf(state, cmd.userId) !== null) return [];
   if (state.archived) throw new ConflictError('The rota is archived: an archived rota refuses every change.');
-  return [{ type: 'rotas.RotaContactAdded', data: { id: cmd.contactId, organisationId: state.organisationId, rotaId: state.id, userId: cmd.userId } }];
+  return [
+    {
+      type: 'rotas.RotaContactAdded',
+      data: { id: cmd.contactId, organisationId: state.organisationId, rotaId: state.id, userId: cmd.userId },
+    },
+  ];
 }
 
 export interface RemoveContact {
@@ -48,5 +54,10 @@ export function decideRemoveContact(state: RotaState | null, cmd: RemoveContact)
   const userId = [...state.contacts].find(([, id]) => id === cmd.contactId)?.[0];
   if (userId === undefined) throw new NotFoundError('Contact');
   if (state.archived) throw new ConflictError('The rota is archived: an archived rota refuses every change.');
-  return [{ type: 'rotas.RotaContactRemoved', data: { id: cmd.contactId, organisationId: state.organisationId, rotaId: state.id, userId } }];
+  return [
+    {
+      type: 'rotas.RotaContactRemoved',
+      data: { id: cmd.contactId, organisationId: state.organisationId, rotaId: state.id, userId },
+    },
+  ];
 }

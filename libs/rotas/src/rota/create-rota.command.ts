@@ -7,7 +7,13 @@ import { gateOf, streamOf } from '../rotas.events.js';
 import { ROTA_PERMISSIONS, RotasPolicy } from '../rotas.policy.js';
 import { ShiftPatternQueries } from '../shift-pattern/shift-pattern.queries.js';
 import { evolve, type RotaState } from './rota.js';
-import { type CreateRotas, decideCreateRotas, evolveTeam, streamOfEvent, type TeamRotasState } from './rota-decisions.js';
+import {
+  type CreateRotas,
+  decideCreateRotas,
+  evolveTeam,
+  streamOfEvent,
+  type TeamRotasState,
+} from './rota-decisions.js';
 import { RotaQueries } from './rota.queries.js';
 
 /** The create body as the decision takes it, without what the handler adds (organisation, ids). */
@@ -80,8 +86,16 @@ export class CreateRotasHandler implements ICommandHandler<CreateRotasCommand> {
     await this.store.handleMany(
       streams,
       (states) => {
-        const teamStates = new Map(teams.map((t, i) => [t, states[i] as TeamRotasState | null] as const).filter((e): e is [number, TeamRotasState] => e[1] !== null));
-        const rotaStates = new Map(existing.map((id, i) => [id, states[teams.length + i] as RotaState | null] as const).filter((e): e is [number, RotaState] => e[1] !== null));
+        const teamStates = new Map(
+          teams
+            .map((t, i) => [t, states[i] as TeamRotasState | null] as const)
+            .filter((e): e is [number, TeamRotasState] => e[1] !== null),
+        );
+        const rotaStates = new Map(
+          existing
+            .map((id, i) => [id, states[teams.length + i] as RotaState | null] as const)
+            .filter((e): e is [number, RotaState] => e[1] !== null),
+        );
         const events = decideCreateRotas(
           { rotas: rotaStates, teams: teamStates },
           { ...input, organisationId: caller.organisationId, ids },
@@ -96,7 +110,10 @@ export class CreateRotasHandler implements ICommandHandler<CreateRotasCommand> {
           },
         );
         const byStream = new Map<string, StreamEvents['events'][number][]>();
-        for (const event of events) (byStream.get(streamOfEvent(event)) ?? byStream.set(streamOfEvent(event), []).get(streamOfEvent(event))!).push(event);
+        for (const event of events)
+          (
+            byStream.get(streamOfEvent(event)) ?? byStream.set(streamOfEvent(event), []).get(streamOfEvent(event))!
+          ).push(event);
         return [...byStream].map(([streamId, streamEvents]) => ({ streamId, events: streamEvents }));
       },
       // A running team rota this create ends: its calendar gate moves (ADR 0008).

@@ -33,6 +33,8 @@ export class RemoveContactHandler implements ICommandHandler<RemoveContactComman
   async execute({ caller, rotaId, contactId }: RemoveContactCommand): Promise<void> {
     this.policy.requireManageRotas(caller);
     this.policy.assertManages(await this.policy.reach(caller), await this.contacts.rota(caller, rotaId));
-    await this.store.handle(streamOf.rota(rotaId), evolve, (state) => decideRemoveContact(state, { contactId }), { metadata: metadataOf(caller) });
+    await this.store.handle(streamOf.rota(rotaId), evolve, (state) => decideRemoveContact(state, { contactId }), {
+      metadata: metadataOf(caller),
+    });
   }
 }

@@ -46,7 +46,11 @@ export class ReplaceRotasHandler implements ICommandHandler<ReplaceRotasCommand>
 
   async execute({ caller, replace }: ReplaceRotasCommand): Promise<void> {
     this.policy.requireManageRotas(caller);
-    const [reach, facts, pattern] = await Promise.all([this.policy.reach(caller), this.facts.of(caller), this.patterns.forRota(caller, replace.patternId)]);
+    const [reach, facts, pattern] = await Promise.all([
+      this.policy.reach(caller),
+      this.facts.of(caller),
+      this.patterns.forRota(caller, replace.patternId),
+    ]);
     // Over the limit the decision refuses the list whatever it holds: no stream is read.
     const distinct = replace.rotaIds.length <= MAX_BULK_ROTAS ? [...new Set(replace.rotaIds)] : [];
     const usable = pattern && !pattern.archived;
@@ -58,7 +62,14 @@ export class ReplaceRotasHandler implements ICommandHandler<ReplaceRotasCommand>
         for (const state of states as (RotaState | null)[]) if (state) rotas.set(state.id, state);
         const events = decideReplace(
           rotas,
-          { organisationId: caller.organisationId, rotaIds: replace.rotaIds, patternId: replace.patternId, startDate: replace.startDate, endDate: replace.endDate, name: replace.name },
+          {
+            organisationId: caller.organisationId,
+            rotaIds: replace.rotaIds,
+            patternId: replace.patternId,
+            startDate: replace.startDate,
+            endDate: replace.endDate,
+            name: replace.name,
+          },
           { today: facts.today, manages: reach.manages, pattern, timeslotIds },
         );
         return byRotaStream(events);

@@ -55,7 +55,8 @@ const weekly = (timeslots: readonly RotaTimeslot[]): WeeklyTimeslot[] => timeslo
 /** A pattern replace may use: one of the organisation's, not archived (else a 422 naming `pattern_id`). */
 function checkPattern(pattern: PatternForReplace | null): Refusal[] {
   if (!pattern) return [refusal('pattern_id', 'The pattern_id field names no shift pattern of this organisation.')];
-  if (pattern.archived) return [refusal('pattern_id', 'The pattern_id field names an archived shift pattern, which cannot be used.')];
+  if (pattern.archived)
+    return [refusal('pattern_id', 'The pattern_id field names an archived shift pattern, which cannot be used.')];
   return [];
 }
 
@@ -65,7 +66,13 @@ function checkPattern(pattern: PatternForReplace | null): Refusal[] {
  * `effectiveFrom` the start date and the calendar after the write.
  */
 export function decideReplace(rotas: Rotas | null, cmd: ReplaceCommand, ctx: ReplaceContext): RotaEvent[] {
-  const { rotas: targets, refusals } = managedRotas(rotas ?? new Map(), cmd.rotaIds, cmd.organisationId, ctx.manages, 'replace_rotas');
+  const { rotas: targets, refusals } = managedRotas(
+    rotas ?? new Map(),
+    cmd.rotaIds,
+    cmd.organisationId,
+    ctx.manages,
+    'replace_rotas',
+  );
   refusals.push(...checkPattern(ctx.pattern));
   const renamed = cmd.name !== undefined && cmd.name !== null;
   if (renamed) refusals.push(...checkRotaName(cmd.name, 'name'));
@@ -74,7 +81,10 @@ export function decideReplace(rotas: Rotas | null, cmd: ReplaceCommand, ctx: Rep
   refusals.push(...checkWriteRange(range, ctx.today, fields));
   throwIfRefused(refusals);
   const archived = targets.filter((r) => r.archived).map((r) => r.id);
-  if (archived.length) throw new ConflictError(`An archived rota refuses every change; replace_rotas names archived rotas: ${archived.join(', ')}.`);
+  if (archived.length)
+    throw new ConflictError(
+      `An archived rota refuses every change; replace_rotas names archived rotas: ${archived.join(', ')}.`,
+    );
   const slots = weekly(ctx.pattern!.timeslots);
   const newIds = idSource(ctx.timeslotIds);
   return targets.map((r): RotaEvent => {

@@ -22,7 +22,20 @@ export interface Named {
 }
 
 /** rotas.md: a colour from a fixed palette when the body gives none, chosen by the rota's id (so replay and retries agree). */
-export const ROTA_PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf', '#393b79', '#637939'] as const;
+export const ROTA_PALETTE = [
+  '#1f77b4',
+  '#ff7f0e',
+  '#2ca02c',
+  '#d62728',
+  '#9467bd',
+  '#8c564b',
+  '#e377c2',
+  '#7f7f7f',
+  '#bcbd22',
+  '#17becf',
+  '#393b79',
+  '#637939',
+] as const;
 export const paletteColour = (rotaId: number): string => ROTA_PALETTE[rotaId % ROTA_PALETTE.length]!;
 
 // ---- The team stream ------------------------------------------------------------------------------
@@ -55,10 +68,13 @@ export type CreateEvent = RotaEvent | TeamEvent;
 
 /** The rota an event is about (a contact event's `id` is the contact's). */
 export const rotaIdOf = (event: RotaEvent): number =>
-  event.type === 'rotas.RotaContactAdded' || event.type === 'rotas.RotaContactRemoved' ? event.data.rotaId : event.data.id;
+  event.type === 'rotas.RotaContactAdded' || event.type === 'rotas.RotaContactRemoved'
+    ? event.data.rotaId
+    : event.data.id;
 
 /** The stream an event of a create goes to. */
-export const streamOfEvent = (event: CreateEvent): string => (event.type === 'rotas.TeamRotaAdded' ? streamOf.team(event.data.teamId) : streamOf.rota(rotaIdOf(event)));
+export const streamOfEvent = (event: CreateEvent): string =>
+  event.type === 'rotas.TeamRotaAdded' ? streamOf.team(event.data.teamId) : streamOf.rota(rotaIdOf(event));
 
 /** The fold of several streams' events into one TeamsAndRotas (specs give events; the handler builds it from the streams' states). */
 export function evolveTeamsAndRotas(state: TeamsAndRotas | null, event: CreateEvent): TeamsAndRotas {
@@ -110,7 +126,15 @@ export interface PatternForRota {
 }
 
 /** A timeslot without any id it carries (identify would keep an id already there). */
-const weekly = ({ weekday_start, start_time, weekday_end, end_time, min, ideal, max }: WeeklyTimeslot): WeeklyTimeslot => ({ weekday_start, start_time, weekday_end, end_time, min, ideal, max });
+const weekly = ({
+  weekday_start,
+  start_time,
+  weekday_end,
+  end_time,
+  min,
+  ideal,
+  max,
+}: WeeklyTimeslot): WeeklyTimeslot => ({ weekday_start, start_time, weekday_end, end_time, min, ideal, max });
 
 export interface CreateRotasContext {
   /** The pattern of `patternId` when it is one of the organisation's; null otherwise. */
@@ -130,12 +154,20 @@ export interface CreateRotasContext {
 /** Each id once, in the order first given. */
 const distinct = (items: readonly Named[]): number[] => [...new Set(items.map((i) => i.id))];
 
-const unknownRefusals = (items: readonly Named[] | null | undefined, known: ReadonlySet<number>, what: string): Refusal[] =>
-  (items ?? []).filter((i) => !known.has(i.id)).map((i) => refusal(i.field, `The selected ${i.field} is invalid: not ${what} of the organisation.`));
+const unknownRefusals = (
+  items: readonly Named[] | null | undefined,
+  known: ReadonlySet<number>,
+  what: string,
+): Refusal[] =>
+  (items ?? [])
+    .filter((i) => !known.has(i.id))
+    .map((i) => refusal(i.field, `The selected ${i.field} is invalid: not ${what} of the organisation.`));
 
 /** rotas.md: `role_profiles` is required and non-empty when `restricted_by_role`. */
 const restrictionRefusal = (restricted: boolean, roleProfiles: readonly number[]): Refusal[] =>
-  restricted && roleProfiles.length === 0 ? [refusal('role_profiles', 'The role_profiles field is required when restricted_by_role is true.')] : [];
+  restricted && roleProfiles.length === 0
+    ? [refusal('role_profiles', 'The role_profiles field is required when restricted_by_role is true.')]
+    : [];
 
 /**
  * rotas.md "Rotas": one rota per team in `teams`, all or nothing. The body's rules (name 1–255,
@@ -151,18 +183,31 @@ const restrictionRefusal = (restricted: boolean, roleProfiles: readonly number[]
  * not in it means a create for that team committed after the handler read the team's rotas: the
  * race is lost (409), as the append would have been.
  */
-export function decideCreateRotas(state: TeamsAndRotas | null, cmd: CreateRotas, ctx: CreateRotasContext): CreateEvent[] {
+export function decideCreateRotas(
+  state: TeamsAndRotas | null,
+  cmd: CreateRotas,
+  ctx: CreateRotasContext,
+): CreateEvent[] {
   const rotas = state?.rotas ?? new Map<number, RotaState>();
   const refusals: Refusal[] = [...checkRotaName(cmd.name, 'name'), ...checkRotaDates(cmd.startDate, cmd.endDate)];
-  if (!ctx.pattern) refusals.push(refusal('pattern_id', 'The selected pattern_id is invalid: not a shift pattern of the organisation.'));
-  else if (ctx.pattern.archived) refusals.push(refusal('pattern_id', 'The selected pattern_id is archived: an archived pattern cannot be used for new rotas.'));
+  if (!ctx.pattern)
+    refusals.push(
+      refusal('pattern_id', 'The selected pattern_id is invalid: not a shift pattern of the organisation.'),
+    );
+  else if (ctx.pattern.archived)
+    refusals.push(
+      refusal('pattern_id', 'The selected pattern_id is archived: an archived pattern cannot be used for new rotas.'),
+    );
   if (cmd.teams.length === 0) refusals.push(refusal('team', requiredMessage('team')));
   const seenTeams = new Set<number>();
   const valid: Array<{ team: number; id: number }> = [];
   cmd.teams.forEach((t, i) => {
-    if (seenTeams.has(t.id)) refusals.push(refusal(t.field, `The ${t.field} field names a team listed before: a team gets one rota.`));
-    else if (!ctx.teamsOfOrganisation.has(t.id)) refusals.push(refusal(t.field, `The selected ${t.field} is invalid: not a team of the organisation.`));
-    else if (!ctx.managedTeams.has(t.id)) refusals.push(refusal(t.field, `The selected ${t.field} is not a team your manage-rotas permission reaches.`));
+    if (seenTeams.has(t.id))
+      refusals.push(refusal(t.field, `The ${t.field} field names a team listed before: a team gets one rota.`));
+    else if (!ctx.teamsOfOrganisation.has(t.id))
+      refusals.push(refusal(t.field, `The selected ${t.field} is invalid: not a team of the organisation.`));
+    else if (!ctx.managedTeams.has(t.id))
+      refusals.push(refusal(t.field, `The selected ${t.field} is not a team your manage-rotas permission reaches.`));
     else valid.push({ team: t.id, id: cmd.ids[i]! });
     seenTeams.add(t.id);
   });
@@ -175,7 +220,10 @@ export function decideCreateRotas(state: TeamsAndRotas | null, cmd: CreateRotas,
   const ends = new Map<number, Array<{ rota_id: number; end_date: string }>>();
   for (const { team } of valid) {
     const listed = state?.teams.get(team)?.rotaIds ?? [];
-    if (listed.some((id) => !rotas.has(id))) throw new ConflictError('Another rota was created for a team of this request at the same time; reload and try again.');
+    if (listed.some((id) => !rotas.has(id)))
+      throw new ConflictError(
+        'Another rota was created for a team of this request at the same time; reload and try again.',
+      );
     const teamRotas = [...rotas.values()].filter((r) => r.teamId === team && r.organisationId === cmd.organisationId);
     const rule = oneRotaPerTeam(
       teamRotas.map((r) => ({ rota_id: r.id, start_date: r.startDate, end_date: r.endDate, archived: r.archived })),
@@ -190,7 +238,8 @@ export function decideCreateRotas(state: TeamsAndRotas | null, cmd: CreateRotas,
   const contactUsers = distinct(cmd.contacts ?? []);
   const events: CreateEvent[] = [];
   for (const { team, id } of valid) {
-    for (const end of ends.get(team) ?? []) events.push(supersede(rotas.get(end.rota_id)!, end.end_date, id, cmd.startDate));
+    for (const end of ends.get(team) ?? [])
+      events.push(supersede(rotas.get(end.rota_id)!, end.end_date, id, cmd.startDate));
     const settings: RotaSettings = {
       name: cmd.name,
       colour: cmd.colour ?? paletteColour(id),
@@ -205,10 +254,25 @@ export function decideCreateRotas(state: TeamsAndRotas | null, cmd: CreateRotas,
     const base = { id, organisationId: cmd.organisationId };
     events.push({
       type: 'rotas.RotaCreated',
-      data: { ...base, teamId: team, patternId: pattern.id, ...settings, startDate: cmd.startDate, endDate: cmd.endDate, timeslots: identify(pattern.timeslots.map(weekly), ctx.timeslotIds) },
+      data: {
+        ...base,
+        teamId: team,
+        patternId: pattern.id,
+        ...settings,
+        startDate: cmd.startDate,
+        endDate: cmd.endDate,
+        timeslots: identify(pattern.timeslots.map(weekly), ctx.timeslotIds),
+      },
     });
-    for (const userId of contactUsers) events.push({ type: 'rotas.RotaContactAdded', data: { id: ctx.contactIds(), organisationId: cmd.organisationId, rotaId: id, userId } });
-    events.push({ type: 'rotas.TeamRotaAdded', data: { teamId: team, organisationId: cmd.organisationId, rotaId: id, startDate: cmd.startDate } });
+    for (const userId of contactUsers)
+      events.push({
+        type: 'rotas.RotaContactAdded',
+        data: { id: ctx.contactIds(), organisationId: cmd.organisationId, rotaId: id, userId },
+      });
+    events.push({
+      type: 'rotas.TeamRotaAdded',
+      data: { teamId: team, organisationId: cmd.organisationId, rotaId: id, startDate: cmd.startDate },
+    });
   }
   return events;
 }
@@ -217,7 +281,15 @@ export function decideCreateRotas(state: TeamsAndRotas | null, cmd: CreateRotas,
 function supersede(rota: RotaState, endDate: string, by: number, newStart: string): RotaEvent {
   return {
     type: 'rotas.RotaEnded',
-    data: { id: rota.id, organisationId: rota.organisationId, effectiveFrom: newStart, calendar: calendarData({ ...rota, endDate }), endDate, reason: 'superseded', supersededBy: by },
+    data: {
+      id: rota.id,
+      organisationId: rota.organisationId,
+      effectiveFrom: newStart,
+      calendar: calendarData({ ...rota, endDate }),
+      endDate,
+      reason: 'superseded',
+      supersededBy: by,
+    },
   };
 }
 
@@ -251,7 +323,9 @@ export function decideUpdateRota(state: RotaState | null, cmd: UpdateRota, ctx: 
   if (state.archived) throw new ConflictError('The rota is archived: an archived rota cannot be changed.');
   const refusals: Refusal[] = cmd.name === undefined || cmd.name === null ? [] : checkRotaName(cmd.name, 'name');
   refusals.push(...unknownRefusals(cmd.roleProfiles, ctx.roleProfilesOfOrganisation, 'a role profile'));
-  const roleProfileIds = cmd.roleProfiles ? distinct(cmd.roleProfiles).sort((a, b) => a - b) : [...state.roleProfileIds];
+  const roleProfileIds = cmd.roleProfiles
+    ? distinct(cmd.roleProfiles).sort((a, b) => a - b)
+    : [...state.roleProfileIds];
   const restrictedByRole = cmd.restrictedByRole ?? state.restrictedByRole;
   refusals.push(...restrictionRefusal(restrictedByRole, roleProfileIds));
   refusals.push(...unknownRefusals(cmd.contacts, ctx.usersOfOrganisation, 'a user'));
@@ -275,13 +349,17 @@ export function decideUpdateRota(state: RotaState | null, cmd: UpdateRota, ctx: 
     if (differs) (changes as Record<string, unknown>)[key] = now;
   }
   const base = { organisationId: state.organisationId, rotaId: state.id };
-  const events: RotaEvent[] = Object.keys(changes).length ? [{ type: 'rotas.RotaChanged', data: { id: state.id, organisationId: state.organisationId, changes } }] : [];
+  const events: RotaEvent[] = Object.keys(changes).length
+    ? [{ type: 'rotas.RotaChanged', data: { id: state.id, organisationId: state.organisationId, changes } }]
+    : [];
   if (cmd.contacts) {
     const users = distinct(cmd.contacts);
     const keep = new Set(users);
     const removed = [...state.contacts].filter(([userId]) => !keep.has(userId)).sort((a, b) => a[1] - b[1]);
-    for (const [userId, contactId] of removed) events.push({ type: 'rotas.RotaContactRemoved', data: { id: contactId, ...base, userId } });
-    for (const userId of users.filter((u) => !state.contacts.has(u))) events.push({ type: 'rotas.RotaContactAdded', data: { id: ctx.contactIds(), ...base, userId } });
+    for (const [userId, contactId] of removed)
+      events.push({ type: 'rotas.RotaContactRemoved', data: { id: contactId, ...base, userId } });
+    for (const userId of users.filter((u) => !state.contacts.has(u)))
+      events.push({ type: 'rotas.RotaContactAdded', data: { id: ctx.contactIds(), ...base, userId } });
   }
   return events;
 }
@@ -309,7 +387,11 @@ export interface UpdateTimeslotsContext {
  * archived rota refuses it (409). One RotaTimeslotsChanged, effective from `from`, with the
  * calendar after it.
  */
-export function decideUpdateTimeslots(state: RotaState | null, cmd: UpdateTimeslots, ctx: UpdateTimeslotsContext): RotaEvent[] {
+export function decideUpdateTimeslots(
+  state: RotaState | null,
+  cmd: UpdateTimeslots,
+  ctx: UpdateTimeslotsContext,
+): RotaEvent[] {
   if (!state || state.organisationId !== cmd.organisationId) throw new NotFoundError('Rota');
   if (state.archived) throw new ConflictError('The rota is archived: an archived rota cannot be changed.');
   const slots = checkWeekdays(cmd.weekdays);
@@ -319,6 +401,17 @@ export function decideUpdateTimeslots(state: RotaState | null, cmd: UpdateTimesl
   const { from, to, timeslots } = write.value;
   const calendar = calendarData({ ...state, timeline: applyTimeslots(state.timeline, write.value) });
   return [
-    { type: 'rotas.RotaTimeslotsChanged', data: { id: state.id, organisationId: state.organisationId, effectiveFrom: from, calendar, from, to: to ?? null, timeslots: [...timeslots] } },
+    {
+      type: 'rotas.RotaTimeslotsChanged',
+      data: {
+        id: state.id,
+        organisationId: state.organisationId,
+        effectiveFrom: from,
+        calendar,
+        from,
+        to: to ?? null,
+        timeslots: [...timeslots],
+      },
+    },
   ];
 }

@@ -7,7 +7,13 @@ import { UpdateRotaHandler } from './update-rota.command.js';
 import { UpdateTimeslotsHandler } from './update-timeslots.command.js';
 
 /** The rota aggregate's handlers, queries and projection, contacts included (rotas.module.ts lists these). */
-export const ROTA_PROVIDERS: Provider[] = [RotasProjection, RotaQueries, CreateRotasHandler, UpdateRotaHandler, UpdateTimeslotsHandler];
+export const ROTA_PROVIDERS: Provider[] = [
+  RotasProjection,
+  RotaQueries,
+  CreateRotasHandler,
+  UpdateRotaHandler,
+  UpdateTimeslotsHandler,
+];
 
 /** Its controllers (rotas-http.module.ts). */
 export const ROTA_CONTROLLERS: Type<unknown>[] = [RotasController, RotaTeamsController];

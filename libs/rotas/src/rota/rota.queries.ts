@@ -77,17 +77,37 @@ export interface DateRange {
 }
 
 type Row = {
-  id: string; team_id: string; pattern_id: string; name: string; colour: string; start_date: string; end_date: string | null; archived: boolean;
-  self_manage: boolean; allow_same_day_add: boolean; allow_same_day_cancel: boolean; allow_same_day_edit: boolean;
-  restricted_by_role: boolean; role_profile_ids: number[]; require_full_timeslot: boolean;
+  id: string;
+  team_id: string;
+  pattern_id: string;
+  name: string;
+  colour: string;
+  start_date: string;
+  end_date: string | null;
+  archived: boolean;
+  self_manage: boolean;
+  allow_same_day_add: boolean;
+  allow_same_day_cancel: boolean;
+  allow_same_day_edit: boolean;
+  restricted_by_role: boolean;
+  role_profile_ids: number[];
+  require_full_timeslot: boolean;
 };
 
-const COLUMNS = sql.raw(`r.id, r.team_id, r.pattern_id, r.name, r.colour, r.start_date::text AS start_date, r.end_date::text AS end_date, r.archived,
+const COLUMNS =
+  sql.raw(`r.id, r.team_id, r.pattern_id, r.name, r.colour, r.start_date::text AS start_date, r.end_date::text AS end_date, r.archived,
   r.self_manage, r.allow_same_day_add, r.allow_same_day_cancel, r.allow_same_day_edit, r.restricted_by_role, r.role_profile_ids, r.require_full_timeslot`);
 
 const summaryOf = (r: Row): RotaSummaryView => ({
-  id: Number(r.id), name: r.name, start: r.start_date, end: r.end_date, colour: r.colour, self_manage_allowed: r.self_manage,
-  allow_same_day_add: r.allow_same_day_add, allow_same_day_cancel: r.allow_same_day_cancel, allow_same_day_edit: r.allow_same_day_edit,
+  id: Number(r.id),
+  name: r.name,
+  start: r.start_date,
+  end: r.end_date,
+  colour: r.colour,
+  self_manage_allowed: r.self_manage,
+  allow_same_day_add: r.allow_same_day_add,
+  allow_same_day_cancel: r.allow_same_day_cancel,
+  allow_same_day_edit: r.allow_same_day_edit,
 });
 
 /**
@@ -142,7 +162,9 @@ export class RotaQueries {
   /** Every rota of the teams, archived ones included (a create reads their streams). */
   async idsOfTeams(tenant: Tenant, teamIds: readonly number[]): Promise<number[]> {
     if (teamIds.length === 0) return [];
-    const q = tenantSql(tenant)`SELECT r.id FROM rotas r WHERE ${tenantScope('r')} AND r.team_id = ANY(${teamIds}::bigint[]) ORDER BY r.id`;
+    const q = tenantSql(
+      tenant,
+    )`SELECT r.id FROM rotas r WHERE ${tenantScope('r')} AND r.team_id = ANY(${teamIds}::bigint[]) ORDER BY r.id`;
     const rows: { id: string }[] = await this.dataSource.query(q.text, q.values);
     return rows.map((r) => Number(r.id));
   }
@@ -151,9 +173,14 @@ export class RotaQueries {
    * For each of `rotaIds`, the earliest start of another non-archived rota of the same team that
    * starts after it (the one-rota-per-team rule bounds how late its end may be set).
    */
-  async nextTeamStarts(tenant: Tenant, rotaIds: readonly number[]): Promise<Map<number, { rotaId: number; startDate: string }>> {
+  async nextTeamStarts(
+    tenant: Tenant,
+    rotaIds: readonly number[],
+  ): Promise<Map<number, { rotaId: number; startDate: string }>> {
     if (rotaIds.length === 0) return new Map();
-    const q = tenantSql(tenant)`SELECT DISTINCT ON (r.id) r.id, o.id AS other_id, to_char(o.start_date, 'YYYY-MM-DD') AS start_date
+    const q = tenantSql(
+      tenant,
+    )`SELECT DISTINCT ON (r.id) r.id, o.id AS other_id, to_char(o.start_date, 'YYYY-MM-DD') AS start_date
         FROM rotas r JOIN rotas o ON o.team_id = r.team_id AND o.organisation_id = r.organisation_id AND o.id <> r.id AND NOT o.archived AND o.start_date > r.start_date
        WHERE ${tenantScope('r')} AND r.id = ANY(${rotaIds}::bigint[])
        ORDER BY r.id, o.start_date, o.id`;
@@ -168,7 +195,9 @@ export class RotaQueries {
    */
   async byTeam(caller: Caller, range: DateRange | null): Promise<RotaTeamEntryView[]> {
     const seen = [...(await this.teams.seenBy(caller, caller.userId))];
-    const active = range ? sql` AND r.start_date <= ${range.to}::date AND (r.end_date IS NULL OR r.end_date >= ${range.from}::date)` : sql``;
+    const active = range
+      ? sql` AND r.start_date <= ${range.to}::date AND (r.end_date IS NULL OR r.end_date >= ${range.from}::date)`
+      : sql``;
     const rows = await this.rows(caller, sql`r.team_id = ANY(${seen}::bigint[]) AND NOT r.archived${active}`);
     const objects = await this.teams.objects(caller, [...new Set(rows.map((r) => Number(r.team_id)))]);
     const entries = new Map<number, RotaTeamEntryView>();
@@ -176,7 +205,9 @@ export class RotaQueries {
       const teamId = Number(row.team_id);
       const team = objects.get(teamId);
       if (!team) continue;
-      const entry = entries.get(teamId) ?? entries.set(teamId, { id: teamId, name: team.name, icon: team.icon, rotas: [] }).get(teamId)!;
+      const entry =
+        entries.get(teamId) ??
+        entries.set(teamId, { id: teamId, name: team.name, icon: team.icon, rotas: [] }).get(teamId)!;
       entry.rotas.push(summaryOf(row));
     }
     return [...entries.values()].sort((a, b) => byText(a.name, b.name) || a.id - b.id);
@@ -188,22 +219,49 @@ export class RotaQueries {
   }
 
   /** Rows as admin views, each include read once for all of them. */
-  private async views(caller: Caller, rows: readonly Row[], include: ReadonlySet<RotaInclude>, reach: CallerReach | null): Promise<RotaView[]> {
+  private async views(
+    caller: Caller,
+    rows: readonly Row[],
+    include: ReadonlySet<RotaInclude>,
+    reach: CallerReach | null,
+  ): Promise<RotaView[]> {
     const teams = await this.teams.objects(caller, [...new Set(rows.map((r) => Number(r.team_id)))]);
-    const contacts = include.has('contacts') ? await this.contacts.ofRotas(caller, rows.map((r) => Number(r.id))) : null;
+    const contacts = include.has('contacts')
+      ? await this.contacts.ofRotas(
+          caller,
+          rows.map((r) => Number(r.id)),
+        )
+      : null;
     return rows.map((r) => {
       const teamId = Number(r.team_id);
       const view: RotaView = {
-        id: Number(r.id), name: r.name, start: r.start_date, end: r.end_date, team_id: teamId, team_name: teams.get(teamId)?.name ?? '', archived: r.archived,
-        colour: r.colour, pattern_id: Number(r.pattern_id), self_manage: r.self_manage, allow_same_day_add: r.allow_same_day_add,
-        allow_same_day_cancel: r.allow_same_day_cancel, allow_same_day_edit: r.allow_same_day_edit, restricted_by_role: r.restricted_by_role,
-        role_profiles: r.role_profile_ids.map(Number), require_full_timeslot: r.require_full_timeslot,
+        id: Number(r.id),
+        name: r.name,
+        start: r.start_date,
+        end: r.end_date,
+        team_id: teamId,
+        team_name: teams.get(teamId)?.name ?? '',
+        archived: r.archived,
+        colour: r.colour,
+        pattern_id: Number(r.pattern_id),
+        self_manage: r.self_manage,
+        allow_same_day_add: r.allow_same_day_add,
+        allow_same_day_cancel: r.allow_same_day_cancel,
+        allow_same_day_edit: r.allow_same_day_edit,
+        restricted_by_role: r.restricted_by_role,
+        role_profiles: r.role_profile_ids.map(Number),
+        require_full_timeslot: r.require_full_timeslot,
       };
       if (include.has('team')) view.team = teams.get(teamId) ?? null;
       if (include.has('permissions') && reach) {
         view.permissions = rotaPermissions(reach, {
-          teamId, selfManage: r.self_manage, restrictedByRole: r.restricted_by_role, roleProfileIds: view.role_profiles,
-          allowSameDayAdd: r.allow_same_day_add, allowSameDayCancel: r.allow_same_day_cancel, allowSameDayEdit: r.allow_same_day_edit,
+          teamId,
+          selfManage: r.self_manage,
+          restrictedByRole: r.restricted_by_role,
+          roleProfileIds: view.role_profiles,
+          allowSameDayAdd: r.allow_same_day_add,
+          allowSameDayCancel: r.allow_same_day_cancel,
+          allowSameDayEdit: r.allow_same_day_edit,
         });
       }
       if (contacts) view.contacts = contacts.get(view.id) ?? [];
@@ -212,7 +270,6 @@ export class RotaQueries {
   }
 
   /** The rotas' contacts by rota, in the order added, with their UserBase (`can_manage` through any permission); one query each for contacts and users. */
-
 }
 
 /** The list's order: `s` in direction `o`, ties by id in the same direction. */

@@ -32,7 +32,13 @@ export function evolve(state: RotaState | null, event: RotaEvent): RotaState | n
   switch (event.type) {
     case 'rotas.RotaCreated': {
       const { timeslots, ...d } = event.data;
-      return { ...d, archived: false, closedDates: [], timeline: [{ from: d.startDate, to: null, timeslots }], contacts: new Map() };
+      return {
+        ...d,
+        archived: false,
+        closedDates: [],
+        timeline: [{ from: d.startDate, to: null, timeslots }],
+        contacts: new Map(),
+      };
     }
     case 'rotas.RotaChanged':
       return state && { ...state, ...event.data.changes };
@@ -60,7 +66,9 @@ export function evolve(state: RotaState | null, event: RotaEvent): RotaState | n
 }
 
 /** The calendar part of a state, as the events carry it. */
-export const calendarData = (state: Pick<RotaState, 'startDate' | 'endDate' | 'archived' | 'closedDates' | 'timeline'>): RotaCalendarData => ({
+export const calendarData = (
+  state: Pick<RotaState, 'startDate' | 'endDate' | 'archived' | 'closedDates' | 'timeline'>,
+): RotaCalendarData => ({
   startDate: state.startDate,
   endDate: state.endDate,
   archived: state.archived,
@@ -69,7 +77,9 @@ export const calendarData = (state: Pick<RotaState, 'startDate' | 'endDate' | 'a
 });
 
 /** The pure calendar functions' view of a state (domain/rota-calendar.ts). */
-export const calendarOf = (state: Pick<RotaState, 'startDate' | 'endDate' | 'archived' | 'closedDates' | 'timeline'>): RotaCalendar => ({
+export const calendarOf = (
+  state: Pick<RotaState, 'startDate' | 'endDate' | 'archived' | 'closedDates' | 'timeline'>,
+): RotaCalendar => ({
   start_date: state.startDate,
   end_date: state.endDate,
   archived: state.archived,

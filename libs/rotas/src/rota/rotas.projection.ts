@@ -44,23 +44,60 @@ export class RotasProjection extends defineProjection<RotaEvent>({
   on: {
     'rotas.RotaCreated': ({ data: d, recordedAt: at }) => [
       op.upsert('rotas', ['id'], {
-        id: d.id, organisation_id: d.organisationId, team_id: d.teamId, pattern_id: d.patternId,
+        id: d.id,
+        organisation_id: d.organisationId,
+        team_id: d.teamId,
+        pattern_id: d.patternId,
         ...settingsColumns(d),
-        ...calendarColumns({ startDate: d.startDate, endDate: d.endDate, archived: false, closedDates: [], timeline: [{ from: d.startDate, to: null, timeslots: d.timeslots }] }),
-        created_at: at, updated_at: at,
+        ...calendarColumns({
+          startDate: d.startDate,
+          endDate: d.endDate,
+          archived: false,
+          closedDates: [],
+          timeline: [{ from: d.startDate, to: null, timeslots: d.timeslots }],
+        }),
+        created_at: at,
+        updated_at: at,
       }),
     ],
-    'rotas.RotaChanged': ({ data: d, recordedAt: at }) => [op.update('rotas', { id: d.id }, { ...settingsColumns(d.changes), updated_at: at })],
-    'rotas.RotaTimeslotsChanged': ({ data: d, recordedAt: at }) => [op.update('rotas', { id: d.id }, { ...calendarColumns(d.calendar), updated_at: at })],
-    'rotas.RotaPatternReplaced': ({ data: d, recordedAt: at }) => [
-      op.update('rotas', { id: d.id }, { ...calendarColumns(d.calendar), pattern_id: d.patternId, ...(d.name === null ? {} : { name: d.name }), updated_at: at }),
+    'rotas.RotaChanged': ({ data: d, recordedAt: at }) => [
+      op.update('rotas', { id: d.id }, { ...settingsColumns(d.changes), updated_at: at }),
     ],
-    'rotas.RotaEnded': ({ data: d, recordedAt: at }) => [op.update('rotas', { id: d.id }, { ...calendarColumns(d.calendar), updated_at: at })],
-    'rotas.RotaClosed': ({ data: d, recordedAt: at }) => [op.update('rotas', { id: d.id }, { ...calendarColumns(d.calendar), updated_at: at })],
-    'rotas.RotaReopened': ({ data: d, recordedAt: at }) => [op.update('rotas', { id: d.id }, { closed_dates: d.closedDates, updated_at: at })],
-    'rotas.RotaArchived': ({ data: d, recordedAt: at }) => [op.update('rotas', { id: d.id }, { ...calendarColumns(d.calendar), updated_at: at })],
+    'rotas.RotaTimeslotsChanged': ({ data: d, recordedAt: at }) => [
+      op.update('rotas', { id: d.id }, { ...calendarColumns(d.calendar), updated_at: at }),
+    ],
+    'rotas.RotaPatternReplaced': ({ data: d, recordedAt: at }) => [
+      op.update(
+        'rotas',
+        { id: d.id },
+        {
+          ...calendarColumns(d.calendar),
+          pattern_id: d.patternId,
+          ...(d.name === null ? {} : { name: d.name }),
+          updated_at: at,
+        },
+      ),
+    ],
+    'rotas.RotaEnded': ({ data: d, recordedAt: at }) => [
+      op.update('rotas', { id: d.id }, { ...calendarColumns(d.calendar), updated_at: at }),
+    ],
+    'rotas.RotaClosed': ({ data: d, recordedAt: at }) => [
+      op.update('rotas', { id: d.id }, { ...calendarColumns(d.calendar), updated_at: at }),
+    ],
+    'rotas.RotaReopened': ({ data: d, recordedAt: at }) => [
+      op.update('rotas', { id: d.id }, { closed_dates: d.closedDates, updated_at: at }),
+    ],
+    'rotas.RotaArchived': ({ data: d, recordedAt: at }) => [
+      op.update('rotas', { id: d.id }, { ...calendarColumns(d.calendar), updated_at: at }),
+    ],
     'rotas.RotaContactAdded': ({ data: d, recordedAt: at }) => [
-      op.upsert('rota_contacts', ['id'], { id: d.id, organisation_id: d.organisationId, rota_id: d.rotaId, user_id: d.userId, created_at: at }),
+      op.upsert('rota_contacts', ['id'], {
+        id: d.id,
+        organisation_id: d.organisationId,
+        rota_id: d.rotaId,
+        user_id: d.userId,
+        created_at: at,
+      }),
     ],
     'rotas.RotaContactRemoved': ({ data: d }) => [op.delete('rota_contacts', { id: d.id })],
   },

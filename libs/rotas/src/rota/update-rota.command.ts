@@ -53,7 +53,11 @@ export class UpdateRotaHandler implements ICommandHandler<UpdateRotaCommand> {
         return decideUpdateRota(
           state,
           { ...input, organisationId: caller.organisationId },
-          { roleProfilesOfOrganisation: roleProfiles, usersOfOrganisation: new Set(users.keys()), contactIds: idSource(contactIds) },
+          {
+            roleProfilesOfOrganisation: roleProfiles,
+            usersOfOrganisation: new Set(users.keys()),
+            contactIds: idSource(contactIds),
+          },
         );
       },
       { metadata: metadataOf(caller) },

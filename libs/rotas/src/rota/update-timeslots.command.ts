@@ -44,13 +44,21 @@ export class UpdateTimeslotsHandler implements ICommandHandler<UpdateTimeslotsCo
 
   async execute({ caller, rotaId, input }: UpdateTimeslotsCommand): Promise<void> {
     this.policy.requireManageRotas(caller);
-    const [reach, facts, ids] = await Promise.all([this.policy.reach(caller), this.facts.of(caller), this.ids.many('timeslot', sentTimeslots(input.weekdays))]);
+    const [reach, facts, ids] = await Promise.all([
+      this.policy.reach(caller),
+      this.facts.of(caller),
+      this.ids.many('timeslot', sentTimeslots(input.weekdays)),
+    ]);
     await this.store.handle(
       streamOf.rota(rotaId),
       evolve,
       (state) => {
         this.policy.assertManages(reach, state?.organisationId === caller.organisationId ? state : null);
-        return decideUpdateTimeslots(state, { ...input, organisationId: caller.organisationId }, { today: facts.today, newIds: idSource(ids) });
+        return decideUpdateTimeslots(
+          state,
+          { ...input, organisationId: caller.organisationId },
+          { today: facts.today, newIds: idSource(ids) },
+        );
       },
       // Shifts booked meanwhile hold this gate: they wait for this change, or decide again after it (ADR 0008).
       { metadata: metadataOf(caller), gates: { advance: [gateOf.rotaCalendar(rotaId)] } },

@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { type Caller, Teams, UserBases } from '#app/identity';
 import { RotasPolicy } from '../rotas.policy.js';
 import { ContactQueries } from './contacts.queries.js';
-import { type ContactValidation, targetField, VALIDATE_LIMITS, validateContacts, type ValidateContactsFacts, type ValidateContactsInput } from './validate-contacts.js';
+import {
+  type ContactValidation,
+  targetField,
+  VALIDATE_LIMITS,
+  validateContacts,
+  type ValidateContactsFacts,
+  type ValidateContactsInput,
+} from './validate-contacts.js';
 
 /**
  * `POST /api/rotas/contacts/validate`: reads what the pure check needs (the caller's reach, the
@@ -22,7 +29,8 @@ export class ValidateContactsQuery {
     this.policy.requireManageRotas(caller);
     const field = targetField(input);
     // A list over its limit is refused whatever it holds: it is not looked up.
-    const within = (ids: readonly number[] | null | undefined, limit: number) => (ids && ids.length <= limit ? [...new Set(ids)] : []);
+    const within = (ids: readonly number[] | null | undefined, limit: number) =>
+      ids && ids.length <= limit ? [...new Set(ids)] : [];
     const userIds = within(input.userIds, VALIDATE_LIMITS.user_ids);
     const targetIds = within(field === 'rota_ids' ? input.rotaIds : input.teamIds, VALIDATE_LIMITS[field]);
     const [reach, names, permissions, seen, targets] = await Promise.all([
@@ -37,12 +45,18 @@ export class ValidateContactsQuery {
     return validateContacts(input, facts);
   }
 
-  private async rotaTargets(caller: Caller, ids: readonly number[]): Promise<Map<number, { name: string; teamId: number }>> {
+  private async rotaTargets(
+    caller: Caller,
+    ids: readonly number[],
+  ): Promise<Map<number, { name: string; teamId: number }>> {
     const rotas = await this.contacts.rotas(caller, ids);
     return new Map([...rotas].map(([id, r]) => [id, { name: r.name, teamId: r.teamId }]));
   }
 
-  private async teamTargets(caller: Caller, ids: readonly number[]): Promise<Map<number, { name: string; teamId: number }>> {
+  private async teamTargets(
+    caller: Caller,
+    ids: readonly number[],
+  ): Promise<Map<number, { name: string; teamId: number }>> {
     const teams = await this.teams.objects(caller, ids);
     return new Map([...teams].map(([id, t]) => [id, { name: t.name, teamId: id }]));
   }

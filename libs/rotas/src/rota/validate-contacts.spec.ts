@@ -4,10 +4,25 @@ import { validateContacts, type ValidateContactsFacts } from './validate-contact
 
 /** Users 30 (add-user-shifts, sees teams 10 and 11), 31 (no permission, sees 10), 32 (manage-rotas, sees nothing). */
 const facts: ValidateContactsFacts = {
-  users: new Map([[30, 'Ann'], [31, 'Bob'], [32, 'Cat']]),
-  permissions: new Map([[30, new Set(['add-user-shifts'])], [31, new Set<string>()], [32, new Set(['manage-rotas'])]]),
-  seen: new Map([[30, new Set([10, 11])], [31, new Set([10])], [32, new Set<number>()]]),
-  targets: new Map([[1, { name: 'Shop', teamId: 10 }], [2, { name: 'Cafe', teamId: 11 }]]),
+  users: new Map([
+    [30, 'Ann'],
+    [31, 'Bob'],
+    [32, 'Cat'],
+  ]),
+  permissions: new Map([
+    [30, new Set(['add-user-shifts'])],
+    [31, new Set<string>()],
+    [32, new Set(['manage-rotas'])],
+  ]),
+  seen: new Map([
+    [30, new Set([10, 11])],
+    [31, new Set([10])],
+    [32, new Set<number>()],
+  ]),
+  targets: new Map([
+    [1, { name: 'Shop', teamId: 10 }],
+    [2, { name: 'Cafe', teamId: 11 }],
+  ]),
 };
 
 const refusal = (run: () => unknown): ValidationError => {
@@ -29,14 +44,24 @@ describe('validating rota contacts', () => {
     expect(validateContacts({ userIds: [32, 31, 30, 31], rotaIds: [2, 1, 2] }, facts)).toEqual({
       valid: false,
       failures: [
-        { user_id: 32, display_name: 'Cat', missing_permission: false, unseen_targets: [{ id: 2, name: 'Cafe' }, { id: 1, name: 'Shop' }] },
+        {
+          user_id: 32,
+          display_name: 'Cat',
+          missing_permission: false,
+          unseen_targets: [
+            { id: 2, name: 'Cafe' },
+            { id: 1, name: 'Shop' },
+          ],
+        },
         { user_id: 31, display_name: 'Bob', missing_permission: true, unseen_targets: [{ id: 2, name: 'Cafe' }] },
       ],
     });
   });
 
   it('given a user who sees every target but holds neither permission, then they fail on the permission alone', () => {
-    expect(validateContacts({ userIds: [31], teamIds: [1] }, facts).failures).toEqual([{ user_id: 31, display_name: 'Bob', missing_permission: true, unseen_targets: [] }]);
+    expect(validateContacts({ userIds: [31], teamIds: [1] }, facts).failures).toEqual([
+      { user_id: 31, display_name: 'Bob', missing_permission: true, unseen_targets: [] },
+    ]);
   });
 
   it('given no users, then the answer is valid', () => {
@@ -44,9 +69,18 @@ describe('validating rota contacts', () => {
   });
 
   it('given both rota_ids and team_ids, or neither, then it is a 422 naming both (null counts as absent)', () => {
-    expect(Object.keys(refusal(() => validateContacts({ userIds: [30], rotaIds: [1], teamIds: [1] }, facts)).errors!).sort()).toEqual(['rota_ids', 'team_ids']);
-    expect(Object.keys(refusal(() => validateContacts({ userIds: [30] }, facts)).errors!).sort()).toEqual(['rota_ids', 'team_ids']);
-    expect(Object.keys(refusal(() => validateContacts({ userIds: [30], rotaIds: null, teamIds: null }, facts)).errors!).sort()).toEqual(['rota_ids', 'team_ids']);
+    expect(
+      Object.keys(refusal(() => validateContacts({ userIds: [30], rotaIds: [1], teamIds: [1] }, facts)).errors!).sort(),
+    ).toEqual(['rota_ids', 'team_ids']);
+    expect(Object.keys(refusal(() => validateContacts({ userIds: [30] }, facts)).errors!).sort()).toEqual([
+      'rota_ids',
+      'team_ids',
+    ]);
+    expect(
+      Object.keys(
+        refusal(() => validateContacts({ userIds: [30], rotaIds: null, teamIds: null }, facts)).errors!,
+      ).sort(),
+    ).toEqual(['rota_ids', 'team_ids']);
     expect(validateContacts({ userIds: [30], rotaIds: [1], teamIds: null }, facts).valid).toBe(true);
   });
 
@@ -63,8 +97,14 @@ describe('validating rota contacts', () => {
 
   it('given lists over their limits (counted as sent, duplicates included), then it is a 422 naming them', () => {
     const many = (n: number, id: number) => Array.from({ length: n }, () => id);
-    expect(Object.keys(refusal(() => validateContacts({ userIds: many(51, 30), rotaIds: many(501, 1) }, facts)).errors!).sort()).toEqual(['rota_ids', 'user_ids']);
-    expect(Object.keys(refusal(() => validateContacts({ userIds: many(50, 30), teamIds: many(101, 1) }, facts)).errors!)).toEqual(['team_ids']);
+    expect(
+      Object.keys(
+        refusal(() => validateContacts({ userIds: many(51, 30), rotaIds: many(501, 1) }, facts)).errors!,
+      ).sort(),
+    ).toEqual(['rota_ids', 'user_ids']);
+    expect(
+      Object.keys(refusal(() => validateContacts({ userIds: many(50, 30), teamIds: many(101, 1) }, facts)).errors!),
+    ).toEqual(['team_ids']);
     expect(validateContacts({ userIds: many(50, 30), teamIds: many(100, 1) }, facts).valid).toBe(true);
   });
 });

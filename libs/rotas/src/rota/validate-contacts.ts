@@ -53,14 +53,21 @@ export function targetField(input: Pick<ValidateContactsInput, 'rotaIds' | 'team
   const rotas = input.rotaIds !== undefined && input.rotaIds !== null;
   const teams = input.teamIds !== undefined && input.teamIds !== null;
   if (rotas === teams) {
-    const message = rotas ? 'Give exactly one of rota_ids and team_ids, not both.' : 'Give exactly one of rota_ids and team_ids.';
+    const message = rotas
+      ? 'Give exactly one of rota_ids and team_ids, not both.'
+      : 'Give exactly one of rota_ids and team_ids.';
     throwIfRefused([refusal('rota_ids', message), refusal('team_ids', message)]);
   }
   return rotas ? 'rota_ids' : 'team_ids';
 }
 
 /** The lists' limits (counted as sent) and their unknown ids (each once). */
-function listRefusals(field: keyof typeof VALIDATE_LIMITS, ids: readonly number[] | undefined, known: (id: number) => boolean, what: string): Refusal[] {
+function listRefusals(
+  field: keyof typeof VALIDATE_LIMITS,
+  ids: readonly number[] | undefined,
+  known: (id: number) => boolean,
+  what: string,
+): Refusal[] {
   if (ids === undefined) return [refusal(field, requiredMessage(field))];
   const limit = VALIDATE_LIMITS[field];
   if (ids.length > limit) return [refusal(field, `The ${field} field must not have more than ${limit} items.`)];
@@ -69,12 +76,25 @@ function listRefusals(field: keyof typeof VALIDATE_LIMITS, ids: readonly number[
 }
 
 /** Checks the body against what the reads found; a 422 names every bad list at once. */
-export function checkValidateContacts(input: ValidateContactsInput, facts: ValidateContactsFacts): 'rota_ids' | 'team_ids' {
+export function checkValidateContacts(
+  input: ValidateContactsInput,
+  facts: ValidateContactsFacts,
+): 'rota_ids' | 'team_ids' {
   const field = targetField(input);
   const targets = (field === 'rota_ids' ? input.rotaIds : input.teamIds) ?? undefined;
   throwIfRefused([
-    ...listRefusals('user_ids', input.userIds, (id) => facts.users.has(id), 'users who are not users of this organisation'),
-    ...listRefusals(field, targets, (id) => facts.targets.has(id), `${field === 'rota_ids' ? 'rotas' : 'teams'} that are unknown or that you do not manage (manage-rotas)`),
+    ...listRefusals(
+      'user_ids',
+      input.userIds,
+      (id) => facts.users.has(id),
+      'users who are not users of this organisation',
+    ),
+    ...listRefusals(
+      field,
+      targets,
+      (id) => facts.targets.has(id),
+      `${field === 'rota_ids' ? 'rotas' : 'teams'} that are unknown or that you do not manage (manage-rotas)`,
+    ),
   ]);
   return field;
 }
@@ -94,7 +114,16 @@ export function validateContacts(input: ValidateContactsInput, facts: ValidateCo
       return seen.has(target.teamId) ? [] : [{ id, name: target.name }];
     });
     const missing = !mayBeContact(facts.permissions.get(userId));
-    return unseen.length || missing ? [{ user_id: userId, display_name: facts.users.get(userId)!, missing_permission: missing, unseen_targets: unseen }] : [];
+    return unseen.length || missing
+      ? [
+          {
+            user_id: userId,
+            display_name: facts.users.get(userId)!,
+            missing_permission: missing,
+            unseen_targets: unseen,
+          },
+        ]
+      : [];
   });
   return { valid: failures.length === 0, failures };
 }

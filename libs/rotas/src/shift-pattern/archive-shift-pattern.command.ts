@@ -20,6 +20,11 @@ export class ArchiveShiftPatternHandler implements ICommandHandler<ArchiveShiftP
   constructor(private readonly store: EventStore) {}
 
   async execute({ caller, id }: ArchiveShiftPatternCommand): Promise<void> {
-    await this.store.handle(streamOf.pattern(id), evolve, (state) => decideArchive(state, { organisationId: caller.organisationId }), { metadata: metadataOf(caller) });
+    await this.store.handle(
+      streamOf.pattern(id),
+      evolve,
+      (state) => decideArchive(state, { organisationId: caller.organisationId }),
+      { metadata: metadataOf(caller) },
+    );
   }
 }

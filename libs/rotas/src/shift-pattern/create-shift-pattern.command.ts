@@ -32,7 +32,9 @@ export class CreateShiftPatternHandler implements ICommandHandler<CreateShiftPat
 
   async execute({ caller, body }: CreateShiftPatternCommand): Promise<number> {
     const category = isIdRef(body.category) ? body.category.id : null;
-    const context = { categoryKnown: category !== null && (await this.teams.activityCategories(caller, [category])).has(category) };
+    const context = {
+      categoryKnown: category !== null && (await this.teams.activityCategories(caller, [category])).has(category),
+    };
     const checked = checkShiftPattern(body, context);
     if (!checked.ok) throwIfRefused(checked.refusals);
     const slots = checked.ok ? checked.value.timeslots.length : 0;

@@ -6,7 +6,12 @@ import { ShiftPatternQueries } from './shift-pattern.queries.js';
 import { ShiftPatternsProjection } from './shift-patterns.projection.js';
 
 /** The shift-pattern aggregate's handlers, queries and projection (rotas.module.ts lists these). */
-export const SHIFT_PATTERN_PROVIDERS: Provider[] = [ShiftPatternsProjection, ShiftPatternQueries, CreateShiftPatternHandler, ArchiveShiftPatternHandler];
+export const SHIFT_PATTERN_PROVIDERS: Provider[] = [
+  ShiftPatternsProjection,
+  ShiftPatternQueries,
+  CreateShiftPatternHandler,
+  ArchiveShiftPatternHandler,
+];
 
 /** Its controllers (rotas-http.module.ts). */
 export const SHIFT_PATTERN_CONTROLLERS: Type<unknown>[] = [ShiftPatternsController];

@@ -34,13 +34,45 @@ describe('shift pattern queries', () => {
       organisation: { name: 'Q', slug: 'q', timezone: 'Europe/London' },
       role_profiles: [{ key: 'p', name: 'P' }],
       categories: [{ key: 'c', name: 'C' }],
-      teams: [{ key: 'a', name: 'A' }, { key: 'b', name: 'B', parent: 'a' }],
-      users: [{ key: 'm', email: 'm@q.example', password: TEST_PASSWORD, display_name: 'm', permissions: ['manage-rotas'], roles: [{ team: 'a', role_profile: 'p' }] }],
+      teams: [
+        { key: 'a', name: 'A' },
+        { key: 'b', name: 'B', parent: 'a' },
+      ],
+      users: [
+        {
+          key: 'm',
+          email: 'm@q.example',
+          password: TEST_PASSWORD,
+          display_name: 'm',
+          permissions: ['manage-rotas'],
+          roles: [{ team: 'a', role_profile: 'p' }],
+        },
+      ],
     });
-    caller = { userId: org.users.m!, organisationId: org.organisation.id, permissions: new Set(['manage-rotas']), sessionId: 's', jti: 'j' };
-    const slot = (hour: number) => ({ weekday_start: 'monday', start_time: `${String(hour).padStart(2, '0')}:00`, weekday_end: 'monday', end_time: `${String(hour).padStart(2, '0')}:30` });
+    caller = {
+      userId: org.users.m!,
+      organisationId: org.organisation.id,
+      permissions: new Set(['manage-rotas']),
+      sessionId: 's',
+      jti: 'j',
+    };
+    const slot = (hour: number) => ({
+      weekday_start: 'monday',
+      start_time: `${String(hour).padStart(2, '0')}:00`,
+      weekday_end: 'monday',
+      end_time: `${String(hour).padStart(2, '0')}:30`,
+    });
     for (let i = 0; i < 6; i++) {
-      ids.push(await app.get(CommandBus).execute(new CreateShiftPatternCommand(caller, { name: `P${i}`, max: 4, category: { id: org.categories.c }, pattern: [slot(9 + i), slot(20)] })));
+      ids.push(
+        await app.get(CommandBus).execute(
+          new CreateShiftPatternCommand(caller, {
+            name: `P${i}`,
+            max: 4,
+            category: { id: org.categories.c },
+            pattern: [slot(9 + i), slot(20)],
+          }),
+        ),
+      );
     }
     await app.get(CommandBus).execute(new ArchiveShiftPatternCommand(caller, ids[5]!));
     // One rota per pattern, written to the log as rota create writes it (the rotas area's projection makes the rows).
@@ -49,12 +81,27 @@ describe('shift pattern queries', () => {
       const created: RotaEvent = {
         type: 'rotas.RotaCreated',
         data: {
-          id: Number(drawn.rota), organisationId: org.organisation.id, teamId: i % 2 ? org.teams.a! : org.teams.b!, patternId: id, startDate: '2026-01-05', endDate: null,
-          timeslots: [], name: `R${i}`, colour: '#000000', selfManage: false, allowSameDayAdd: true, allowSameDayCancel: false, allowSameDayEdit: false,
-          restrictedByRole: false, roleProfileIds: [], requireFullTimeslot: false,
+          id: Number(drawn.rota),
+          organisationId: org.organisation.id,
+          teamId: i % 2 ? org.teams.a! : org.teams.b!,
+          patternId: id,
+          startDate: '2026-01-05',
+          endDate: null,
+          timeslots: [],
+          name: `R${i}`,
+          colour: '#000000',
+          selfManage: false,
+          allowSameDayAdd: true,
+          allowSameDayCancel: false,
+          allowSameDayEdit: false,
+          restrictedByRole: false,
+          roleProfileIds: [],
+          requireFullTimeslot: false,
         },
       };
-      await app.get(EventStore).handle(streamOf.rota(Number(drawn.rota)), evolve, () => [created], { expect: 'no_stream' });
+      await app
+        .get(EventStore)
+        .handle(streamOf.rota(Number(drawn.rota)), evolve, () => [created], { expect: 'no_stream' });
     }
   });
   afterAll(async () => {
@@ -68,8 +115,26 @@ describe('shift pattern queries', () => {
       id: ids[0],
       archived: false,
       timeslots: [
-        { id: expect.any(Number), weekday_start: 'monday', start_time: '09:00', weekday_end: 'monday', end_time: '09:30', min: 1, ideal: 1, max: 4 },
-        { id: expect.any(Number), weekday_start: 'monday', start_time: '20:00', weekday_end: 'monday', end_time: '20:30', min: 1, ideal: 1, max: 4 },
+        {
+          id: expect.any(Number),
+          weekday_start: 'monday',
+          start_time: '09:00',
+          weekday_end: 'monday',
+          end_time: '09:30',
+          min: 1,
+          ideal: 1,
+          max: 4,
+        },
+        {
+          id: expect.any(Number),
+          weekday_start: 'monday',
+          start_time: '20:00',
+          weekday_end: 'monday',
+          end_time: '20:30',
+          min: 1,
+          ideal: 1,
+          max: 4,
+        },
       ],
     });
     expect(p0!.timeslots[0]!.id).toBeLessThan(p0!.timeslots[1]!.id);
@@ -82,12 +147,23 @@ describe('shift pattern queries', () => {
     const statements = async (perPage: number) => {
       const spy = jest.spyOn(ds, 'query');
       try {
-        const { items, total } = await queries.list(caller, { archived: false }, { page: 1, perPage, sort: 'teams', direction: 'asc', include: new Set(SHIFT_PATTERN_INCLUDES) });
+        const { items, total } = await queries.list(
+          caller,
+          { archived: false },
+          { page: 1, perPage, sort: 'teams', direction: 'asc', include: new Set(SHIFT_PATTERN_INCLUDES) },
+        );
         expect(total).toBe(5);
         expect(items).toHaveLength(perPage);
-        expect(items.every((p) => p.pattern!.length === 2 && p.category!.name === 'C' && p.teams!.length === 1 && p.rotas!.length === 1)).toBe(true);
+        expect(
+          items.every(
+            (p) =>
+              p.pattern!.length === 2 && p.category!.name === 'C' && p.teams!.length === 1 && p.rotas!.length === 1,
+          ),
+        ).toBe(true);
         // Only the list's own statements: the worker's pollers share the DataSource.
-        return spy.mock.calls.filter(([text]) => /shift_patterns|rotas r|teams|activity_categories|organisations/.test(String(text))).length;
+        return spy.mock.calls.filter(([text]) =>
+          /shift_patterns|rotas r|teams|activity_categories|organisations/.test(String(text)),
+        ).length;
       } finally {
         spy.mockRestore();
       }

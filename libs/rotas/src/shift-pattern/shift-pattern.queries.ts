@@ -55,18 +55,31 @@ export interface PatternForRota {
 }
 
 type Row = {
-  id: string; name: string; min: number; ideal: number; max: number; category_id: string | null; timeslots?: RotaTimeslot[];
-  created_at: string; updated_at: string; deleted_at: string | null;
+  id: string;
+  name: string;
+  min: number;
+  ideal: number;
+  max: number;
+  category_id: string | null;
+  timeslots?: RotaTimeslot[];
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
 };
 
 /** The spec's `YYYY-MM-DD HH:MM:SS`, as a wall-clock time in the organisation's zone (rotas.md "Outputs": all local). */
-const stamp = (column: string, zone: string) => sql`to_char(${sql.raw(column)} AT TIME ZONE ${zone}::text, 'YYYY-MM-DD HH24:MI:SS')`;
+const stamp = (column: string, zone: string) =>
+  sql`to_char(${sql.raw(column)} AT TIME ZONE ${zone}::text, 'YYYY-MM-DD HH24:MI:SS')`;
 
 const columns = (zone: string, withTimeslots: boolean) =>
   sql`sp.id, sp.name, sp.min, sp.ideal, sp.max, sp.category_id${sql.raw(withTimeslots ? ', sp.timeslots' : '')},
       ${stamp('sp.created_at', zone)} AS created_at, ${stamp('sp.updated_at', zone)} AS updated_at, ${stamp('sp.deleted_at', zone)} AS deleted_at`;
 
-const ORDER: Record<ShiftPatternSort, string> = { created_at: 'sp.created_at', name: 'lower(sp.name)', teams: 'lower(first_team.name)' };
+const ORDER: Record<ShiftPatternSort, string> = {
+  created_at: 'sp.created_at',
+  name: 'lower(sp.name)',
+  teams: 'lower(first_team.name)',
+};
 
 const byName = <T extends { name: string; id: number | string }>(a: T, b: T) => {
   const [x, y] = [a.name.toLowerCase(), b.name.toLowerCase()];
@@ -75,7 +88,14 @@ const byName = <T extends { name: string; id: number | string }>(a: T, b: T) => 
 
 /** A timeslot as the records show it (times `HH:MM:SS`): patterns here, written timeslots in a rota's history. */
 export const timeslotView = (t: RotaTimeslot): PatternTimeslotView => ({
-  id: t.id, weekday_start: t.weekday_start, start_time: `${t.start_time}:00`, weekday_end: t.weekday_end, end_time: `${t.end_time}:00`, min: t.min, ideal: t.ideal, max: t.max,
+  id: t.id,
+  weekday_start: t.weekday_start,
+  start_time: `${t.start_time}:00`,
+  weekday_end: t.weekday_end,
+  end_time: `${t.end_time}:00`,
+  min: t.min,
+  ideal: t.ideal,
+  max: t.max,
 });
 
 /**
@@ -92,14 +112,27 @@ export class ShiftPatternQueries {
     private readonly facts: OrganisationFactsReader,
   ) {}
 
-  async list(caller: Caller, filters: ShiftPatternFilters, q: ListQuery<ShiftPatternSort, ShiftPatternInclude>): Promise<{ items: ShiftPatternView[]; total: number }> {
-    const needsSeen = filters.teams !== undefined || q.sort === 'teams' || q.include.has('teams') || q.include.has('rotas');
-    const [{ timezone }, seen] = await Promise.all([this.facts.of(caller), needsSeen ? this.teams.seenBy(caller, caller.userId) : Promise.resolve(new Set<number>())]);
-    const parts: Sql[] = [tenantScope('sp'), sql.raw(filters.archived ? 'sp.deleted_at IS NOT NULL' : 'sp.deleted_at IS NULL')];
+  async list(
+    caller: Caller,
+    filters: ShiftPatternFilters,
+    q: ListQuery<ShiftPatternSort, ShiftPatternInclude>,
+  ): Promise<{ items: ShiftPatternView[]; total: number }> {
+    const needsSeen =
+      filters.teams !== undefined || q.sort === 'teams' || q.include.has('teams') || q.include.has('rotas');
+    const [{ timezone }, seen] = await Promise.all([
+      this.facts.of(caller),
+      needsSeen ? this.teams.seenBy(caller, caller.userId) : Promise.resolve(new Set<number>()),
+    ]);
+    const parts: Sql[] = [
+      tenantScope('sp'),
+      sql.raw(filters.archived ? 'sp.deleted_at IS NOT NULL' : 'sp.deleted_at IS NULL'),
+    ];
     if (filters.q) parts.push(sql`strpos(lower(sp.name), lower(${filters.q}::text)) > 0`);
     if (filters.teams) {
       const teams = filters.teams.filter((id) => seen.has(id));
-      parts.push(sql`EXISTS (SELECT 1 FROM rotas r WHERE ${tenantScope('r')} AND r.pattern_id = sp.id AND NOT r.archived AND r.team_id = ANY(${teams}::bigint[]))`);
+      parts.push(
+        sql`EXISTS (SELECT 1 FROM rotas r WHERE ${tenantScope('r')} AND r.pattern_id = sp.id AND NOT r.archived AND r.team_id = ANY(${teams}::bigint[]))`,
+      );
     }
     const where = sql.join(parts, ' AND ');
     const count = tenantSql(caller)`SELECT count(*)::int AS total FROM shift_patterns sp WHERE ${where}`;
@@ -114,10 +147,19 @@ export class ShiftPatternQueries {
   }
 
   /** One pattern, archived or not; another organisation's or an unknown id is a 404. */
-  async get(caller: Caller, id: number, include: ReadonlySet<ShiftPatternInclude> = new Set()): Promise<ShiftPatternView> {
+  async get(
+    caller: Caller,
+    id: number,
+    include: ReadonlySet<ShiftPatternInclude> = new Set(),
+  ): Promise<ShiftPatternView> {
     const needsSeen = include.has('teams') || include.has('rotas');
-    const [{ timezone }, seen] = await Promise.all([this.facts.of(caller), needsSeen ? this.teams.seenBy(caller, caller.userId) : Promise.resolve(new Set<number>())]);
-    const q = tenantSql(caller)`SELECT ${columns(timezone, include.has('pattern'))} FROM shift_patterns sp WHERE ${tenantScope('sp')} AND sp.id = ${id}`;
+    const [{ timezone }, seen] = await Promise.all([
+      this.facts.of(caller),
+      needsSeen ? this.teams.seenBy(caller, caller.userId) : Promise.resolve(new Set<number>()),
+    ]);
+    const q = tenantSql(
+      caller,
+    )`SELECT ${columns(timezone, include.has('pattern'))} FROM shift_patterns sp WHERE ${tenantScope('sp')} AND sp.id = ${id}`;
     const rows: Row[] = await this.dataSource.query(q.text, q.values);
     if (!rows[0]) throw new NotFoundError('Shift pattern');
     return (await this.views(caller, rows, include, seen))[0]!;
@@ -125,8 +167,13 @@ export class ShiftPatternQueries {
 
   /** For rota create and replace: the pattern's timeslots (with the pattern's ids) and whether it is archived; null when unknown or another organisation's. */
   async forRota(caller: Pick<Caller, 'organisationId'>, id: number): Promise<PatternForRota | null> {
-    const q = tenantSql(caller)`SELECT sp.id, sp.timeslots, sp.deleted_at IS NOT NULL AS archived FROM shift_patterns sp WHERE ${tenantScope('sp')} AND sp.id = ${id}`;
-    const rows: { id: string; timeslots: RotaTimeslot[]; archived: boolean }[] = await this.dataSource.query(q.text, q.values);
+    const q = tenantSql(
+      caller,
+    )`SELECT sp.id, sp.timeslots, sp.deleted_at IS NOT NULL AS archived FROM shift_patterns sp WHERE ${tenantScope('sp')} AND sp.id = ${id}`;
+    const rows: { id: string; timeslots: RotaTimeslot[]; archived: boolean }[] = await this.dataSource.query(
+      q.text,
+      q.values,
+    );
     const row = rows[0];
     return row ? { id: Number(row.id), timeslots: row.timeslots, archived: row.archived } : null;
   }
@@ -137,9 +184,14 @@ export class ShiftPatternQueries {
    * query as a table of parameters (as the claims list does with user names).
    */
   private async firstTeamJoin(caller: Caller, seen: ReadonlySet<number>): Promise<Sql> {
-    const q = tenantSql(caller)`SELECT DISTINCT r.team_id FROM rotas r WHERE ${tenantScope('r')} AND NOT r.archived AND r.team_id = ANY(${[...seen]}::bigint[])`;
+    const q = tenantSql(
+      caller,
+    )`SELECT DISTINCT r.team_id FROM rotas r WHERE ${tenantScope('r')} AND NOT r.archived AND r.team_id = ANY(${[...seen]}::bigint[])`;
     const rows: { team_id: string }[] = await this.dataSource.query(q.text, q.values);
-    const objects = await this.teams.objects(caller, rows.map((r) => Number(r.team_id)));
+    const objects = await this.teams.objects(
+      caller,
+      rows.map((r) => Number(r.team_id)),
+    );
     const ids = [...objects.keys()];
     const names = ids.map((id) => objects.get(id)!.name);
     return sql`LEFT JOIN LATERAL (
@@ -148,19 +200,40 @@ export class ShiftPatternQueries {
   }
 
   /** Rows as views, each include read once for the whole page. */
-  private async views(caller: Caller, rows: Row[], include: ReadonlySet<ShiftPatternInclude>, seen: ReadonlySet<number>): Promise<ShiftPatternView[]> {
+  private async views(
+    caller: Caller,
+    rows: Row[],
+    include: ReadonlySet<ShiftPatternInclude>,
+    seen: ReadonlySet<number>,
+  ): Promise<ShiftPatternView[]> {
     const categoryIds = [...new Set(rows.flatMap((r) => (r.category_id === null ? [] : [Number(r.category_id)])))];
     const [categories, usage] = await Promise.all([
-      include.has('category') ? this.teams.activityCategories(caller, categoryIds) : Promise.resolve(new Map<number, { id: number; name: string }>()),
-      include.has('teams') || include.has('rotas') ? this.usage(caller, rows.map((r) => Number(r.id)), seen) : Promise.resolve(null),
+      include.has('category')
+        ? this.teams.activityCategories(caller, categoryIds)
+        : Promise.resolve(new Map<number, { id: number; name: string }>()),
+      include.has('teams') || include.has('rotas')
+        ? this.usage(
+            caller,
+            rows.map((r) => Number(r.id)),
+            seen,
+          )
+        : Promise.resolve(null),
     ]);
     return rows.map((r) => {
       const id = Number(r.id);
       const view: ShiftPatternView = {
-        id, name: r.name, min: r.min, ideal: r.ideal, max: r.max, created_at: r.created_at, updated_at: r.updated_at, deleted_at: r.deleted_at,
+        id,
+        name: r.name,
+        min: r.min,
+        ideal: r.ideal,
+        max: r.max,
+        created_at: r.created_at,
+        updated_at: r.updated_at,
+        deleted_at: r.deleted_at,
       };
       if (include.has('pattern')) view.pattern = (r.timeslots ?? []).map(timeslotView);
-      if (include.has('category')) view.category = r.category_id === null ? null : (categories.get(Number(r.category_id)) ?? null);
+      if (include.has('category'))
+        view.category = r.category_id === null ? null : (categories.get(Number(r.category_id)) ?? null);
       if (include.has('teams')) view.teams = usage?.teams.get(id) ?? [];
       if (include.has('rotas')) view.rotas = usage?.rotas.get(id) ?? [];
       return view;
@@ -171,7 +244,10 @@ export class ShiftPatternQueries {
   private async usage(caller: Caller, patternIds: readonly number[], seen: ReadonlySet<number>) {
     const q = tenantSql(caller)`SELECT r.id, r.name, r.team_id, r.pattern_id FROM rotas r
         WHERE ${tenantScope('r')} AND r.pattern_id = ANY(${patternIds}::bigint[]) AND NOT r.archived AND r.team_id = ANY(${[...seen]}::bigint[])`;
-    const rows: { id: string; name: string; team_id: string; pattern_id: string }[] = await this.dataSource.query(q.text, q.values);
+    const rows: { id: string; name: string; team_id: string; pattern_id: string }[] = await this.dataSource.query(
+      q.text,
+      q.values,
+    );
     const objects = await this.teams.objects(caller, [...new Set(rows.map((r) => Number(r.team_id)))]);
     const rotas = new Map<number, { id: number; name: string }[]>();
     const teams = new Map<number, TeamObject[]>();

@@ -54,9 +54,17 @@ export interface CheckedShiftPattern extends Staffing {
 }
 
 const STAFFING = ['min', 'ideal', 'max'] as const;
-const TIMESLOT_FIELDS: ReadonlySet<string> = new Set(['weekday_start', 'start_time', 'weekday_end', 'end_time', ...STAFFING]);
-const isWholeNumber = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const TIMESLOT_FIELDS: ReadonlySet<string> = new Set([
+  'weekday_start',
+  'start_time',
+  'weekday_end',
+  'end_time',
+  ...STAFFING,
+]);
+const isWholeNumber = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0;
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Decision (the spec marks only `name` required): the pattern's own min, ideal and max are
@@ -65,8 +73,13 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * A timeslot that leaves a number out takes the pattern's (rotas.md). `null` is refused: the
  * record's numbers are never null.
  */
-export function patternStaffing(body: ShiftPatternBody): { numbers: Record<keyof Staffing, unknown>; refusals: Refusal[] } {
-  const refusals = STAFFING.flatMap((name) => (body[name] === null ? [refusal(name, `The ${name} field must not be null.`)] : []));
+export function patternStaffing(body: ShiftPatternBody): {
+  numbers: Record<keyof Staffing, unknown>;
+  refusals: Refusal[];
+} {
+  const refusals = STAFFING.flatMap((name) =>
+    body[name] === null ? [refusal(name, `The ${name} field must not be null.`)] : [],
+  );
   const given = (name: keyof Staffing) => (isWholeNumber(body[name]) ? body[name] : undefined);
   const [gMin, gIdeal, gMax] = [given('min'), given('ideal'), given('max')];
   // A number sent but wrong (a string, -1) stays as sent, for checkPattern to refuse.
@@ -83,14 +96,23 @@ export function patternStaffing(body: ShiftPatternBody): { numbers: Record<keyof
 function unknownTimeslotFields(pattern: unknown): Refusal[] {
   if (!Array.isArray(pattern)) return [];
   return pattern.flatMap((item, i) =>
-    isObject(item) ? Object.keys(item).filter((key) => !TIMESLOT_FIELDS.has(key)).map((key) => refusal(`pattern.${i}.${key}`, `The pattern.${i}.${key} field is not allowed.`)) : [],
+    isObject(item)
+      ? Object.keys(item)
+          .filter((key) => !TIMESLOT_FIELDS.has(key))
+          .map((key) => refusal(`pattern.${i}.${key}`, `The pattern.${i}.${key} field is not allowed.`))
+      : [],
   );
 }
 
 function categoryOf(category: unknown, ctx: CreateContext): { id: number | null; refusals: Refusal[] } {
   if (category === undefined || category === null) return { id: null, refusals: [] };
-  if (!isIdRef(category)) return { id: null, refusals: [refusal('category', 'The category field must be an object { "id": … } or null.')] };
-  if (!ctx.categoryKnown) return { id: null, refusals: [refusal('category.id', 'The selected category.id is not an activity category of the organisation.')] };
+  if (!isIdRef(category))
+    return { id: null, refusals: [refusal('category', 'The category field must be an object { "id": … } or null.')] };
+  if (!ctx.categoryKnown)
+    return {
+      id: null,
+      refusals: [refusal('category.id', 'The selected category.id is not an activity category of the organisation.')],
+    };
   return { id: category.id, refusals: [] };
 }
 
@@ -129,7 +151,11 @@ export interface CreateShiftPattern {
 }
 
 /** A new pattern: its stream must be new (the id was just drawn), and its body pass checkShiftPattern. */
-export function decideCreate(state: ShiftPatternState | null, cmd: CreateShiftPattern, ctx: CreateContext): ShiftPatternEvent[] {
+export function decideCreate(
+  state: ShiftPatternState | null,
+  cmd: CreateShiftPattern,
+  ctx: CreateContext,
+): ShiftPatternEvent[] {
   if (state) throw new ConflictError('The shift pattern exists already.');
   const result = checkShiftPattern(cmd.body, ctx);
   if (!result.ok) {
@@ -137,11 +163,17 @@ export function decideCreate(state: ShiftPatternState | null, cmd: CreateShiftPa
     throw new Error('unreachable');
   }
   const { timeslots, ...pattern } = result.value;
-  if (cmd.timeslotIds.length !== timeslots.length) throw new Error(`decideCreate: ${timeslots.length} timeslots, ${cmd.timeslotIds.length} ids drawn`);
+  if (cmd.timeslotIds.length !== timeslots.length)
+    throw new Error(`decideCreate: ${timeslots.length} timeslots, ${cmd.timeslotIds.length} ids drawn`);
   return [
     {
       type: 'rotas.ShiftPatternCreated',
-      data: { id: cmd.id, organisationId: cmd.organisationId, ...pattern, timeslots: timeslots.map((slot, i) => ({ id: cmd.timeslotIds[i]!, ...slot })) },
+      data: {
+        id: cmd.id,
+        organisationId: cmd.organisationId,
+        ...pattern,
+        timeslots: timeslots.map((slot, i) => ({ id: cmd.timeslotIds[i]!, ...slot })),
+      },
     },
   ];
 }

@@ -16,10 +16,21 @@ export class ShiftPatternsProjection extends defineProjection<ShiftPatternEvent>
   on: {
     'rotas.ShiftPatternCreated': ({ data: d, recordedAt: at }) => [
       op.upsert('shift_patterns', ['id'], {
-        id: d.id, organisation_id: d.organisationId, name: d.name, min: d.min, ideal: d.ideal, max: d.max, category_id: d.categoryId,
-        timeslots: d.timeslots, created_at: at, updated_at: at, deleted_at: null,
+        id: d.id,
+        organisation_id: d.organisationId,
+        name: d.name,
+        min: d.min,
+        ideal: d.ideal,
+        max: d.max,
+        category_id: d.categoryId,
+        timeslots: d.timeslots,
+        created_at: at,
+        updated_at: at,
+        deleted_at: null,
       }),
     ],
-    'rotas.ShiftPatternArchived': ({ data: d, recordedAt: at }) => [op.update('shift_patterns', { id: d.id }, { deleted_at: at, updated_at: at })],
+    'rotas.ShiftPatternArchived': ({ data: d, recordedAt: at }) => [
+      op.update('shift_patterns', { id: d.id }, { deleted_at: at, updated_at: at }),
+    ],
   },
 }) {}

@@ -62,7 +62,11 @@ export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
       const prefix = bulk ? `shifts.${i}.` : '';
       try {
         const times = parseShiftTimes(r, zone, prefix);
-        if (r.recurrence) Object.assign(errors, toFieldErrors(validateRecurrence(r.recurrence, times.date, `${prefix}recurrence_pattern.`)));
+        if (r.recurrence)
+          Object.assign(
+            errors,
+            toFieldErrors(validateRecurrence(r.recurrence, times.date, `${prefix}recurrence_pattern.`)),
+          );
         return { request: r, prefix, times };
       } catch (error) {
         if (!(error instanceof ValidationError)) throw error;
@@ -88,7 +92,13 @@ export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
         ignoreOnHold: r.ignoreOnHold,
         confirmRoleRestriction: r.confirmRoleRestriction,
         series: recurrence
-          ? { id: seriesIds.shift()!, frequency: Number(recurrence.recurrence_frequency), weekdays: weekdaysOf(recurrence, times.date), endDate, until: seriesHorizon(times.date, today, endDate) }
+          ? {
+              id: seriesIds.shift()!,
+              frequency: Number(recurrence.recurrence_frequency),
+              weekdays: weekdaysOf(recurrence, times.date),
+              endDate,
+              until: seriesHorizon(times.date, today, endDate),
+            }
           : null,
         prefix,
       };
@@ -96,10 +106,16 @@ export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
     const rotaIds = [...new Set(items.map((i) => i.rotaId))];
     const userIds = [...new Set(items.map((i) => i.userId))];
     const gates = {
-      advance: items.flatMap((i) => [gateOf.rotaDay(i.rotaId, i.times.date), ...datesTouched(i.times, zone).map((d) => gateOf.userDay(i.userId, d))]),
+      advance: items.flatMap((i) => [
+        gateOf.rotaDay(i.rotaId, i.times.date),
+        ...datesTouched(i.times, zone).map((d) => gateOf.userDay(i.userId, d)),
+      ]),
       hold: rotaIds.map(gateOf.rotaCalendar),
     };
-    const streams = items.flatMap((i) => [{ streamId: streamOf.shift(i.shiftId), expect: 'no_stream' as const }, ...(i.series ? [{ streamId: streamOf.series(i.series.id), expect: 'no_stream' as const }] : [])]);
+    const streams = items.flatMap((i) => [
+      { streamId: streamOf.shift(i.shiftId), expect: 'no_stream' as const },
+      ...(i.series ? [{ streamId: streamOf.series(i.series.id), expect: 'no_stream' as const }] : []),
+    ]);
     const from = new Date(Math.min(...items.map((i) => Date.parse(i.times.start))));
     const to = new Date(Math.max(...items.map((i) => Date.parse(i.times.end))));
     await this.store.handleMany(
@@ -109,11 +125,22 @@ export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
           this.facts.rotas(caller, rotaIds, zone),
           this.facts.bookers(caller, userIds),
           this.facts.shiftsOfUsers(caller, userIds, from, to),
-          this.facts.onRotaDays(caller, items.map((i) => ({ rotaId: i.rotaId, date: i.times.date }))),
+          this.facts.onRotaDays(
+            caller,
+            items.map((i) => ({ rotaId: i.rotaId, date: i.times.date })),
+          ),
         ]);
         // Another organisation's rota, or none: 404 (api.md), before any rule.
         if (rotaIds.some((id) => !rotas.has(id))) throw new NotFoundError('Rota');
-        return decideBookShifts(items, { organisationId: caller.organisationId, rotas, bookers, reach, userShifts, rotaDays, now: Date.now() });
+        return decideBookShifts(items, {
+          organisationId: caller.organisationId,
+          rotas,
+          bookers,
+          reach,
+          userShifts,
+          rotaDays,
+          now: Date.now(),
+        });
       },
       { metadata: metadataOf(caller), gates, retries: BOOKING_RETRIES },
     );

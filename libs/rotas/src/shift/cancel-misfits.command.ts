@@ -5,7 +5,17 @@ import { shiftsThatNoLongerFit } from '../domain/shift-fit.js';
 import { evolve as evolveSeries, type SeriesState } from '../repeating-shift/repeating-shift.js';
 import { calendarOf, evolve as evolveRota, type RotaState } from '../rota/rota.js';
 import { type RotaEvent, streamOf } from '../rotas.events.js';
-import { bookedShiftOf, type CalendarChangeType, type CancelMisfits, decideCancelMisfits, evolveTrackedShift, type MisfitEvent, misfitsStateOf, seriesEndOf, type TrackedShift } from './misfits.js';
+import {
+  bookedShiftOf,
+  type CalendarChangeType,
+  type CancelMisfits,
+  decideCancelMisfits,
+  evolveTrackedShift,
+  type MisfitEvent,
+  misfitsStateOf,
+  seriesEndOf,
+  type TrackedShift,
+} from './misfits.js';
 import { ShiftSystemQueries } from './shift-system.queries.js';
 
 /** What the job carries of the rota change (misfits.reactor.ts). */
@@ -54,8 +64,13 @@ export class CancelMisfitsHandler implements ICommandHandler<CancelMisfitsComman
     const { before, after } = await this.rotaAround(change);
     if (!after || after.organisationId !== change.organisationId) return 0;
     const command: CancelMisfits = {
-      change: change.type, organisationId: change.organisationId, rotaId: change.id, position: change.position, effectiveFrom: change.effectiveFrom,
-      before: before && calendarOf(before), after: calendarOf(after),
+      change: change.type,
+      organisationId: change.organisationId,
+      rotaId: change.id,
+      position: change.position,
+      effectiveFrom: change.effectiveFrom,
+      before: before && calendarOf(before),
+      after: calendarOf(after),
     };
     const endsSeries = seriesEndOf(command) !== null;
     const [{ timezone: zone }, rows, seriesIds] = await Promise.all([
@@ -65,7 +80,11 @@ export class CancelMisfitsHandler implements ICommandHandler<CancelMisfitsComman
     ]);
     const context = { zone, requireFullTimeslot: after.requireFullTimeslot };
     // A row that fits now fits whatever its stream says: a later booking or move was checked against this calendar already.
-    const candidates = shiftsThatNoLongerFit(command.after, rows.map(bookedShiftOf), { ...context, now: Date.now(), before: command.before }).map((m) => m.shift_id);
+    const candidates = shiftsThatNoLongerFit(command.after, rows.map(bookedShiftOf), {
+      ...context,
+      now: Date.now(),
+      before: command.before,
+    }).map((m) => m.shift_id);
     if (candidates.length === 0 && seriesIds.length === 0) return 0;
     const streams: HandledStream[] = [
       ...candidates.map((id) => ({ streamId: streamOf.shift(id), evolve: evolveTrackedShift })),
@@ -76,10 +95,16 @@ export class CancelMisfitsHandler implements ICommandHandler<CancelMisfitsComman
       streams,
       (states) => {
         const all = states as unknown as (TrackedShift | SeriesState | null)[];
-        const state = misfitsStateOf(all.slice(0, candidates.length) as (TrackedShift | null)[], all.slice(candidates.length) as (SeriesState | null)[]);
+        const state = misfitsStateOf(
+          all.slice(0, candidates.length) as (TrackedShift | null)[],
+          all.slice(candidates.length) as (SeriesState | null)[],
+        );
         const events = decideCancelMisfits(state, command, { ...context, now: Date.now() });
         cancelled = events.filter((e) => e.type === 'rotas.ShiftCancelled').length;
-        return byStream(events).map(({ streamId, events: own }) => ({ streamId, events: cause.identify(streamId, own) }));
+        return byStream(events).map(({ streamId, events: own }) => ({
+          streamId,
+          events: cause.identify(streamId, own),
+        }));
       },
       { metadata: cause.metadata, retries: MISFIT_RETRIES },
     );
@@ -88,8 +113,11 @@ export class CancelMisfitsHandler implements ICommandHandler<CancelMisfitsComman
 
   /** The rota as it stood just before the change and just after it (later events have jobs of their own). */
   private async rotaAround(change: MisfitJobData): Promise<{ before: RotaState | null; after: RotaState | null }> {
-    const events = (await this.store.readStream(streamOf.rota(change.id))) as unknown as (RotaEvent & { streamVersion: number })[];
-    const fold = (upTo: number) => events.filter((e) => e.streamVersion <= upTo).reduce<RotaState | null>(evolveRota, null);
+    const events = (await this.store.readStream(streamOf.rota(change.id))) as unknown as (RotaEvent & {
+      streamVersion: number;
+    })[];
+    const fold = (upTo: number) =>
+      events.filter((e) => e.streamVersion <= upTo).reduce<RotaState | null>(evolveRota, null);
     return { before: fold(change.streamVersion - 1), after: fold(change.streamVersion) };
   }
 }

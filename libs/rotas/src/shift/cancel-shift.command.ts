@@ -36,6 +36,11 @@ export class CancelShiftHandler implements ICommandHandler<CancelShiftCommand> {
   async execute({ caller, shiftId }: CancelShiftCommand): Promise<void> {
     const [{ timezone: zone }, reach] = await Promise.all([this.organisations.of(caller), this.policy.reach(caller)]);
     const { rota } = await shiftToChange(this.shifts, this.facts, caller, reach, 'cancel', shiftId, zone);
-    await this.store.handle(streamOf.shift(shiftId), evolve, (state) => decideCancelShift(state, { reach }, { rota, now: Date.now() }), { metadata: metadataOf(caller) });
+    await this.store.handle(
+      streamOf.shift(shiftId),
+      evolve,
+      (state) => decideCancelShift(state, { reach }, { rota, now: Date.now() }),
+      { metadata: metadataOf(caller) },
+    );
   }
 }

@@ -11,7 +11,17 @@ import { RepeatingShiftQueries } from '../repeating-shift/repeating-shift.querie
 import { BOOKING_RETRIES } from './book-shifts.command.js';
 import { BookingFactsReader, type RotaForBooking } from './booking-facts.js';
 import { evolve as evolveShift, type ShiftState } from './shift.js';
-import { type ChangePlan, decideChangeShift, type EditMode, laterOccurrences, occurrenceAt, ownerOf, PlanMoved, planChange, timesOfDayOf } from './shift-changes.js';
+import {
+  type ChangePlan,
+  decideChangeShift,
+  type EditMode,
+  laterOccurrences,
+  occurrenceAt,
+  ownerOf,
+  PlanMoved,
+  planChange,
+  timesOfDayOf,
+} from './shift-changes.js';
 import { bookingCaller } from './shift-decisions.js';
 import { datesTouched, parseShiftTimes } from './shift-times.js';
 import { type ShiftRow, ShiftQueries } from './shift.queries.js';
@@ -48,7 +58,8 @@ export async function replanning<T>(work: () => Promise<T>): Promise<T> {
       return await work();
     } catch (error) {
       if (!(error instanceof PlanMoved)) throw error;
-      if (attempt >= BOOKING_RETRIES) throw new ConflictError('The shift’s series kept changing while this request was decided; try again.');
+      if (attempt >= BOOKING_RETRIES)
+        throw new ConflictError('The shift’s series kept changing while this request was decided; try again.');
     }
   }
 }
@@ -57,7 +68,14 @@ export async function replanning<T>(work: () => Promise<T>): Promise<T> {
  * The occurrences listed before a decision still cover those booked now: throws PlanMoved when an
  * occurrence appeared since (the worker generated it), so the change plans again with it.
  */
-export async function assertListed(shifts: ShiftQueries, tenant: Tenant, seriesId: number, fromDate: string, listed: readonly { id: number }[], pick: (rows: ShiftRow[]) => ShiftRow[]): Promise<void> {
+export async function assertListed(
+  shifts: ShiftQueries,
+  tenant: Tenant,
+  seriesId: number,
+  fromDate: string,
+  listed: readonly { id: number }[],
+  pick: (rows: ShiftRow[]) => ShiftRow[],
+): Promise<void> {
   const known = new Set(listed.map((s) => s.id));
   if (pick(await shifts.ofSeries(tenant, seriesId, fromDate)).some((s) => !known.has(s.id))) throw new PlanMoved();
 }
@@ -101,15 +119,25 @@ export class ChangeShiftHandler implements ICommandHandler<ChangeShiftCommand> {
   ) {}
 
   async execute({ caller, shiftId, change }: ChangeShiftCommand): Promise<void> {
-    const [{ timezone: zone, today }, reach] = await Promise.all([this.organisations.of(caller), this.policy.reach(caller)]);
+    const [{ timezone: zone, today }, reach] = await Promise.all([
+      this.organisations.of(caller),
+      this.policy.reach(caller),
+    ]);
     let newSeriesId: number | null = null;
     await replanning(async () => {
       const { row } = await shiftToChange(this.shifts, this.facts, caller, reach, 'edit', shiftId, zone);
       const times = parseShiftTimes(change, zone);
-      const request = { times, mode: change.mode, recurrence: change.recurrence, ignoreOnHold: change.ignoreOnHold, confirmRoleRestriction: change.confirmRoleRestriction };
+      const request = {
+        times,
+        mode: change.mode,
+        recurrence: change.recurrence,
+        ignoreOnHold: change.ignoreOnHold,
+        confirmRoleRestriction: change.confirmRoleRestriction,
+      };
       const series = row.seriesId === null ? null : await this.series.row(caller, row.seriesId);
       const plan = planChange(row, series, request);
-      if ((plan.kind === 'split' || plan.kind === 'start') && newSeriesId === null) newSeriesId = await this.ids.next('series');
+      if ((plan.kind === 'split' || plan.kind === 'start') && newSeriesId === null)
+        newSeriesId = await this.ids.next('series');
       const seriesId = 'seriesId' in plan ? plan.seriesId : null;
       const now = Date.now();
       const pick = (rows: ShiftRow[]) => (seriesId === null ? [] : laterOccurrences(rows, row, seriesId, now));
@@ -119,13 +147,18 @@ export class ChangeShiftHandler implements ICommandHandler<ChangeShiftCommand> {
       const moves = plan.kind === 'retime' ? later.flatMap((o) => occurrenceAt(o.date, tod, zone) ?? []) : [];
       const spans = [times, ...moves];
       const gates = {
-        advance: spans.flatMap((t) => [gateOf.rotaDay(row.rotaId, t.date), ...datesTouched(t, zone).map((d) => gateOf.userDay(row.userId, d))]),
+        advance: spans.flatMap((t) => [
+          gateOf.rotaDay(row.rotaId, t.date),
+          ...datesTouched(t, zone).map((d) => gateOf.userDay(row.userId, d)),
+        ]),
         hold: [gateOf.rotaCalendar(row.rotaId)],
       };
       const streams: HandledStream[] = [
         { streamId: streamOf.shift(row.id), evolve: evolveShift },
         ...(seriesId === null ? [] : [{ streamId: streamOf.series(seriesId), evolve: evolveSeries }]),
-        ...(plan.kind === 'split' || plan.kind === 'start' ? [{ streamId: streamOf.series(newSeriesId!), expect: 'no_stream' as const }] : []),
+        ...(plan.kind === 'split' || plan.kind === 'start'
+          ? [{ streamId: streamOf.series(newSeriesId!), expect: 'no_stream' as const }]
+          : []),
         ...later.map((o) => ({ streamId: streamOf.shift(o.id), evolve: evolveShift })),
       ];
       const from = new Date(Math.min(...spans.map((t) => Date.parse(t.start))));
@@ -153,7 +186,12 @@ export class ChangeShiftHandler implements ICommandHandler<ChangeShiftCommand> {
             request,
             plan as ChangePlan,
             {
-              zone, today, now, rota, reach, newSeriesId,
+              zone,
+              today,
+              now,
+              rota,
+              reach,
+              newSeriesId,
               booker: bookers.get(row.userId),
               userShifts,
               rotaDayShifts: rotaDays.get(`${row.rotaId} ${times.date}`) ?? [],

@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { AsReactor, causedJob, type CausedJob, defineReactor, type ReactorJob, type StoredEvent } from '#app/event-store';
+import {
+  AsReactor,
+  causedJob,
+  type CausedJob,
+  defineReactor,
+  type ReactorJob,
+  type StoredEvent,
+} from '#app/event-store';
 import type { RotaCalendarChange, RotaEvent } from '../rotas.events.js';
 import type { MisfitJobData } from './cancel-misfits.command.js';
 import type { CalendarChangeType } from './misfits.js';

@@ -13,7 +13,13 @@ import { evolve as evolveShift, type ShiftState } from './shift.js';
  */
 
 /** The rota events that carry a calendar and can leave booked shifts behind. */
-export const CALENDAR_CHANGES = ['rotas.RotaTimeslotsChanged', 'rotas.RotaPatternReplaced', 'rotas.RotaEnded', 'rotas.RotaClosed', 'rotas.RotaArchived'] as const;
+export const CALENDAR_CHANGES = [
+  'rotas.RotaTimeslotsChanged',
+  'rotas.RotaPatternReplaced',
+  'rotas.RotaEnded',
+  'rotas.RotaClosed',
+  'rotas.RotaArchived',
+] as const;
 export type CalendarChangeType = (typeof CALENDAR_CHANGES)[number];
 
 /**
@@ -56,7 +62,10 @@ export function evolveMisfits(state: MisfitsState | null, event: PositionedEvent
 }
 
 /** The joined states of separately folded streams. */
-export function misfitsStateOf(shifts: readonly (TrackedShift | null)[], series: readonly (SeriesState | null)[]): MisfitsState {
+export function misfitsStateOf(
+  shifts: readonly (TrackedShift | null)[],
+  series: readonly (SeriesState | null)[],
+): MisfitsState {
   return {
     shifts: new Map(shifts.flatMap((s) => (s ? [[s.id, s] as const] : []))),
     series: new Map(series.flatMap((s) => (s ? [[s.id, s] as const] : []))),
@@ -101,22 +110,47 @@ export type MisfitEvent = ShiftCancelledEvent | SeriesEndedEvent;
  * no longer pending past it. Shifts and series already cancelled or ended are left as they are, so
  * a second run decides nothing.
  */
-export function decideCancelMisfits(state: MisfitsState | null, command: CancelMisfits, context: MisfitsContext): MisfitEvent[] {
-  const { shifts, series } = state ?? { shifts: new Map<number, TrackedShift>(), series: new Map<number, SeriesState>() };
+export function decideCancelMisfits(
+  state: MisfitsState | null,
+  command: CancelMisfits,
+  context: MisfitsContext,
+): MisfitEvent[] {
+  const { shifts, series } = state ?? {
+    shifts: new Map<number, TrackedShift>(),
+    series: new Map<number, SeriesState>(),
+  };
   const { organisationId, rotaId } = command;
   const candidates = [...shifts.values()]
-    .filter((s) => s.cancelled === null && s.organisationId === organisationId && s.rotaId === rotaId && s.date >= command.effectiveFrom && s.timesAt < command.position)
+    .filter(
+      (s) =>
+        s.cancelled === null &&
+        s.organisationId === organisationId &&
+        s.rotaId === rotaId &&
+        s.date >= command.effectiveFrom &&
+        s.timesAt < command.position,
+    )
     .sort((a, b) => Date.parse(a.start) - Date.parse(b.start) || a.id - b.id);
-  const misfits = shiftsThatNoLongerFit(command.after, candidates.map(bookedShiftOf), { ...context, before: command.before });
+  const misfits = shiftsThatNoLongerFit(command.after, candidates.map(bookedShiftOf), {
+    ...context,
+    before: command.before,
+  });
   const cancelled = misfits.map(({ shift_id, reason }): ShiftCancelledEvent => {
     const s = shifts.get(shift_id)!;
-    return { type: 'rotas.ShiftCancelled', data: { id: s.id, organisationId, rotaId, userId: s.userId, date: s.date, reason, sequence: s.sequence + 1 } };
+    return {
+      type: 'rotas.ShiftCancelled',
+      data: { id: s.id, organisationId, rotaId, userId: s.userId, date: s.date, reason, sequence: s.sequence + 1 },
+    };
   });
   return [...cancelled, ...seriesEnded(series, command)];
 }
 
 /** A shift's times as shift-fit reads them. */
-export const bookedShiftOf = (s: { id: number; date: string; start: string; end: string }): BookedShift => ({ id: s.id, date: s.date, start: Date.parse(s.start), end: Date.parse(s.end) });
+export const bookedShiftOf = (s: { id: number; date: string; start: string; end: string }): BookedShift => ({
+  id: s.id,
+  date: s.date,
+  start: Date.parse(s.start),
+  end: Date.parse(s.end),
+});
 
 /** The last date a change leaves the rota's series: the archive date, or the new end date; null for the other changes. */
 export function seriesEndOf(command: Pick<CancelMisfits, 'change' | 'effectiveFrom' | 'after'>): string | null {
@@ -130,7 +164,16 @@ function seriesEnded(series: ReadonlyMap<number, SeriesState>, command: CancelMi
   if (end === null) return [];
   const reason = command.change === 'rotas.RotaArchived' ? 'rota_archived' : 'ended';
   return [...series.values()]
-    .filter((s) => s.ended === null && s.organisationId === command.organisationId && s.rotaId === command.rotaId && (s.endDate === null || s.endDate > end))
+    .filter(
+      (s) =>
+        s.ended === null &&
+        s.organisationId === command.organisationId &&
+        s.rotaId === command.rotaId &&
+        (s.endDate === null || s.endDate > end),
+    )
     .sort((a, b) => a.id - b.id)
-    .map((s) => ({ type: 'rotas.RepeatingShiftEnded', data: { id: s.id, organisationId: s.organisationId, endDate: end, until: s.until < end ? s.until : end, reason } }));
+    .map((s) => ({
+      type: 'rotas.RepeatingShiftEnded',
+      data: { id: s.id, organisationId: s.organisationId, endDate: end, until: s.until < end ? s.until : end, reason },
+    }));
 }

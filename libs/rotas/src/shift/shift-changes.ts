@@ -1,12 +1,33 @@
 import type { StreamEvents } from '#app/event-store';
 import { type FieldErrors, NotFoundError, ValidationError } from '#app/platform';
-import { type BookedSpan, type BookingRota, type BookingUser, checkBooking, checkCancel, overlaps } from '../domain/booking-rules.js';
+import {
+  type BookedSpan,
+  type BookingRota,
+  type BookingUser,
+  checkBooking,
+  checkCancel,
+  overlaps,
+} from '../domain/booking-rules.js';
 import { addDays, dayNumber } from '../domain/calendar-dates.js';
 import { toFieldErrors } from '../domain/refusals.js';
-import { occurrenceTimes, type RecurrenceInput, seriesDatesBetween, type SeriesWeekday, seriesHorizon, validateRecurrence, weekdaysOf } from '../domain/series-dates.js';
+import {
+  occurrenceTimes,
+  type RecurrenceInput,
+  seriesDatesBetween,
+  type SeriesWeekday,
+  seriesHorizon,
+  validateRecurrence,
+  weekdaysOf,
+} from '../domain/series-dates.js';
 import { whyShiftDoesNotFit } from '../domain/shift-fit.js';
 import type { CallerReach } from '../rotas.policy.js';
-import { type RepeatingShiftEvent, type ShiftCancelReason, type ShiftEvent, type ShiftTimesData, streamOf } from '../rotas.events.js';
+import {
+  type RepeatingShiftEvent,
+  type ShiftCancelReason,
+  type ShiftEvent,
+  type ShiftTimesData,
+  streamOf,
+} from '../rotas.events.js';
 import { seriesRule } from '../repeating-shift/generation.js';
 import { type SeriesState, timesOfDay } from '../repeating-shift/repeating-shift.js';
 import type { Booker } from './booking-facts.js';
@@ -69,9 +90,14 @@ export interface TimesOfDay {
   readonly dayOffset: number;
 }
 
-export const timesOfDayOf = (t: ShiftTimesData): TimesOfDay => ({ startTime: t.startWall.slice(11), endTime: t.endWall.slice(11), dayOffset: dayNumber(t.endWall.slice(0, 10)) - dayNumber(t.date) });
+export const timesOfDayOf = (t: ShiftTimesData): TimesOfDay => ({
+  startTime: t.startWall.slice(11),
+  endTime: t.endWall.slice(11),
+  dayOffset: dayNumber(t.endWall.slice(0, 10)) - dayNumber(t.date),
+});
 
-const sameTimesOfDay = (a: TimesOfDay, b: TimesOfDay) => a.startTime === b.startTime && a.endTime === b.endTime && a.dayOffset === b.dayOffset;
+const sameTimesOfDay = (a: TimesOfDay, b: TimesOfDay) =>
+  a.startTime === b.startTime && a.endTime === b.endTime && a.dayOffset === b.dayOffset;
 
 /** The occurrence on `date` at these wall-clock times, or null when one of them does not exist that day (the spring gap). */
 export function occurrenceAt(date: string, t: TimesOfDay, zone: string): ShiftTimesData | null {
@@ -86,24 +112,36 @@ const patternOf = (r: RecurrenceInput, firstDate: string): SeriesPattern => ({
 });
 
 const samePattern = (a: SeriesPattern, b: SeriesPattern) =>
-  a.frequency === b.frequency && a.endDate === b.endDate && a.weekdays.length === b.weekdays.length && a.weekdays.every((d) => b.weekdays.includes(d));
+  a.frequency === b.frequency &&
+  a.endDate === b.endDate &&
+  a.weekdays.length === b.weekdays.length &&
+  a.weekdays.every((d) => b.weekdays.includes(d));
 
 /**
  * The plan of an update (ChangePlan), or its 422s, all at once: a non-null `recurrence_pattern`
  * with `single`; a recurring edit of a series' shift that moves its date (`start_datetime`: only
  * the times of day change); a pattern that validateRecurrence refuses.
  */
-export function planChange(shift: { readonly date: string; readonly seriesId: number | null }, series: SeriesPattern | null, request: ChangeRequest): ChangePlan {
+export function planChange(
+  shift: { readonly date: string; readonly seriesId: number | null },
+  series: SeriesPattern | null,
+  request: ChangeRequest,
+): ChangePlan {
   const { times, mode, recurrence } = request;
   const errors: FieldErrors = {};
   const given = recurrence !== undefined && recurrence !== null;
-  if (given && mode === 'single') errors.recurrence_pattern = ['The recurrence_pattern must be null or absent with edit_mode single: a single edit takes the shift out of its series.'];
+  if (given && mode === 'single')
+    errors.recurrence_pattern = [
+      'The recurrence_pattern must be null or absent with edit_mode single: a single edit takes the shift out of its series.',
+    ];
   else if (given) Object.assign(errors, toFieldErrors(validateRecurrence(recurrence, times.date)));
   const seriesId = mode === 'recurring' ? shift.seriesId : null;
   // A single edit needs nothing of the series; a recurring one of a series shift needs its pattern.
   if (seriesId !== null && !series) throw new Error(`Shift of series ${seriesId}, which has no record`);
   if (seriesId !== null && times.date !== shift.date) {
-    errors.start_datetime = [`A recurring edit keeps the shift's date, ${shift.date}, and changes the times of day; move this shift alone with edit_mode single.`];
+    errors.start_datetime = [
+      `A recurring edit keeps the shift's date, ${shift.date}, and changes the times of day; move this shift alone with edit_mode single.`,
+    ];
   }
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
   if (mode === 'single') return { kind: 'single' };
@@ -123,21 +161,34 @@ const samePlan = (a: ChangePlan, b: ChangePlan) => a.kind === b.kind && seriesOf
  * edited on its own earlier has left it), dated after the edited shift, and not started (rotas.md:
  * past shifts are never touched). Rows or states alike.
  */
-export function laterOccurrences<T extends { readonly id: number; readonly seriesId: number | null; readonly date: string; readonly start: string }>(
-  shifts: readonly T[],
-  edited: { readonly id: number; readonly date: string },
-  seriesId: number,
-  now: number,
-): T[] {
-  return shifts.filter((s) => s.id !== edited.id && s.seriesId === seriesId && s.date > edited.date && Date.parse(s.start) > now);
+export function laterOccurrences<
+  T extends { readonly id: number; readonly seriesId: number | null; readonly date: string; readonly start: string },
+>(shifts: readonly T[], edited: { readonly id: number; readonly date: string }, seriesId: number, now: number): T[] {
+  return shifts.filter(
+    (s) => s.id !== edited.id && s.seriesId === seriesId && s.date > edited.date && Date.parse(s.start) > now,
+  );
 }
 
 /** The user of a shift as the access rules see them (only the id matters to a cancel and to checkBookingAccess). */
-export const ownerOf = (userId: number): BookingUser => ({ id: userId, inOrganisation: true, seesRota: true, onHold: false, roleProfileIds: [] });
+export const ownerOf = (userId: number): BookingUser => ({
+  id: userId,
+  inOrganisation: true,
+  seesRota: true,
+  onHold: false,
+  roleProfileIds: [],
+});
 
 export const cancellation = (s: ShiftState, reason: ShiftCancelReason): ShiftEvent => ({
   type: 'rotas.ShiftCancelled',
-  data: { id: s.id, organisationId: s.organisationId, rotaId: s.rotaId, userId: s.userId, date: s.date, reason, sequence: s.sequence + 1 },
+  data: {
+    id: s.id,
+    organisationId: s.organisationId,
+    rotaId: s.rotaId,
+    userId: s.userId,
+    date: s.date,
+    reason,
+    sequence: s.sequence + 1,
+  },
 });
 
 type SeriesEnded = Extract<RepeatingShiftEvent, { type: 'rotas.RepeatingShiftEnded' }>;
@@ -146,17 +197,41 @@ type SeriesEnded = Extract<RepeatingShiftEvent, { type: 'rotas.RepeatingShiftEnd
  * A series ends after `endDate` (inclusive): RepeatingShiftEnded, `until` brought down to it so no
  * generation is pending past it; null when it already ends on or before that date.
  */
-export function endSeries(series: SeriesState, endDate: string, reason: SeriesEnded['data']['reason']): SeriesEnded | null {
+export function endSeries(
+  series: SeriesState,
+  endDate: string,
+  reason: SeriesEnded['data']['reason'],
+): SeriesEnded | null {
   if (series.endDate !== null && series.endDate <= endDate) return null;
-  return { type: 'rotas.RepeatingShiftEnded', data: { id: series.id, organisationId: series.organisationId, endDate, until: series.until < endDate ? series.until : endDate, reason } };
+  return {
+    type: 'rotas.RepeatingShiftEnded',
+    data: {
+      id: series.id,
+      organisationId: series.organisationId,
+      endDate,
+      until: series.until < endDate ? series.until : endDate,
+      reason,
+    },
+  };
 }
 
 const moved = (s: ShiftState, times: ShiftTimesData): ShiftEvent => ({
   type: 'rotas.ShiftMoved',
-  data: { id: s.id, organisationId: s.organisationId, rotaId: s.rotaId, userId: s.userId, ...times, sequence: s.sequence + 1, was: timesOf(s) },
+  data: {
+    id: s.id,
+    organisationId: s.organisationId,
+    rotaId: s.rotaId,
+    userId: s.userId,
+    ...times,
+    sequence: s.sequence + 1,
+    was: timesOf(s),
+  },
 });
 
-const seriesChanged = (s: ShiftState, seriesId: number | null): ShiftEvent => ({ type: 'rotas.ShiftSeriesChanged', data: { id: s.id, organisationId: s.organisationId, seriesId } });
+const seriesChanged = (s: ShiftState, seriesId: number | null): ShiftEvent => ({
+  type: 'rotas.ShiftSeriesChanged',
+  data: { id: s.id, organisationId: s.organisationId, seriesId },
+});
 
 const sameTimes = (a: ShiftTimesData, b: ShiftTimesData) => a.start === b.start && a.end === b.end;
 
@@ -208,10 +283,19 @@ export interface ChangeStates {
  *   `series_ended`, and a new series starts with this shift (the worker books its occurrences);
  * - `start`: a new series starts with this shift.
  */
-export function decideChangeShift(states: ChangeStates, request: ChangeRequest, expected: ChangePlan, context: ChangeContext): StreamEvents[] {
+export function decideChangeShift(
+  states: ChangeStates,
+  request: ChangeRequest,
+  expected: ChangePlan,
+  context: ChangeContext,
+): StreamEvents[] {
   const { shift, series } = states;
   if (!shift || shift.cancelled) throw new NotFoundError('Shift');
-  const plan = planChange(shift, series && { frequency: series.frequency, weekdays: series.weekdays, endDate: series.endDate }, request);
+  const plan = planChange(
+    shift,
+    series && { frequency: series.frequency, weekdays: series.weekdays, endDate: series.endDate },
+    request,
+  );
   if (!samePlan(plan, expected)) throw new PlanMoved();
   const seriesId = seriesOfPlan(plan);
   const live = states.later.filter((s): s is ShiftState => s !== null && s.cancelled === null);
@@ -224,7 +308,13 @@ export function decideChangeShift(states: ChangeStates, request: ChangeRequest, 
   checkBooking({
     action: 'edit',
     rota: context.rota,
-    user: { id: shift.userId, inOrganisation: !!booker, seesRota: !!booker?.seen.has(context.rota.teamId), onHold: !!booker?.onHold, roleProfileIds: [...(booker?.roleProfileIds ?? [])] },
+    user: {
+      id: shift.userId,
+      inOrganisation: !!booker,
+      seesRota: !!booker?.seen.has(context.rota.teamId),
+      onHold: !!booker?.onHold,
+      roleProfileIds: [...(booker?.roleProfileIds ?? [])],
+    },
     caller: bookingCaller({ reach: context.reach }, context.rota.teamId),
     shift: span,
     current: spanOf(shift),
@@ -237,7 +327,8 @@ export function decideChangeShift(states: ChangeStates, request: ChangeRequest, 
   taken.push({ id: shift.id, userId: shift.userId, rotaId: shift.rotaId, ...span });
 
   const newSeriesId = plan.kind === 'split' || plan.kind === 'start' ? context.newSeriesId : null;
-  if ((plan.kind === 'split' || plan.kind === 'start') && newSeriesId === null) throw new Error('A new series needs an id drawn before the decision');
+  if ((plan.kind === 'split' || plan.kind === 'start') && newSeriesId === null)
+    throw new Error('A new series needs an id drawn before the decision');
   const shiftEvents: ShiftEvent[] = sameTimes(shift, times) ? [] : [moved(shift, times)];
   if (newSeriesId !== null) shiftEvents.push(seriesChanged(shift, newSeriesId));
   else if (plan.kind === 'single' && shift.seriesId !== null) shiftEvents.push(seriesChanged(shift, null));
@@ -245,18 +336,30 @@ export function decideChangeShift(states: ChangeStates, request: ChangeRequest, 
 
   if (plan.kind === 'retime') out.push(...retime(series!, later, times, taken, context));
   if (plan.kind === 'end' || plan.kind === 'split') {
-    const ended = plan.kind === 'end' ? endSeries(series!, shift.date, 'ended') : endSeries(series!, addDays(shift.date, -1), 'split');
+    const ended =
+      plan.kind === 'end'
+        ? endSeries(series!, shift.date, 'ended')
+        : endSeries(series!, addDays(shift.date, -1), 'split');
     out.push({ streamId: streamOf.series(series!.id), events: ended ? [ended] : [] });
-    for (const occurrence of later) out.push({ streamId: streamOf.shift(occurrence.id), events: [cancellation(occurrence, 'series_ended')] });
+    for (const occurrence of later)
+      out.push({ streamId: streamOf.shift(occurrence.id), events: [cancellation(occurrence, 'series_ended')] });
   }
   if (newSeriesId !== null) {
     const pattern = (plan as Extract<ChangePlan, { pattern: SeriesPattern }>).pattern;
     const started: RepeatingShiftEvent = {
       type: 'rotas.RepeatingShiftStarted',
       data: {
-        id: newSeriesId, organisationId: shift.organisationId, userId: shift.userId, rotaId: shift.rotaId, teamId: shift.teamId,
-        frequency: pattern.frequency, weekdays: [...pattern.weekdays], startDate: times.date, endDate: pattern.endDate,
-        ...timesOfDayOf(times), firstShiftId: shift.id,
+        id: newSeriesId,
+        organisationId: shift.organisationId,
+        userId: shift.userId,
+        rotaId: shift.rotaId,
+        teamId: shift.teamId,
+        frequency: pattern.frequency,
+        weekdays: [...pattern.weekdays],
+        startDate: times.date,
+        endDate: pattern.endDate,
+        ...timesOfDayOf(times),
+        firstShiftId: shift.id,
         // A split keeps what the series was booked with, and what this request overrides.
         ignoreOnHold: (series?.ignoreOnHold ?? false) || (request.ignoreOnHold ?? false),
         confirmRoleRestriction: (series?.confirmRoleRestriction ?? false) || (request.confirmRoleRestriction ?? false),
@@ -282,24 +385,44 @@ function exceptionsAfter(series: SeriesState, date: string, later: readonly Shif
 }
 
 /** `retime`: the series' new times from the edited shift's date, and each later occurrence moved (or cancelled) as decideChangeShift says. */
-function retime(series: SeriesState, later: readonly ShiftState[], times: ShiftTimesData, taken: BookedSpan[], context: ChangeContext): StreamEvents[] {
+function retime(
+  series: SeriesState,
+  later: readonly ShiftState[],
+  times: ShiftTimesData,
+  taken: BookedSpan[],
+  context: ChangeContext,
+): StreamEvents[] {
   const tod = timesOfDayOf(times);
   const out: StreamEvents[] = [];
   if (!sameTimesOfDay(timesOfDay(series, times.date), tod)) {
-    out.push({ streamId: streamOf.series(series.id), events: [{ type: 'rotas.RepeatingShiftRetimed', data: { id: series.id, organisationId: series.organisationId, from: times.date, ...tod } }] });
+    out.push({
+      streamId: streamOf.series(series.id),
+      events: [
+        {
+          type: 'rotas.RepeatingShiftRetimed',
+          data: { id: series.id, organisationId: series.organisationId, from: times.date, ...tod },
+        },
+      ],
+    });
   }
   const { rota, zone } = context;
   for (const occurrence of [...later].sort((a, b) => a.date.localeCompare(b.date))) {
     const next = occurrenceAt(occurrence.date, tod, zone);
     if (next && sameTimes(occurrence, next)) continue;
-    const misfit = next ? whyShiftDoesNotFit(rota.calendar, spanOf(next), zone, rota.requireFullTimeslot) : 'outside_timeslot';
+    const misfit = next
+      ? whyShiftDoesNotFit(rota.calendar, spanOf(next), zone, rota.requireFullTimeslot)
+      : 'outside_timeslot';
     if (misfit) {
       out.push({ streamId: streamOf.shift(occurrence.id), events: [cancellation(occurrence, misfit)] });
       continue;
     }
     const span = spanOf(next!);
     if (taken.some((other) => overlaps(other, span))) {
-      throw new ValidationError({ start_datetime: [`On ${occurrence.date} the new times would overlap another shift of the user; move or cancel that one first, or edit this shift alone.`] });
+      throw new ValidationError({
+        start_datetime: [
+          `On ${occurrence.date} the new times would overlap another shift of the user; move or cancel that one first, or edit this shift alone.`,
+        ],
+      });
     }
     taken.push({ id: occurrence.id, userId: occurrence.userId, rotaId: occurrence.rotaId, ...span });
     out.push({ streamId: streamOf.shift(occurrence.id), events: [moved(occurrence, next!)] });
@@ -324,8 +447,19 @@ export interface CancelShiftContext {
  * (checkCancel). Its series never books the date again: generation only moves forward, so nothing
  * is recorded on the series.
  */
-export function decideCancelShift(state: ShiftState | null, command: CancelShift, context: CancelShiftContext): ShiftEvent[] {
+export function decideCancelShift(
+  state: ShiftState | null,
+  command: CancelShift,
+  context: CancelShiftContext,
+): ShiftEvent[] {
   if (!state || state.cancelled) throw new NotFoundError('Shift');
-  checkCancel({ action: 'cancel', rota: context.rota, user: ownerOf(state.userId), caller: bookingCaller(command, context.rota.teamId), shift: spanOf(state), now: context.now });
+  checkCancel({
+    action: 'cancel',
+    rota: context.rota,
+    user: ownerOf(state.userId),
+    caller: bookingCaller(command, context.rota.teamId),
+    shift: spanOf(state),
+    now: context.now,
+  });
   return [cancellation(state, 'cancelled')];
 }

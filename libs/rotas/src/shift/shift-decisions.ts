@@ -48,7 +48,11 @@ export const spanOf = (t: ShiftTimesData) => ({ date: t.date, start: Date.parse(
 /** The caller as the rules see it on one rota. */
 export function bookingCaller(context: Pick<BookingContext, 'reach' | 'system'>, teamId: number): BookingCaller {
   if (context.system || !context.reach) return { userId: 0, seesRota: true, manager: true, system: true };
-  return { userId: context.reach.userId, seesRota: context.reach.seen.has(teamId), manager: isManager(context.reach, teamId) };
+  return {
+    userId: context.reach.userId,
+    seesRota: context.reach.seen.has(teamId),
+    manager: isManager(context.reach, teamId),
+  };
 }
 
 /**
@@ -63,13 +67,24 @@ export function decideBookShifts(items: readonly BookingItem[], context: Booking
   const out: StreamEvents[] = [];
   const userOf = (item: BookingItem, teamId: number) => {
     const booker = context.bookers.get(item.userId);
-    return { id: item.userId, inOrganisation: !!booker, seesRota: !!booker?.seen.has(teamId), onHold: !!booker?.onHold, roleProfileIds: [...(booker?.roleProfileIds ?? [])] };
+    return {
+      id: item.userId,
+      inOrganisation: !!booker,
+      seesRota: !!booker?.seen.has(teamId),
+      onHold: !!booker?.onHold,
+      roleProfileIds: [...(booker?.roleProfileIds ?? [])],
+    };
   };
   // Every item's 403 before any item's rule (rotas.md: the 403 comes "before any rule is checked"),
   // so a bulk answer does not depend on the order of its items.
   for (const item of items) {
     const rota = context.rotas.get(item.rotaId)!;
-    checkBookingAccess({ action: 'add', rota, user: userOf(item, rota.teamId), caller: bookingCaller(context, rota.teamId) });
+    checkBookingAccess({
+      action: 'add',
+      rota,
+      user: userOf(item, rota.teamId),
+      caller: bookingCaller(context, rota.teamId),
+    });
   }
   for (const item of items) {
     const rota = context.rotas.get(item.rotaId)!;
@@ -95,10 +110,22 @@ export function decideBookShifts(items: readonly BookingItem[], context: Booking
     rotaDays.set(day, [...(rotaDays.get(day) ?? []), booked]);
     const event: ShiftEvent = {
       type: 'rotas.ShiftBooked',
-      data: { id: item.shiftId, organisationId: context.organisationId, rotaId: item.rotaId, teamId: rota.teamId, userId: item.userId, seriesId: item.series?.id ?? null, ...item.times },
+      data: {
+        id: item.shiftId,
+        organisationId: context.organisationId,
+        rotaId: item.rotaId,
+        teamId: rota.teamId,
+        userId: item.userId,
+        seriesId: item.series?.id ?? null,
+        ...item.times,
+      },
     };
     out.push({ streamId: streamOf.shift(item.shiftId), events: [event] });
-    if (item.series) out.push({ streamId: streamOf.series(item.series.id), events: [startSeries(item, rota.teamId, context.organisationId)] });
+    if (item.series)
+      out.push({
+        streamId: streamOf.series(item.series.id),
+        events: [startSeries(item, rota.teamId, context.organisationId)],
+      });
   }
   return out;
 }
@@ -109,10 +136,21 @@ function startSeries(item: BookingItem, teamId: number, organisationId: number) 
   return {
     type: 'rotas.RepeatingShiftStarted' as const,
     data: {
-      id: s.id, organisationId, userId: item.userId, rotaId: item.rotaId, teamId,
-      frequency: s.frequency, weekdays: [...s.weekdays], startDate: t.date, endDate: s.endDate,
-      startTime: t.startWall.slice(11), endTime: t.endWall.slice(11), dayOffset: dayNumber(t.endWall.slice(0, 10)) - dayNumber(t.date),
-      firstShiftId: item.shiftId, ignoreOnHold: item.ignoreOnHold, confirmRoleRestriction: item.confirmRoleRestriction,
+      id: s.id,
+      organisationId,
+      userId: item.userId,
+      rotaId: item.rotaId,
+      teamId,
+      frequency: s.frequency,
+      weekdays: [...s.weekdays],
+      startDate: t.date,
+      endDate: s.endDate,
+      startTime: t.startWall.slice(11),
+      endTime: t.endWall.slice(11),
+      dayOffset: dayNumber(t.endWall.slice(0, 10)) - dayNumber(t.date),
+      firstShiftId: item.shiftId,
+      ignoreOnHold: item.ignoreOnHold,
+      confirmRoleRestriction: item.confirmRoleRestriction,
       until: s.endDate !== null && s.endDate < s.until ? s.endDate : s.until,
     },
   };

@@ -11,13 +11,32 @@ export interface SystemShiftRow extends ShiftTimesData {
   readonly userId: number;
 }
 
-type Row = { id: string; rota_id: string; team_id: string; user_id: string; date: string; starts_at: Date; ends_at: Date; start_wall: string; end_wall: string };
+type Row = {
+  id: string;
+  rota_id: string;
+  team_id: string;
+  user_id: string;
+  date: string;
+  starts_at: Date;
+  ends_at: Date;
+  start_wall: string;
+  end_wall: string;
+};
 
-const COLUMNS = sql.raw(`s.id, s.rota_id, s.team_id, s.user_id, s.date::text AS date, s.starts_at, s.ends_at, s.start_wall, s.end_wall`);
+const COLUMNS = sql.raw(
+  `s.id, s.rota_id, s.team_id, s.user_id, s.date::text AS date, s.starts_at, s.ends_at, s.start_wall, s.end_wall`,
+);
 
 const rowOf = (r: Row): SystemShiftRow => ({
-  id: Number(r.id), rotaId: Number(r.rota_id), teamId: Number(r.team_id), userId: Number(r.user_id),
-  date: r.date, start: r.starts_at.toISOString(), end: r.ends_at.toISOString(), startWall: r.start_wall, endWall: r.end_wall,
+  id: Number(r.id),
+  rotaId: Number(r.rota_id),
+  teamId: Number(r.team_id),
+  userId: Number(r.user_id),
+  date: r.date,
+  start: r.starts_at.toISOString(),
+  end: r.ends_at.toISOString(),
+  startWall: r.start_wall,
+  endWall: r.end_wall,
 });
 
 /**
@@ -39,13 +58,17 @@ export class ShiftSystemQueries {
   /** Shifts of `ids`, booked or cancelled, keyed by id (other organisations' are simply absent). */
   async shifts(tenant: Tenant, ids: readonly number[]): Promise<Map<number, SystemShiftRow>> {
     if (ids.length === 0) return new Map();
-    const q = tenantSql(tenant)`SELECT ${COLUMNS} FROM rota_shifts s WHERE ${tenantScope('s')} AND s.id = ANY(${ids}::bigint[])`;
+    const q = tenantSql(
+      tenant,
+    )`SELECT ${COLUMNS} FROM rota_shifts s WHERE ${tenantScope('s')} AND s.id = ANY(${ids}::bigint[])`;
     return new Map(((await this.dataSource.query(q.text, q.values)) as Row[]).map((r) => [Number(r.id), rowOf(r)]));
   }
 
   /** Ids of a rota's series that have not ended (their decisions see whether they run past a date). */
   async openSeriesOfRota(tenant: Tenant, rotaId: number): Promise<number[]> {
-    const q = tenantSql(tenant)`SELECT id FROM rota_repeating_shifts WHERE ${tenantScope()} AND rota_id = ${rotaId} AND ended_reason IS NULL ORDER BY id`;
+    const q = tenantSql(
+      tenant,
+    )`SELECT id FROM rota_repeating_shifts WHERE ${tenantScope()} AND rota_id = ${rotaId} AND ended_reason IS NULL ORDER BY id`;
     return ((await this.dataSource.query(q.text, q.values)) as { id: string }[]).map((r) => Number(r.id));
   }
 
@@ -53,7 +76,9 @@ export class ShiftSystemQueries {
   async contactUsers(tenant: Tenant, rotaIds: readonly number[]): Promise<Map<number, number[]>> {
     const byRota = new Map<number, number[]>();
     if (rotaIds.length === 0) return byRota;
-    const q = tenantSql(tenant)`SELECT rota_id, user_id FROM rota_contacts WHERE ${tenantScope()} AND rota_id = ANY(${rotaIds}::bigint[]) ORDER BY id`;
+    const q = tenantSql(
+      tenant,
+    )`SELECT rota_id, user_id FROM rota_contacts WHERE ${tenantScope()} AND rota_id = ANY(${rotaIds}::bigint[]) ORDER BY id`;
     for (const r of (await this.dataSource.query(q.text, q.values)) as { rota_id: string; user_id: string }[]) {
       const rota = Number(r.rota_id);
       byRota.set(rota, [...(byRota.get(rota) ?? []), Number(r.user_id)]);

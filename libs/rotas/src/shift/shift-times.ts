@@ -1,5 +1,11 @@
 import { DateTime } from 'luxon';
-import { type FieldErrors, instantToWallClock, NonexistentWallClockError, ValidationError, wallClockToInstant } from '#app/platform';
+import {
+  type FieldErrors,
+  instantToWallClock,
+  NonexistentWallClockError,
+  ValidationError,
+  wallClockToInstant,
+} from '#app/platform';
 import type { ShiftTimesData } from '../rotas.events.js';
 
 /**
@@ -12,7 +18,8 @@ const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[
 
 /** One input time as an instant, or the reason it is refused (a 422 message for `field`). */
 export function parseShiftInstant(text: unknown, zone: string, field: string): Date | string {
-  if (typeof text !== 'string') return `The ${field} field must be a date and time (YYYY-MM-DD HH:MM, or ISO 8601 with an offset).`;
+  if (typeof text !== 'string')
+    return `The ${field} field must be a date and time (YYYY-MM-DD HH:MM, or ISO 8601 with an offset).`;
   const wall = WALL.exec(text);
   if (wall) {
     try {
@@ -22,7 +29,8 @@ export function parseShiftInstant(text: unknown, zone: string, field: string): D
       return `The ${field} field is not a valid date.`;
     }
   }
-  if (!ISO_WITH_OFFSET.test(text)) return `The ${field} field must be a date and time (YYYY-MM-DD HH:MM, or ISO 8601 with an offset).`;
+  if (!ISO_WITH_OFFSET.test(text))
+    return `The ${field} field must be a date and time (YYYY-MM-DD HH:MM, or ISO 8601 with an offset).`;
   const parsed = DateTime.fromISO(text, { setZone: true });
   if (!parsed.isValid) return `The ${field} field is not a valid date.`;
   if (parsed.second !== 0 || parsed.millisecond !== 0) return `The ${field} field must be a whole minute.`;
@@ -38,14 +46,24 @@ export const wallOf = (instant: Date, zone: string): string => {
 /** A shift's times from instants: the local date it starts on and both wall clocks. */
 export function timesData(start: Date, end: Date, zone: string): ShiftTimesData {
   const startWall = wallOf(start, zone);
-  return { date: startWall.slice(0, 10), start: start.toISOString(), end: end.toISOString(), startWall, endWall: wallOf(end, zone) };
+  return {
+    date: startWall.slice(0, 10),
+    start: start.toISOString(),
+    end: end.toISOString(),
+    startWall,
+    endWall: wallOf(end, zone),
+  };
 }
 
 /**
  * The body's start and end (`prefix` keys errors of a bulk item: `shifts.3.`): both parsed, the end
  * after the start. Every problem of the pair is reported at once.
  */
-export function parseShiftTimes(body: { start_datetime?: unknown; end_datetime?: unknown }, zone: string, prefix = ''): ShiftTimesData {
+export function parseShiftTimes(
+  body: { start_datetime?: unknown; end_datetime?: unknown },
+  zone: string,
+  prefix = '',
+): ShiftTimesData {
   const errors: FieldErrors = {};
   const start = parseShiftInstant(body.start_datetime, zone, 'start_datetime');
   const end = parseShiftInstant(body.end_datetime, zone, 'end_datetime');

@@ -9,7 +9,14 @@ import { ShiftQueries } from './shift.queries.js';
 import { ShiftsProjection } from './shifts.projection.js';
 
 /** Shifts: booking, its facts, queries and projection (rotas.module.ts lists these). */
-export const SHIFT_PROVIDERS: Provider[] = [ShiftsProjection, ShiftQueries, BookingFactsReader, BookShiftsHandler, ChangeShiftHandler, CancelShiftHandler];
+export const SHIFT_PROVIDERS: Provider[] = [
+  ShiftsProjection,
+  ShiftQueries,
+  BookingFactsReader,
+  BookShiftsHandler,
+  ChangeShiftHandler,
+  CancelShiftHandler,
+];
 
 /** Its controllers (rotas-http.module.ts). */
 export const SHIFT_CONTROLLERS: Type<unknown>[] = [ShiftsController, ShiftChangesController];

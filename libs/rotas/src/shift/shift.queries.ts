@@ -1,12 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Caller, type TeamObject, Teams, type UserBase, UserBases } from '#app/identity';
-import { ForbiddenError, NotFoundError, offsetOf, type PageRequest, type Sql, sql, type Tenant, tenantScope, tenantSql } from '#app/platform';
+import {
+  ForbiddenError,
+  NotFoundError,
+  offsetOf,
+  type PageRequest,
+  type Sql,
+  sql,
+  type Tenant,
+  tenantScope,
+  tenantSql,
+} from '#app/platform';
 import { SERIES_WEEKDAYS, type SeriesWeekday } from '../domain/series-dates.js';
 import type { CallerReach } from '../rotas.policy.js';
 
 /** The spec's Shift record's `recurrence_pattern`. */
-export type RecurrencePatternView = { id: number; recurrence_period: 'week'; recurrence_frequency: number; end_date: string | null } & Record<SeriesWeekday, 0 | 1>;
+export type RecurrencePatternView = {
+  id: number;
+  recurrence_period: 'week';
+  recurrence_frequency: number;
+  end_date: string | null;
+} & Record<SeriesWeekday, 0 | 1>;
 
 /** The spec's Shift record plus `rota_id` (rotas.md "Shifts"). */
 export interface ShiftView {
@@ -45,21 +60,45 @@ export interface ShiftListFilters {
 }
 
 type Row = {
-  id: string; rota_id: string; team_id: string; user_id: string; series_id: string | null; date: string;
-  starts_at: Date; ends_at: Date; start_wall: string; end_wall: string;
+  id: string;
+  rota_id: string;
+  team_id: string;
+  user_id: string;
+  series_id: string | null;
+  date: string;
+  starts_at: Date;
+  ends_at: Date;
+  start_wall: string;
+  end_wall: string;
 };
 type SeriesRow = { id: string; frequency: number; weekdays: SeriesWeekday[]; end_date: string | null };
 
-const COLUMNS = sql.raw(`s.id, s.rota_id, s.team_id, s.user_id, s.series_id, s.date::text AS date, s.starts_at, s.ends_at, s.start_wall, s.end_wall`);
+const COLUMNS = sql.raw(
+  `s.id, s.rota_id, s.team_id, s.user_id, s.series_id, s.date::text AS date, s.starts_at, s.ends_at, s.start_wall, s.end_wall`,
+);
 
 const rowOf = (r: Row): ShiftRow => ({
-  id: Number(r.id), rotaId: Number(r.rota_id), teamId: Number(r.team_id), userId: Number(r.user_id), seriesId: r.series_id === null ? null : Number(r.series_id),
-  date: r.date, start: r.starts_at.toISOString(), end: r.ends_at.toISOString(), startWall: r.start_wall, endWall: r.end_wall,
+  id: Number(r.id),
+  rotaId: Number(r.rota_id),
+  teamId: Number(r.team_id),
+  userId: Number(r.user_id),
+  seriesId: r.series_id === null ? null : Number(r.series_id),
+  date: r.date,
+  start: r.starts_at.toISOString(),
+  end: r.ends_at.toISOString(),
+  startWall: r.start_wall,
+  endWall: r.end_wall,
 });
 
 /** The spec's recurrence_pattern of a series row (weekdays as 0/1). */
 export const recurrencePatternOf = (s: SeriesRow): RecurrencePatternView =>
-  ({ id: Number(s.id), recurrence_period: 'week', recurrence_frequency: s.frequency, end_date: s.end_date, ...Object.fromEntries(SERIES_WEEKDAYS.map((d) => [d, s.weekdays.includes(d) ? 1 : 0])) }) as RecurrencePatternView;
+  ({
+    id: Number(s.id),
+    recurrence_period: 'week',
+    recurrence_frequency: s.frequency,
+    end_date: s.end_date,
+    ...Object.fromEntries(SERIES_WEEKDAYS.map((d) => [d, s.weekdays.includes(d) ? 1 : 0])),
+  }) as RecurrencePatternView;
 
 /**
  * Reads of shifts for the API, tenant-scoped. A cancelled shift is a 404 on every route (rotas.md);
@@ -89,26 +128,46 @@ export class ShiftQueries {
 
   /** Booked shifts of a series from a date on (a recurring edit, a cancelled series). */
   async ofSeries(tenant: Tenant, seriesId: number, fromDate: string): Promise<ShiftRow[]> {
-    return (await this.rows(tenant, sql`s.series_id = ${seriesId} AND s.status = 'booked' AND s.date >= ${fromDate}::date ORDER BY s.starts_at, s.id`)).map(rowOf);
+    return (
+      await this.rows(
+        tenant,
+        sql`s.series_id = ${seriesId} AND s.status = 'booked' AND s.date >= ${fromDate}::date ORDER BY s.starts_at, s.id`,
+      )
+    ).map(rowOf);
   }
 
   async views(caller: Caller, ids: readonly number[]): Promise<ShiftView[]> {
     const rows = await this.rows(caller, sql`s.id = ANY(${ids}::bigint[])`);
     const byId = new Map(rows.map((r) => [Number(r.id), r]));
-    return this.toViews(caller, ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])));
+    return this.toViews(
+      caller,
+      ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])),
+    );
   }
 
   /** `GET /api/rota/shifts`: booked shifts on rotas of teams the caller sees, by start then id. */
-  async list(caller: Caller, reach: CallerReach, filters: ShiftListFilters, page: PageRequest): Promise<{ items: ShiftView[]; total: number }> {
+  async list(
+    caller: Caller,
+    reach: CallerReach,
+    filters: ShiftListFilters,
+    page: PageRequest,
+  ): Promise<{ items: ShiftView[]; total: number }> {
     let teams = [...reach.seen];
     if (filters.teams) teams = teams.filter((t) => filters.teams!.includes(t));
     const where = sql`s.status = 'booked' AND s.team_id = ANY(${teams}::bigint[]) AND s.date BETWEEN ${filters.startDate}::date AND ${filters.endDate}::date
       ${filters.rotas ? sql`AND s.rota_id = ANY(${filters.rotas}::bigint[])` : sql``}
       ${filters.users ? sql`AND s.user_id = ANY(${filters.users}::bigint[])` : sql``}`;
-    const q = tenantSql(caller)`SELECT ${COLUMNS}, count(*) OVER () AS total FROM rota_shifts s WHERE ${tenantScope('s')} AND ${where}
+    const q = tenantSql(
+      caller,
+    )`SELECT ${COLUMNS}, count(*) OVER () AS total FROM rota_shifts s WHERE ${tenantScope('s')} AND ${where}
       ORDER BY s.starts_at, s.id LIMIT ${page.perPage} OFFSET ${offsetOf(page)}`;
     const rows: (Row & { total: string })[] = await this.dataSource.query(q.text, q.values);
-    const total = rows.length > 0 ? Number(rows[0]!.total) : rows.length === 0 && page.page > 1 ? await this.count(caller, where) : 0;
+    const total =
+      rows.length > 0
+        ? Number(rows[0]!.total)
+        : rows.length === 0 && page.page > 1
+          ? await this.count(caller, where)
+          : 0;
     return { items: await this.toViews(caller, rows), total };
   }
 
@@ -147,7 +206,9 @@ export class ShiftQueries {
 
   private async series(tenant: Tenant, ids: readonly number[]): Promise<Map<number, RecurrencePatternView>> {
     if (ids.length === 0) return new Map();
-    const q = tenantSql(tenant)`SELECT id, frequency, weekdays, end_date::text AS end_date FROM rota_repeating_shifts WHERE ${tenantScope()} AND id = ANY(${ids}::bigint[])`;
+    const q = tenantSql(
+      tenant,
+    )`SELECT id, frequency, weekdays, end_date::text AS end_date FROM rota_repeating_shifts WHERE ${tenantScope()} AND id = ANY(${ids}::bigint[])`;
     const rows: SeriesRow[] = await this.dataSource.query(q.text, q.values);
     return new Map(rows.map((s) => [Number(s.id), recurrencePatternOf(s)]));
   }

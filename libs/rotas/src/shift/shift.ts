@@ -29,4 +29,10 @@ export function evolve(state: ShiftState | null, event: ShiftEvent): ShiftState 
 }
 
 /** The times part of a state, as events carry it. */
-export const timesOf = (s: ShiftTimesData): ShiftTimesData => ({ date: s.date, start: s.start, end: s.end, startWall: s.startWall, endWall: s.endWall });
+export const timesOf = (s: ShiftTimesData): ShiftTimesData => ({
+  date: s.date,
+  start: s.start,
+  end: s.end,
+  startWall: s.startWall,
+  endWall: s.endWall,
+});

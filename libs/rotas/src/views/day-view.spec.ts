@@ -6,7 +6,18 @@ import type { Timeline } from '../domain/timeslot-timeline.js';
 import type { RotaTimeslot, Weekday } from '../domain/weekly-timeslots.js';
 import type { RepeatingShiftObject } from '../repeating-shift/repeating-shift.queries.js';
 import type { CallerReach } from '../rotas.policy.js';
-import { dayRota, dayView, groupBy, MAX_ROTAS, type RotaDay, rotaDayOf, shiftPermissions, type ViewContext, type ViewRota, type ViewShift } from './day-view.js';
+import {
+  dayRota,
+  dayView,
+  groupBy,
+  MAX_ROTAS,
+  type RotaDay,
+  rotaDayOf,
+  shiftPermissions,
+  type ViewContext,
+  type ViewRota,
+  type ViewShift,
+} from './day-view.js';
 
 const ZONE = 'Europe/London';
 /** A Wednesday, well after NOW. */
@@ -16,17 +27,49 @@ const [ME, OTHER, THIRD] = [1, 2, 3];
 const TEAM = 7;
 
 const team: TeamObject = {
-  id: String(TEAM), parent_id: null, name: 'Shop', description: '', geo_location: '', catchment_area_id: '', icon: '', show_on_public_site: false, ceiling_enabled: false, hidden: false, disabled: false,
+  id: String(TEAM),
+  parent_id: null,
+  name: 'Shop',
+  description: '',
+  geo_location: '',
+  catchment_area_id: '',
+  icon: '',
+  show_on_public_site: false,
+  ceiling_enabled: false,
+  hidden: false,
+  disabled: false,
 };
 let nextSlot = 100;
-const slot = (weekday_start: Weekday, start_time: string, weekday_end: Weekday, end_time: string, staffing = { min: 1, ideal: 2, max: 3 }): RotaTimeslot => ({
-  id: nextSlot++, weekday_start, start_time, weekday_end, end_time, ...staffing,
+const slot = (
+  weekday_start: Weekday,
+  start_time: string,
+  weekday_end: Weekday,
+  end_time: string,
+  staffing = { min: 1, ideal: 2, max: 3 },
+): RotaTimeslot => ({
+  id: nextSlot++,
+  weekday_start,
+  start_time,
+  weekday_end,
+  end_time,
+  ...staffing,
 });
 const rotaOf = (timeline: Timeline, more: Partial<ViewRota> = {}): ViewRota => ({
-  id: 11, teamId: TEAM, name: 'Shop', colour: '#1f77b4', team, zone: ZONE,
+  id: 11,
+  teamId: TEAM,
+  name: 'Shop',
+  colour: '#1f77b4',
+  team,
+  zone: ZONE,
   calendar: { start_date: '2027-01-01', end_date: null, archived: false, closed_dates: new Set(), timeline },
-  selfManage: true, requireFullTimeslot: false, restrictedByRole: false, roleProfileIds: [],
-  allowSameDayAdd: true, allowSameDayCancel: true, allowSameDayEdit: true, ...more,
+  selfManage: true,
+  requireFullTimeslot: false,
+  restrictedByRole: false,
+  roleProfileIds: [],
+  allowSameDayAdd: true,
+  allowSameDayCancel: true,
+  allowSameDayEdit: true,
+  ...more,
 });
 /** Wednesdays 09:00–14:00, min 1 / ideal 2 / max 3: five hours. */
 const wednesday = slot('wednesday', '09:00', 'wednesday', '14:00');
@@ -35,26 +78,79 @@ const rota = rotaOf([{ from: '2027-01-01', to: null, timeslots: [wednesday] }]);
 let nextShift = 1000;
 const wall = (date: string, time: string) => wallClockToInstant(date, time, ZONE).getTime();
 /** A booked shift as the read model gives it; `endDate` for one that ends on a later date. */
-const shift = (userId: number, date: string, from: string, to: string, more: Partial<ViewShift> & { endDate?: string } = {}): ViewShift => {
+const shift = (
+  userId: number,
+  date: string,
+  from: string,
+  to: string,
+  more: Partial<ViewShift> & { endDate?: string } = {},
+): ViewShift => {
   const endDate = more.endDate ?? date;
-  return { id: nextShift++, userId, rotaId: rota.id, date, start: wall(date, from), end: wall(endDate, to), startWall: `${date} ${from}`, endWall: `${endDate} ${to}`, seriesId: null, ...more };
+  return {
+    id: nextShift++,
+    userId,
+    rotaId: rota.id,
+    date,
+    start: wall(date, from),
+    end: wall(endDate, to),
+    startWall: `${date} ${from}`,
+    endWall: `${endDate} ${to}`,
+    seriesId: null,
+    ...more,
+  };
 };
 const userBase = (id: number): UserBase => ({
-  id, display_name: `user ${id}`, title: null, profile_photo_url: null, can_manage: false, role_name: null, team_name: null, status: { id: 'active', name: 'Active', contactable: true },
+  id,
+  display_name: `user ${id}`,
+  title: null,
+  profile_photo_url: null,
+  can_manage: false,
+  role_name: null,
+  team_name: null,
+  status: { id: 'active', name: 'Active', contactable: true },
 });
 const series: RepeatingShiftObject = {
-  id: 50, user_id: ME, rota_id: rota.id, hierarchy_id: TEAM, period: 'week', frequency: 1, start_date: `${DAY} 09:00:00`, end_date: null,
-  mon: 0, tue: 0, wed: 1, thu: 0, fri: 0, sat: 0, sun: 0,
+  id: 50,
+  user_id: ME,
+  rota_id: rota.id,
+  hierarchy_id: TEAM,
+  period: 'week',
+  frequency: 1,
+  start_date: `${DAY} 09:00:00`,
+  end_date: null,
+  mon: 0,
+  tue: 0,
+  wed: 1,
+  thu: 0,
+  fri: 0,
+  sat: 0,
+  sun: 0,
 };
-const volunteer: CallerReach = { userId: ME, seen: new Set([TEAM]), manages: new Set(), addsShifts: new Set(), onHold: false };
+const volunteer: CallerReach = {
+  userId: ME,
+  seen: new Set([TEAM]),
+  manages: new Set(),
+  addsShifts: new Set(),
+  onHold: false,
+};
 const manager: CallerReach = { ...volunteer, addsShifts: new Set([TEAM]) };
 const context = (over: Partial<ViewContext> = {}): ViewContext => ({
-  zone: ZONE, now: NOW, reach: volunteer, callerProfiles: [], userFlags: false,
-  users: new Map([ME, OTHER, THIRD].map((id) => [id, userBase(id)])), series: new Map([[series.id, series]]), withShifts: true, ...over,
+  zone: ZONE,
+  now: NOW,
+  reach: volunteer,
+  callerProfiles: [],
+  userFlags: false,
+  users: new Map([ME, OTHER, THIRD].map((id) => [id, userBase(id)])),
+  series: new Map([[series.id, series]]),
+  withShifts: true,
+  ...over,
 });
 /** The rota-day of `date` from these shifts, grouped as the read model groups them. */
 const rotaDay = (shifts: ViewShift[], date = DAY, r = rota): RotaDay => {
-  const range = { shifts: groupBy(shifts, (s) => s.date), occurrences: groupBy(timeslotsBetween(r.calendar, date, date, ZONE), (o) => o.date) };
+  const range = {
+    shifts: groupBy(shifts, (s) => s.date),
+    occurrences: groupBy(timeslotsBetween(r.calendar, date, date, ZONE), (o) => o.date),
+  };
   const previous = new Date(Date.parse(date) - 86_400_000).toISOString().slice(0, 10);
   return rotaDayOf(r, range, date, previous);
 };
@@ -70,8 +166,13 @@ describe('dayRota: statuses (rotas.md "Views and statuses")', () => {
   ];
 
   it('given hours with 0…4 on duty against 1/2/3, when viewed, then each hour has its shift_count, required and status, and the day the lowest', () => {
-    const { view } = dayRota(rotaDay(staircase), context({ users: new Map([1, 2, 3, 4, 5].map((id) => [id, userBase(id)])) }));
-    expect(view.hours.map((h) => [h.start_time, h.end_time, h.shift_count, h.required, h.status, h.status_text])).toEqual([
+    const { view } = dayRota(
+      rotaDay(staircase),
+      context({ users: new Map([1, 2, 3, 4, 5].map((id) => [id, userBase(id)])) }),
+    );
+    expect(
+      view.hours.map((h) => [h.start_time, h.end_time, h.shift_count, h.required, h.status, h.status_text]),
+    ).toEqual([
       [`${DAY} 09:00:00`, `${DAY} 10:00:00`, 0, 1, -2, 'below-minimum'],
       [`${DAY} 10:00:00`, `${DAY} 11:00:00`, 1, 0, -1, 'below-ideal'],
       [`${DAY} 11:00:00`, `${DAY} 12:00:00`, 2, 0, 0, 'ideal'],
@@ -82,7 +183,17 @@ describe('dayRota: statuses (rotas.md "Views and statuses")', () => {
     expect(view.hours.every((h) => h.min === 1 && h.ideal === 2 && h.max === 3)).toBe(true);
     expect([view.status, view.below_minimum, view.closed, view.total_users]).toEqual([-2, true, false, 5]);
     expect(view.shift_patterns).toEqual([
-      { id: wednesday.id, weekday_start: 'wednesday', start_time: '09:00:00', weekday_end: 'wednesday', end_time: '14:00:00', min: 1, ideal: 2, max: 3, pattern_status: 'below-minimum' },
+      {
+        id: wednesday.id,
+        weekday_start: 'wednesday',
+        start_time: '09:00:00',
+        weekday_end: 'wednesday',
+        end_time: '14:00:00',
+        min: 1,
+        ideal: 2,
+        max: 3,
+        pattern_status: 'below-minimum',
+      },
     ]);
   });
 
@@ -90,7 +201,13 @@ describe('dayRota: statuses (rotas.md "Views and statuses")', () => {
     const closed = rotaOf(rota.calendar.timeline, { calendar: { ...rota.calendar, closed_dates: new Set([DAY]) } });
     const booked = shift(OTHER, DAY, '10:00', '11:00');
     const { view } = dayRota(rotaDay([booked], DAY, closed), context());
-    expect([view.closed, view.status, view.below_minimum, view.hours, view.shift_patterns]).toEqual([true, 0, false, [], []]);
+    expect([view.closed, view.status, view.below_minimum, view.hours, view.shift_patterns]).toEqual([
+      true,
+      0,
+      false,
+      [],
+      [],
+    ]);
     expect(view.shifts.map((s) => s.id)).toEqual([booked.id]);
   });
 
@@ -121,9 +238,21 @@ describe('dayRota: shifts and the caller', () => {
     const { view } = dayRota(rotaDay([mine, theirs]), context());
     expect(view.shifts.map((s) => s.id)).toEqual([mine.id, theirs.id]);
     expect(view.own_shifts).toEqual([
-      { id: mine.id, user: userBase(ME), date: DAY, overnight_shift: false, start_time: `${DAY} 09:00`, end_time: `${DAY} 10:00`, timezone: ZONE, repeating_shift: null },
+      {
+        id: mine.id,
+        user: userBase(ME),
+        date: DAY,
+        overnight_shift: false,
+        start_time: `${DAY} 09:00`,
+        end_time: `${DAY} 10:00`,
+        timezone: ZONE,
+        repeating_shift: null,
+      },
     ]);
-    expect(view.shifts[0]).toEqual({ ...view.own_shifts[0], permissions: { can_edit_shift: true, can_cancel_shift: true, can_edit_repeating_shift: false } });
+    expect(view.shifts[0]).toEqual({
+      ...view.own_shifts[0],
+      permissions: { can_edit_shift: true, can_cancel_shift: true, can_edit_repeating_shift: false },
+    });
     expect(view.total_users).toBe(2);
   });
 
@@ -138,7 +267,14 @@ describe('dayRota: shifts and the caller', () => {
     const r = rotaOf([{ from: '2027-01-01', to: null, timeslots: [night] }]);
     const late = shift(ME, DAY, '22:00', '02:00', { endDate: '2027-06-17', seriesId: series.id });
     const [own] = dayRota(rotaDay([late], DAY, r), context()).view.own_shifts;
-    expect(own).toEqual(expect.objectContaining({ overnight_shift: true, start_time: `${DAY} 22:00`, end_time: '2027-06-17 02:00', repeating_shift: series }));
+    expect(own).toEqual(
+      expect.objectContaining({
+        overnight_shift: true,
+        start_time: `${DAY} 22:00`,
+        end_time: '2027-06-17 02:00',
+        repeating_shift: series,
+      }),
+    );
   });
 
   it('given the users filter, then only their shifts are listed, while hours and total_users count everyone', () => {
@@ -201,7 +337,11 @@ describe('shiftPermissions: what the caller may do now (rules 7 and 8)', () => {
     const night = slot('wednesday', '22:00', 'thursday', '06:00');
     const r = rotaOf([{ from: '2027-01-01', to: null, timeslots: [night] }]);
     const late = shift(ME, DAY, '22:00', '02:00', { endDate: '2027-06-17' });
-    expect(can(late, context({ now: Date.parse(`${DAY}T08:00:00Z`) }), rotaDay([late], DAY, r))).toEqual([false, false, false]);
+    expect(can(late, context({ now: Date.parse(`${DAY}T08:00:00Z`) }), rotaDay([late], DAY, r))).toEqual([
+      false,
+      false,
+      false,
+    ]);
     expect(can(late, context(), rotaDay([late], DAY, r))).toEqual([true, true, false]);
   });
 
@@ -220,15 +360,31 @@ describe('shiftPermissions: what the caller may do now (rules 7 and 8)', () => {
 
 describe('dayView', () => {
   it('given rotas with timeslots, then start_time and end_time are the earliest start and latest end in UTC (summer time: one hour earlier)', () => {
-    const late = rotaOf([{ from: '2027-01-01', to: null, timeslots: [slot('wednesday', '20:00', 'thursday', '01:30')] }], { id: 12 });
+    const late = rotaOf(
+      [{ from: '2027-01-01', to: null, timeslots: [slot('wednesday', '20:00', 'thursday', '01:30')] }],
+      { id: 12 },
+    );
     const view = dayView([rotaDay([]), rotaDay([], DAY, late)], context(), false);
-    expect([view.start_time, view.end_time, view.truncated, view.max_rotas]).toEqual(['08:00', '00:30', false, MAX_ROTAS]);
+    expect([view.start_time, view.end_time, view.truncated, view.max_rotas]).toEqual([
+      '08:00',
+      '00:30',
+      false,
+      MAX_ROTAS,
+    ]);
     expect(view.rotas.map((r) => r.id)).toEqual([rota.id, late.id]);
   });
 
   it('given no timeslot that day (closed, or no rotas), then start_time and end_time are null', () => {
-    expect(dayView([rotaDay([], '2027-06-17')], context(), true)).toEqual(expect.objectContaining({ start_time: null, end_time: null, truncated: true }));
-    expect(dayView([], context(), false)).toEqual({ start_time: null, end_time: null, truncated: false, max_rotas: MAX_ROTAS, rotas: [] });
+    expect(dayView([rotaDay([], '2027-06-17')], context(), true)).toEqual(
+      expect.objectContaining({ start_time: null, end_time: null, truncated: true }),
+    );
+    expect(dayView([], context(), false)).toEqual({
+      start_time: null,
+      end_time: null,
+      truncated: false,
+      max_rotas: MAX_ROTAS,
+      rotas: [],
+    });
   });
 
   it('uses the occurrences it is given (the read model computes them once): timeslotsOn agrees', () => {

@@ -1,7 +1,20 @@
 import type { TeamObject, UserBase } from '#app/identity';
 import { ForbiddenError } from '#app/platform';
-import { type BookedSpan, type BookingFacts, type BookingRota, bookingRefusal, cancelRefusal, checkBookingAccess } from '../domain/booking-rules.js';
-import { type CoverageStatus, type CoverageStatusText, type DayCoverage, dayCoverage, type HourEntry } from '../domain/coverage.js';
+import {
+  type BookedSpan,
+  type BookingFacts,
+  type BookingRota,
+  bookingRefusal,
+  cancelRefusal,
+  checkBookingAccess,
+} from '../domain/booking-rules.js';
+import {
+  type CoverageStatus,
+  type CoverageStatusText,
+  type DayCoverage,
+  dayCoverage,
+  type HourEntry,
+} from '../domain/coverage.js';
 import type { TimeslotOccurrence } from '../domain/rota-calendar.js';
 import { type TimeslotVersion, versionOn } from '../domain/timeslot-timeline.js';
 import type { RotaTimeslot } from '../domain/weekly-timeslots.js';
@@ -156,7 +169,13 @@ const overnight = (shift: Pick<ViewShift, 'date' | 'endWall'>) => shift.endWall.
 export function rotaDayOf(rota: ViewRota, range: RotaRange, date: string, previous: string): RotaDay {
   const shifts = range.shifts.get(date) ?? NONE;
   const before = (range.shifts.get(previous) ?? NONE).filter(overnight);
-  return { rota, date, occurrences: range.occurrences.get(date) ?? NONE, shifts, duty: before.length ? [...before, ...shifts] : shifts };
+  return {
+    rota,
+    date,
+    occurrences: range.occurrences.get(date) ?? NONE,
+    shifts,
+    duty: before.length ? [...before, ...shifts] : shifts,
+  };
 }
 
 /** A timeslot version's timeslots by id, tabled once per version (a version is shared by every date it covers). */
@@ -172,8 +191,18 @@ function timeslotOf(rota: ViewRota, date: string, id: number): RotaTimeslot | un
 /** The spec's Pattern timeslot entry of an occurrence: the timeslot as the rota's version defines it (`HH:MM:SS`). */
 export function patternEntryOf(rota: ViewRota, occurrence: TimeslotOccurrence): PatternEntry {
   const t = timeslotOf(rota, occurrence.date, occurrence.timeslot_id);
-  if (!t) throw new Error(`Timeslot ${occurrence.timeslot_id} is not in rota ${rota.id}'s version of ${occurrence.date}`);
-  return { id: t.id, weekday_start: t.weekday_start, start_time: `${t.start_time}:00`, weekday_end: t.weekday_end, end_time: `${t.end_time}:00`, min: t.min, ideal: t.ideal, max: t.max };
+  if (!t)
+    throw new Error(`Timeslot ${occurrence.timeslot_id} is not in rota ${rota.id}'s version of ${occurrence.date}`);
+  return {
+    id: t.id,
+    weekday_start: t.weekday_start,
+    start_time: `${t.start_time}:00`,
+    weekday_end: t.weekday_end,
+    end_time: `${t.end_time}:00`,
+    min: t.min,
+    ideal: t.ideal,
+    max: t.max,
+  };
 }
 
 /** The caller may act on the shift at all (the 403s before any rule): a manager, or a volunteer on their own shift of a self-managed rota. */
@@ -187,8 +216,16 @@ function mayAct(facts: Pick<BookingFacts, 'action' | 'rota' | 'user' | 'caller'>
   }
 }
 
-const ALL: ShiftPermissions = Object.freeze({ can_edit_shift: true, can_cancel_shift: true, can_edit_repeating_shift: true });
-const NOTHING: ShiftPermissions = Object.freeze({ can_edit_shift: false, can_cancel_shift: false, can_edit_repeating_shift: false });
+const ALL: ShiftPermissions = Object.freeze({
+  can_edit_shift: true,
+  can_cancel_shift: true,
+  can_edit_repeating_shift: true,
+});
+const NOTHING: ShiftPermissions = Object.freeze({
+  can_edit_shift: false,
+  can_cancel_shift: false,
+  can_edit_repeating_shift: false,
+});
 
 /**
  * What the caller may do to one shift now (rotas.md "Day view": rules 7 and 8 included). A manager
@@ -204,15 +241,30 @@ export function shiftPermissions(day: RotaDay, shift: ViewShift, ctx: ViewContex
   if (isManager(ctx.reach, rota.teamId)) return hasSeries ? ALL : { ...ALL, can_edit_repeating_shift: false };
   if (shift.userId !== ctx.reach.userId) return NOTHING;
   const seesRota = ctx.reach.seen.has(rota.teamId);
-  const user = { id: shift.userId, inOrganisation: true, seesRota, onHold: ctx.reach.onHold, roleProfileIds: ctx.callerProfiles };
+  const user = {
+    id: shift.userId,
+    inOrganisation: true,
+    seesRota,
+    onHold: ctx.reach.onHold,
+    roleProfileIds: ctx.callerProfiles,
+  };
   const caller = { userId: ctx.reach.userId, seesRota, manager: false };
   if (!mayAct({ action: 'edit', rota, user, caller })) return NOTHING;
-  const edit = bookingRefusal({
-    action: 'edit', rota, user, caller, shift, current: shift, userShifts: [],
-    rotaDayShifts: day.shifts.filter((s) => s.id !== shift.id),
-    // As the update route decides: the flags override only for managers, so a volunteer on hold is still refused.
-    ignoreOnHold: true, confirmRoleRestriction: true, now: ctx.now,
-  }) === null;
+  const edit =
+    bookingRefusal({
+      action: 'edit',
+      rota,
+      user,
+      caller,
+      shift,
+      current: shift,
+      userShifts: [],
+      rotaDayShifts: day.shifts.filter((s) => s.id !== shift.id),
+      // As the update route decides: the flags override only for managers, so a volunteer on hold is still refused.
+      ignoreOnHold: true,
+      confirmRoleRestriction: true,
+      now: ctx.now,
+    }) === null;
   const cancel = cancelRefusal({ action: 'cancel', rota, user, caller, shift, now: ctx.now }) === null;
   return { can_edit_shift: edit, can_cancel_shift: cancel, can_edit_repeating_shift: edit && hasSeries };
 }
@@ -268,7 +320,10 @@ export function dayRota(day: RotaDay, ctx: ViewContext): DayRotaResult {
     own_shift: ctx.userFlags && mine,
     own_shifts,
     total_users: users.size,
-    shift_patterns: coverage.timeslots.map((t) => ({ ...patternEntryOf(rota, t.occurrence), pattern_status: t.pattern_status_text })),
+    shift_patterns: coverage.timeslots.map((t) => ({
+      ...patternEntryOf(rota, t.occurrence),
+      pattern_status: t.pattern_status_text,
+    })),
     hours: [...coverage.hours],
     shifts,
     colour: rota.colour,

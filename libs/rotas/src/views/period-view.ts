@@ -2,7 +2,19 @@ import { dateOfDay, dayNumber } from '../domain/calendar-dates.js';
 import { type CoverageStatus, dateAcrossRotas, dayStatus, type HourEntry } from '../domain/coverage.js';
 import { isActiveOn, timeslotsBetween } from '../domain/rota-calendar.js';
 import { combinedPermissions, type RotaPermissions, rotaPermissions } from '../rotas.policy.js';
-import { dayRota, type DayViewRota, groupBy, MAX_ROTAS, type PatternEntry, patternEntryOf, type RotaRange, rotaDayOf, type ViewContext, type ViewRota, type ViewShift } from './day-view.js';
+import {
+  dayRota,
+  type DayViewRota,
+  groupBy,
+  MAX_ROTAS,
+  type PatternEntry,
+  patternEntryOf,
+  type RotaRange,
+  rotaDayOf,
+  type ViewContext,
+  type ViewRota,
+  type ViewShift,
+} from './day-view.js';
 
 /**
  * The period view (`GET /api/rota/period`), assembled from what the read model read: one Date entry
@@ -80,7 +92,15 @@ export function periodView(input: PeriodInput, ctx: ViewContext): PeriodView {
   let previous = dateOfDay(dayNumber(from) - 1);
   for (let day = dayNumber(from); day <= dayNumber(to); day++) {
     const date = dateOfDay(day);
-    const entry: DateEntry = { date, below_minimum: false, status: 0, closed: true, own_shift: false, hours: [], shift_patterns: [] };
+    const entry: DateEntry = {
+      date,
+      below_minimum: false,
+      status: 0,
+      closed: true,
+      own_shift: false,
+      hours: [],
+      shift_patterns: [],
+    };
     if (detailed) entry.rotas = [];
     const days: { active: boolean; closed: boolean; status: number }[] = [];
     rotas.forEach((rota, i) => {
@@ -98,7 +118,8 @@ export function periodView(input: PeriodInput, ctx: ViewContext): PeriodView {
       days.push({ active: true, closed: coverage.closed, status: coverage.status });
       entry.rotas!.push(view);
       for (const hour of coverage.hours) entry.hours.push({ ...hour, rota_id: rota.id });
-      for (const t of coverage.timeslots) entry.shift_patterns.push({ ...patternEntryOf(rota, t.occurrence), rota_id: rota.id });
+      for (const t of coverage.timeslots)
+        entry.shift_patterns.push({ ...patternEntryOf(rota, t.occurrence), rota_id: rota.id });
     });
     Object.assign(entry, dateAcrossRotas(days));
     dates.push(entry);

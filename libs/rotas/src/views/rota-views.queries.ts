@@ -5,10 +5,23 @@ import { type Sql, sql, type Tenant, tenantScope, tenantSql } from '#app/platfor
 import { addDays } from '../domain/calendar-dates.js';
 import { timeslotsOn } from '../domain/rota-calendar.js';
 import type { Timeline } from '../domain/timeslot-timeline.js';
-import { type RepeatingShiftObject, repeatingShiftObjectOf, type RepeatingShiftRow } from '../repeating-shift/repeating-shift.queries.js';
+import {
+  type RepeatingShiftObject,
+  repeatingShiftObjectOf,
+  type RepeatingShiftRow,
+} from '../repeating-shift/repeating-shift.queries.js';
 import { SeriesQueries } from '../repeating-shift/series.queries.js';
 import { type CallerReach, isManager } from '../rotas.policy.js';
-import { type DayView, dayView, groupBy, MAX_ROTAS, rotaDayOf, type ViewContext, type ViewRota, type ViewShift } from './day-view.js';
+import {
+  type DayView,
+  dayView,
+  groupBy,
+  MAX_ROTAS,
+  rotaDayOf,
+  type ViewContext,
+  type ViewRota,
+  type ViewShift,
+} from './day-view.js';
 import { overShiftCap, periodView, type PeriodView } from './period-view.js';
 
 /** The filters both views take: rotas of these teams, these rotas (those the caller cannot see are simply left out). */
@@ -32,15 +45,37 @@ export interface DayRequest extends ViewFilters {
 }
 
 type RotaRow = {
-  id: string; team_id: string; name: string; colour: string; start_date: string; end_date: string | null; closed_dates: string[]; timeline: Timeline;
-  self_manage: boolean; allow_same_day_add: boolean; allow_same_day_cancel: boolean; allow_same_day_edit: boolean;
-  restricted_by_role: boolean; role_profile_ids: number[]; require_full_timeslot: boolean;
+  id: string;
+  team_id: string;
+  name: string;
+  colour: string;
+  start_date: string;
+  end_date: string | null;
+  closed_dates: string[];
+  timeline: Timeline;
+  self_manage: boolean;
+  allow_same_day_add: boolean;
+  allow_same_day_cancel: boolean;
+  allow_same_day_edit: boolean;
+  restricted_by_role: boolean;
+  role_profile_ids: number[];
+  require_full_timeslot: boolean;
 };
 
 /** A shift as the shifts statement sends it: [id, rota_id, user_id, series_id, date, start ms, end ms, start_wall, end_wall]. */
 type ShiftTuple = [number, number, number, number | null, string, number, number, string, string];
 
-const shiftOf = ([id, rotaId, userId, seriesId, date, start, end, startWall, endWall]: ShiftTuple): ViewShift => ({ id, rotaId, userId, seriesId, date, start, end, startWall, endWall });
+const shiftOf = ([id, rotaId, userId, seriesId, date, start, end, startWall, endWall]: ShiftTuple): ViewShift => ({
+  id,
+  rotaId,
+  userId,
+  seriesId,
+  date,
+  start,
+  end,
+  startWall,
+  endWall,
+});
 
 /** Names compare case-insensitively (lower case, then code points: both database modes and every locale agree). */
 const byText = (a: string, b: string) => {
@@ -81,14 +116,40 @@ export class RotaViewQueries {
   ) {}
 
   /** `GET /api/rota/period` for a parsed request. */
-  async period(caller: Caller, reach: CallerReach, facts: OrganisationFacts, request: PeriodRequest): Promise<PeriodView> {
+  async period(
+    caller: Caller,
+    reach: CallerReach,
+    facts: OrganisationFacts,
+    request: PeriodRequest,
+  ): Promise<PeriodView> {
     const { rotas, truncated } = await this.matching(caller, reach, request, request.from, request.to, facts.timezone);
     const ids = rotas.map((r) => r.id);
-    const [shifts, pending] = await Promise.all([this.shifts(caller, ids, addDays(request.from, -1), request.to), this.pending.pendingRotas(caller, ids)]);
+    const [shifts, pending] = await Promise.all([
+      this.shifts(caller, ids, addDays(request.from, -1), request.to),
+      this.pending.pendingRotas(caller, ids),
+    ]);
     const over = request.detailed && overShiftCap(shifts, request.from);
     const details = request.detailed && !over ? await this.details(caller, reach, rotas, shifts) : NO_DETAILS;
-    const ctx: ViewContext = { zone: facts.timezone, now: Date.now(), reach, userFlags: request.userFlags, withShifts: request.detailed && !over, ...details };
-    return periodView({ from: request.from, to: request.to, detailed: request.detailed, rotas, shifts, truncated: truncated || over, dataReady: pending.size === 0 }, ctx);
+    const ctx: ViewContext = {
+      zone: facts.timezone,
+      now: Date.now(),
+      reach,
+      userFlags: request.userFlags,
+      withShifts: request.detailed && !over,
+      ...details,
+    };
+    return periodView(
+      {
+        from: request.from,
+        to: request.to,
+        detailed: request.detailed,
+        rotas,
+        shifts,
+        truncated: truncated || over,
+        dataReady: pending.size === 0,
+      },
+      ctx,
+    );
   }
 
   /** `GET /api/rota/day/{date}` for a parsed request. */
@@ -97,13 +158,34 @@ export class RotaViewQueries {
     const zone = facts.timezone;
     const { rotas, truncated } = await this.matching(caller, reach, request, date, date, zone);
     const previous = addDays(date, -1);
-    const shifts = await this.shifts(caller, rotas.map((r) => r.id), previous, date);
+    const shifts = await this.shifts(
+      caller,
+      rotas.map((r) => r.id),
+      previous,
+      date,
+    );
     const onlyUsers = request.users ? new Set(request.users) : undefined;
-    const details = await this.details(caller, reach, rotas, shifts.filter((s) => s.date === date && (!onlyUsers || onlyUsers.has(s.userId))));
-    const ctx: ViewContext = { zone, now: Date.now(), reach, userFlags: request.userFlags, withShifts: true, onlyUsers, ...details };
+    const details = await this.details(
+      caller,
+      reach,
+      rotas,
+      shifts.filter((s) => s.date === date && (!onlyUsers || onlyUsers.has(s.userId))),
+    );
+    const ctx: ViewContext = {
+      zone,
+      now: Date.now(),
+      reach,
+      userFlags: request.userFlags,
+      withShifts: true,
+      onlyUsers,
+      ...details,
+    };
     const byRota = groupBy(shifts, (s) => s.rotaId);
     const days = rotas.map((rota) => {
-      const range = { shifts: groupBy(byRota.get(rota.id) ?? [], (s) => s.date), occurrences: new Map([[date, timeslotsOn(rota.calendar, date, zone)]]) };
+      const range = {
+        shifts: groupBy(byRota.get(rota.id) ?? [], (s) => s.date),
+        occurrences: new Map([[date, timeslotsOn(rota.calendar, date, zone)]]),
+      };
       return rotaDayOf(rota, range, date, previous);
     });
     return dayView(days, ctx, truncated);
@@ -130,7 +212,9 @@ export class RotaViewQueries {
       filters.push(sql`AND EXISTS (SELECT 1 FROM rota_shifts s WHERE s.rota_id = r.id AND s.status = 'booked' AND s.date = ${from}::date
         AND s.user_id = ANY(${request.users}::bigint[]))`);
     }
-    const q = tenantSql(caller)`SELECT r.id, r.team_id, r.name, r.colour, r.start_date::text AS start_date, r.end_date::text AS end_date, r.closed_dates, r.timeline,
+    const q = tenantSql(
+      caller,
+    )`SELECT r.id, r.team_id, r.name, r.colour, r.start_date::text AS start_date, r.end_date::text AS end_date, r.closed_dates, r.timeline,
         r.self_manage, r.allow_same_day_add, r.allow_same_day_cancel, r.allow_same_day_edit, r.restricted_by_role, r.role_profile_ids, r.require_full_timeslot
        FROM rotas r
       WHERE ${tenantScope('r')} AND r.team_id = ANY(${teams}::bigint[]) AND NOT r.archived
@@ -140,12 +224,30 @@ export class RotaViewQueries {
     const rotas = rows.flatMap((r): ViewRota[] => {
       const team = objects.get(Number(r.team_id));
       if (!team) return [];
-      return [{
-        id: Number(r.id), teamId: Number(r.team_id), name: r.name, colour: r.colour, team, zone,
-        calendar: { start_date: r.start_date, end_date: r.end_date, archived: false, closed_dates: new Set(r.closed_dates), timeline: r.timeline },
-        selfManage: r.self_manage, requireFullTimeslot: r.require_full_timeslot, restrictedByRole: r.restricted_by_role, roleProfileIds: r.role_profile_ids.map(Number),
-        allowSameDayAdd: r.allow_same_day_add, allowSameDayCancel: r.allow_same_day_cancel, allowSameDayEdit: r.allow_same_day_edit,
-      }];
+      return [
+        {
+          id: Number(r.id),
+          teamId: Number(r.team_id),
+          name: r.name,
+          colour: r.colour,
+          team,
+          zone,
+          calendar: {
+            start_date: r.start_date,
+            end_date: r.end_date,
+            archived: false,
+            closed_dates: new Set(r.closed_dates),
+            timeline: r.timeline,
+          },
+          selfManage: r.self_manage,
+          requireFullTimeslot: r.require_full_timeslot,
+          restrictedByRole: r.restricted_by_role,
+          roleProfileIds: r.role_profile_ids.map(Number),
+          allowSameDayAdd: r.allow_same_day_add,
+          allowSameDayCancel: r.allow_same_day_cancel,
+          allowSameDayEdit: r.allow_same_day_edit,
+        },
+      ];
     });
     rotas.sort((a, b) => byText(a.team.name, b.team.name) || byText(a.name, b.name) || a.id - b.id);
     return { rotas: rotas.slice(0, MAX_ROTAS), truncated: rotas.length > MAX_ROTAS };
@@ -159,7 +261,9 @@ export class RotaViewQueries {
    */
   private async shifts(tenant: Tenant, rotaIds: readonly number[], from: string, to: string): Promise<ViewShift[]> {
     if (rotaIds.length === 0) return [];
-    const q = tenantSql(tenant)`SELECT coalesce(json_agg(json_build_array(s.id, s.rota_id, s.user_id, s.series_id, s.date,
+    const q = tenantSql(
+      tenant,
+    )`SELECT coalesce(json_agg(json_build_array(s.id, s.rota_id, s.user_id, s.series_id, s.date,
           (extract(epoch FROM s.starts_at) * 1000)::float8, (extract(epoch FROM s.ends_at) * 1000)::float8, s.start_wall, s.end_wall)
         ORDER BY s.rota_id, s.date, s.starts_at, s.id), '[]') AS shifts
        FROM rota_shifts s
@@ -169,7 +273,12 @@ export class RotaViewQueries {
   }
 
   /** What the shift records embed: users, series and (when a rule needs them) the caller's role profiles, each read once. */
-  private async details(caller: Caller, reach: CallerReach, rotas: readonly ViewRota[], shifts: readonly ViewShift[]): Promise<Details> {
+  private async details(
+    caller: Caller,
+    reach: CallerReach,
+    rotas: readonly ViewRota[],
+    shifts: readonly ViewShift[],
+  ): Promise<Details> {
     if (shifts.length === 0) return NO_DETAILS;
     // Rule 5 binds the caller's own edits only on a restricted rota they do not manage.
     const restricted = new Set(rotas.filter((r) => r.restrictedByRole && !isManager(reach, r.teamId)).map((r) => r.id));
@@ -185,7 +294,9 @@ export class RotaViewQueries {
 
   private async series(tenant: Tenant, ids: readonly number[]): Promise<Map<number, RepeatingShiftObject>> {
     if (ids.length === 0) return new Map();
-    const q = tenantSql(tenant)`SELECT id, user_id, rota_id, team_id, frequency, weekdays, start_date::text AS start_date, end_date::text AS end_date, start_time,
+    const q = tenantSql(
+      tenant,
+    )`SELECT id, user_id, rota_id, team_id, frequency, weekdays, start_date::text AS start_date, end_date::text AS end_date, start_time,
         generated_until::text AS generated_until
        FROM rota_repeating_shifts WHERE ${tenantScope()} AND id = ANY(${ids}::bigint[])`;
     const rows: RepeatingShiftRow[] = await this.dataSource.query(q.text, q.values);
