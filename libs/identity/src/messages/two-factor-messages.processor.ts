@@ -37,7 +37,9 @@ export class TwoFactorMessagesProcessor extends WorkerHost {
     return this.mailer.send({
       to: destination,
       subject: 'Your sign-in link',
-      text: `Open this link to finish signing in:\n\n${link}\n\nIt expires in ${MINUTES} minutes. If you did not try to sign in, you can ignore this message.\n`,
+      text:
+        `Open this link to finish signing in:\n\n${link}\n\n` +
+        `It expires in ${MINUTES} minutes. If you did not try to sign in, you can ignore this message.\n`,
       messageId: `two-factor-${job.id}`,
     });
   }

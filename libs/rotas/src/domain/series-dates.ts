@@ -198,7 +198,8 @@ export function validateRecurrence(pattern: unknown, firstDate: string, prefix =
       refusals.push(
         refusal(
           whole,
-          `The first shift is on a ${name[0]!.toUpperCase()}${name.slice(1)} (${firstDate}), a weekday the ${whole} does not select: select ${day} too, or move the shift.`,
+          `The first shift is on a ${name[0]!.toUpperCase()}${name.slice(1)} (${firstDate}), ` +
+            `a weekday the ${whole} does not select: select ${day} too, or move the shift.`,
         ),
       );
     }

@@ -181,7 +181,9 @@ export class RotaQueries {
     const q = tenantSql(
       tenant,
     )`SELECT DISTINCT ON (r.id) r.id, o.id AS other_id, to_char(o.start_date, 'YYYY-MM-DD') AS start_date
-        FROM rotas r JOIN rotas o ON o.team_id = r.team_id AND o.organisation_id = r.organisation_id AND o.id <> r.id AND NOT o.archived AND o.start_date > r.start_date
+        FROM rotas r
+        JOIN rotas o ON o.team_id = r.team_id AND o.organisation_id = r.organisation_id AND o.id <> r.id
+                    AND NOT o.archived AND o.start_date > r.start_date
        WHERE ${tenantScope('r')} AND r.id = ANY(${rotaIds}::bigint[])
        ORDER BY r.id, o.start_date, o.id`;
     const rows: { id: string; other_id: string; start_date: string }[] = await this.dataSource.query(q.text, q.values);

@@ -267,8 +267,9 @@ export interface ChangeStates {
  * `PUT /api/rota/shifts/{id}`. A cancelled (or unknown) shift is a 404. The edited shift is checked
  * as a booking (checkBooking, action `edit`: rule 8 on its current date and its new one), rules 4
  * and 5 included: a manager moving the shift of a user on hold, or without an allowed role, gives
- * ignore_on_hold / confirm_role_restriction as on create (the update body takes them too). Then, by plan (`expected`, what the handler listed the streams for: another
- * plan from the streams' states throws PlanMoved):
+ * ignore_on_hold / confirm_role_restriction as on create (the update body takes them too). Then,
+ * by plan (`expected`, what the handler listed the streams for: another plan from the streams'
+ * states throws PlanMoved):
  * - the shift: ShiftMoved (`sequence` + 1, `was`) when its times change; ShiftSeriesChanged when it
  *   leaves its series (`single`) or starts a new one (`split`, `start`);
  * - `retime`: RepeatingShiftRetimed from this date (future generations take the new times) and each
