@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { INestApplicationContext } from '@nestjs/common';
+import { describe, expect, it } from '@jest/globals';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { testEnvironment, type TestEnvironment } from '../../../test/support/test-config.js';
-import { bootContext } from '../../../test/support/test-context.js';
+import { contextFixture } from '../../../test/support/test-context.js';
 import { derivedEventId, systemActor, userActor } from './actor.js';
 import { Cause, CausedCommand } from './caused-command.js';
 import { ConcurrencyError } from './errors.js';
@@ -38,24 +36,10 @@ class TallyHandler implements ICommandHandler<Tally> {
 }
 
 describe('commands caused by an event, through the command bus', () => {
-  let env: TestEnvironment;
-  let app: INestApplicationContext;
-  let store: EventStore;
-  let bus: CommandBus;
-
-  beforeAll(async () => {
-    env = await testEnvironment();
-    app = await bootContext(env.config, [], [TallyHandler]);
-    store = app.get(EventStore);
-    bus = app.get(CommandBus);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await env?.cleanup();
-  });
+  const ctx = contextFixture({ providers: [TallyHandler], also: (app) => ({ bus: app.get(CommandBus) }) });
 
   async function causeEvent(): Promise<StoredEvent> {
-    const { events } = await store.handle(
+    const { events } = await ctx.store.handle(
       `cause-${randomUUID()}`,
       () => null,
       () => [{ type: 'test.Caused', data: {} }],
@@ -70,11 +54,11 @@ describe('commands caused by an event, through the command bus', () => {
   it('appends once with the derived id, the system as actor and the event as causation, however often the command runs', async () => {
     const cause = await causeEvent();
     const streamId = `tally-${randomUUID()}`;
-    const tally = () => bus.execute(new Tally(new Cause(cause, 'tallying'), streamId));
+    const tally = () => ctx.bus.execute(new Tally(new Cause(cause, 'tallying'), streamId));
     expect(await tally()).toBe(1);
     expect(await tally()).toBe(0);
     expect(await Promise.all([tally(), tally(), tally()])).toEqual([0, 0, 0]);
-    const events = await store.readStream(streamId);
+    const events = await ctx.store.readStream(streamId);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       eventId: derivedEventId(cause.eventId, 'tally/0'),
@@ -90,14 +74,14 @@ describe('commands caused by an event, through the command bus', () => {
   it('two workers running the same job at once store the event once; one that lost the race gets a 409, which a retry answers with nothing', async () => {
     const cause = await causeEvent();
     const streamId = `tally-${randomUUID()}`;
-    const tally = () => bus.execute(new Tally(new Cause(cause, 'tallying'), streamId));
+    const tally = () => ctx.bus.execute(new Tally(new Cause(cause, 'tallying'), streamId));
     const outcomes = await Promise.allSettled(Array.from({ length: 8 }, tally));
     const appended = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
     const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
     expect(appended.filter((n) => n === 1)).toHaveLength(1);
     expect(refused.filter((e) => !(e instanceof ConcurrencyError))).toEqual([]);
     expect(await tally()).toBe(0);
-    expect((await store.readStream(streamId)).map((e) => e.eventId)).toEqual([
+    expect((await ctx.store.readStream(streamId)).map((e) => e.eventId)).toEqual([
       derivedEventId(cause.eventId, 'tally/0'),
     ]);
   });

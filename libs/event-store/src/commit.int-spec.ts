@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import type { INestApplicationContext } from '@nestjs/common';
+import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
-import { DataSource } from 'typeorm';
-import { testEnvironment, type TestEnvironment } from '../../../test/support/test-config.js';
-import { bootContext } from '../../../test/support/test-context.js';
+import { contextFixture } from '../../../test/support/test-context.js';
 import { ConcurrencyError } from './errors.js';
 import { EventStore, storeInternals, type StoreInternals } from './event-store.js';
 import { LOCKS } from './locks.js';
@@ -64,30 +61,17 @@ const failing: Projection = {
 };
 
 describe('EventStore.commit', () => {
-  let env: TestEnvironment;
-  let app: INestApplicationContext;
-  let store: EventStore;
-  /** The transactional writes domain code does not get, to test them and to seed streams. */
-  let internal: StoreInternals;
-  let ds: DataSource;
+  // `ctx.internal`: the transactional writes domain code does not get, to test them and to seed streams.
+  const ctx = contextFixture({ also: (app) => ({ internal: storeInternals(app.get(EventStore)) }) });
 
   beforeAll(async () => {
-    env = await testEnvironment();
-    app = await bootContext(env.config);
-    store = app.get(EventStore);
-    internal = storeInternals(store);
-    ds = app.get(DataSource);
-    await ds.query(
+    await ctx.ds.query(
       `CREATE TABLE commit_notes (id text PRIMARY KEY, text text NOT NULL, at timestamptz NOT NULL, version int NOT NULL)`,
     );
-    await ds.query(`CREATE TABLE commit_positions (id text PRIMARY KEY, position bigint NOT NULL)`);
-    await ds.query(`CREATE TABLE commit_twice (id text PRIMARY KEY, n int NOT NULL)`);
-    const registry = app.get(ProjectionRegistry);
+    await ctx.ds.query(`CREATE TABLE commit_positions (id text PRIMARY KEY, position bigint NOT NULL)`);
+    await ctx.ds.query(`CREATE TABLE commit_twice (id text PRIMARY KEY, n int NOT NULL)`);
+    const registry = ctx.app.get(ProjectionRegistry);
     for (const p of [notes, positions, twice, failing]) registry.add(p);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await env?.cleanup();
   });
   afterEach(() => {
     jest.restoreAllMocks();
@@ -95,23 +79,23 @@ describe('EventStore.commit', () => {
 
   /** Whether `work` took the transaction path rather than the one statement. */
   const viaTransaction = async (work: () => Promise<unknown>) => {
-    const spy = jest.spyOn(store as unknown as StoreInternals, 'transaction');
+    const spy = jest.spyOn(ctx.store as unknown as StoreInternals, 'transaction');
     await work();
     return spy.mock.calls.length > 0;
   };
   const note = (id: string, expectedVersion: number | 'no_stream' | 'any', text = 'hello', type = 'test.Noted') =>
-    internal.commit(
+    ctx.internal.commit(
       { streamId: `note-${id}`, expectedVersion, events: [{ type, data: { id, text } }] },
       { organisationId: 4, actorId: 2 },
     );
   const row = async (id: string) =>
-    (await ds.query(`SELECT text, at, version FROM commit_notes WHERE id = $1`, [id]))[0];
+    (await ctx.ds.query(`SELECT text, at, version FROM commit_notes WHERE id = $1`, [id]))[0];
 
   it('stores the event and its projection rows together, and returns what the log holds', async () => {
     const id = randomUUID();
     let result: Awaited<ReturnType<typeof note>> | undefined;
     expect(await viaTransaction(async () => (result = await note(id, 'no_stream')))).toBe(false);
-    const [stored] = await store.readStream(`note-${id}`);
+    const [stored] = await ctx.store.readStream(`note-${id}`);
     expect(result!.nextExpectedVersion).toBe(1);
     expect(result!.events).toEqual([stored]);
     expect(stored).toMatchObject({
@@ -126,36 +110,36 @@ describe('EventStore.commit', () => {
   it('inserts first when a projection reads the position, which only the database assigns', async () => {
     const id = randomUUID();
     expect(await viaTransaction(() => note(id, 'no_stream', 'p', 'test.Positioned'))).toBe(true);
-    const [stored] = await store.readStream(`note-${id}`);
-    const [{ position }] = await ds.query(`SELECT position FROM commit_positions WHERE id = $1`, [id]);
+    const [stored] = await ctx.store.readStream(`note-${id}`);
+    const [{ position }] = await ctx.ds.query(`SELECT position FROM commit_positions WHERE id = $1`, [id]);
     expect(Number(position)).toBe(stored!.position);
   });
 
   it('appends at a known version, and refuses a stale or a too-new one, writing nothing', async () => {
     const id = randomUUID();
     await note(id, 'no_stream');
-    await internal.commit({
+    await ctx.internal.commit({
       streamId: `note-${id}`,
       expectedVersion: 1,
       events: [{ type: 'test.Renoted', data: { id, text: 'second' } }],
     });
     for (const stale of ['no_stream', 1, 5] as const) {
       await expect(
-        internal.commit({
+        ctx.internal.commit({
           streamId: `note-${id}`,
           expectedVersion: stale,
           events: [{ type: 'test.Renoted', data: { id, text: 'lost' } }],
         }),
       ).rejects.toBeInstanceOf(ConcurrencyError);
     }
-    expect((await store.readStream(`note-${id}`)).map((e) => e.streamVersion)).toEqual([1, 2]);
+    expect((await ctx.store.readStream(`note-${id}`)).map((e) => e.streamVersion)).toEqual([1, 2]);
     expect(await row(id)).toMatchObject({ text: 'second', version: 2 });
   });
 
   it('refuses a stale version of a commit of two events without writing either', async () => {
     const id = randomUUID();
     await note(id, 'no_stream');
-    await internal.commit({
+    await ctx.internal.commit({
       streamId: `note-${id}`,
       expectedVersion: 1,
       events: [{ type: 'test.Renoted', data: { id, text: 'second' } }],
@@ -165,13 +149,15 @@ describe('EventStore.commit', () => {
       { type: 'test.Renoted', data: { id, text: 'lost 2' } },
       { type: 'test.Renoted', data: { id, text: 'lost 3' } },
     ];
-    await expect(internal.commit({ streamId: `note-${id}`, expectedVersion: 1, events: two })).rejects.toBeInstanceOf(
-      ConcurrencyError,
-    );
     await expect(
-      internal.transaction((tx) => internal.append(tx, [{ streamId: `note-${id}`, expectedVersion: 1, events: two }])),
+      ctx.internal.commit({ streamId: `note-${id}`, expectedVersion: 1, events: two }),
     ).rejects.toBeInstanceOf(ConcurrencyError);
-    expect((await store.readStream(`note-${id}`)).map((e) => e.streamVersion)).toEqual([1, 2]);
+    await expect(
+      ctx.internal.transaction((tx) =>
+        ctx.internal.append(tx, [{ streamId: `note-${id}`, expectedVersion: 1, events: two }]),
+      ),
+    ).rejects.toBeInstanceOf(ConcurrencyError);
+    expect((await ctx.store.readStream(`note-${id}`)).map((e) => e.streamVersion)).toEqual([1, 2]);
     expect(await row(id)).toMatchObject({ text: 'second', version: 2 });
   });
 
@@ -182,14 +168,14 @@ describe('EventStore.commit', () => {
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(ConcurrencyError);
-    expect(await store.readStream(`note-${id}`)).toHaveLength(1);
+    expect(await ctx.store.readStream(`note-${id}`)).toHaveLength(1);
   });
 
   it('appends at an unknown version (any) through the transaction path', async () => {
     const id = randomUUID();
     await note(id, 'no_stream');
     const any = () =>
-      internal.commit({
+      ctx.internal.commit({
         streamId: `note-${id}`,
         expectedVersion: 'any',
         events: [{ type: 'test.Renoted', data: { id, text: 'any' } }],
@@ -201,13 +187,13 @@ describe('EventStore.commit', () => {
   it('gives a projection that writes one table twice the same rows as in a transaction', async () => {
     const id = randomUUID();
     const commit = () =>
-      internal.commit({
+      ctx.internal.commit({
         streamId: `twice-${id}`,
         expectedVersion: 'no_stream',
         events: [{ type: 'test.Twice', data: { id } }],
       });
     expect(await viaTransaction(commit)).toBe(true);
-    expect(await ds.query(`SELECT n FROM commit_twice WHERE id = $1`, [id])).toEqual([{ n: 2 }]);
+    expect(await ctx.ds.query(`SELECT n FROM commit_twice WHERE id = $1`, [id])).toEqual([{ n: 2 }]);
   });
 
   // Needs two transactions at once, which embedded PGlite serialises (see event-store.int-spec).
@@ -215,13 +201,13 @@ describe('EventStore.commit', () => {
     "waits behind a replay's swap instead of deadlocking with it",
     async () => {
       // What a replay's swap does: the projections lock exclusively, then its tables exclusively.
-      const replay = new pg.Client({ connectionString: env.config.database.url });
+      const replay = new pg.Client({ connectionString: ctx.env.config.database.url });
       await replay.connect();
       try {
         await replay.query('BEGIN');
         await replay.query(`SELECT pg_advisory_xact_lock(${LOCKS.projections})`);
         const id = randomUUID();
-        const spy = jest.spyOn(store as unknown as StoreInternals, 'transaction');
+        const spy = jest.spyOn(ctx.store as unknown as StoreInternals, 'transaction');
         const write = note(id, 'no_stream', 'during the swap');
         await new Promise((r) => setTimeout(r, 300));
         expect(spy).toHaveBeenCalled();
@@ -240,7 +226,7 @@ describe('EventStore.commit', () => {
   it('writes nothing when a projection fails', async () => {
     const id = randomUUID();
     await expect(note(id, 'no_stream', 'x', 'test.Broken')).rejects.toThrow('projection bug');
-    expect(await store.readStream(`note-${id}`)).toEqual([]);
-    expect(await ds.query(`SELECT 1 FROM events WHERE stream_id = $1`, [`note-${id}`])).toEqual([]);
+    expect(await ctx.store.readStream(`note-${id}`)).toEqual([]);
+    expect(await ctx.ds.query(`SELECT 1 FROM events WHERE stream_id = $1`, [`note-${id}`])).toEqual([]);
   });
 });

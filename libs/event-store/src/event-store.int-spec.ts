@@ -1,44 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { INestApplicationContext } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { testEnvironment, type TestEnvironment } from '../../../test/support/test-config.js';
-import { bootContext } from '../../../test/support/test-context.js';
+import { describe, expect, it } from '@jest/globals';
+import { contextFixture } from '../../../test/support/test-context.js';
 import { ConcurrencyError } from './errors.js';
-import { EventStore, storeInternals, type StoreInternals } from './event-store.js';
+import { EventStore, storeInternals } from './event-store.js';
 import { LOG_START, type LogCursor, type StoredEvent } from './event.types.js';
 import { EventUpcasters } from './upcasters.js';
 
 describe('EventStore on Postgres', () => {
-  let env: TestEnvironment;
-  let app: INestApplicationContext;
-  let store: EventStore;
-  /** The transactional writes domain code does not get, to test them and to seed streams. */
-  let internal: StoreInternals;
-  let ds: DataSource;
-
-  beforeAll(async () => {
-    env = await testEnvironment();
-    app = await bootContext(env.config);
-    store = app.get(EventStore);
-    internal = storeInternals(store);
-    ds = app.get(DataSource);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await env?.cleanup();
-  });
+  // `ctx.internal`: the transactional writes domain code does not get, to test them and to seed streams.
+  const ctx = contextFixture({ also: (app) => ({ internal: storeInternals(app.get(EventStore)) }) });
 
   const event = (type: string, data: unknown = {}) => ({ type, data });
   const appendOne = (streamId: string, expectedVersion: number | 'any' | 'no_stream', ...types: string[]) =>
-    internal.transaction((tx) =>
-      internal.append(tx, [{ streamId, expectedVersion, events: types.map((t) => event(t)) }]),
+    ctx.internal.transaction((tx) =>
+      ctx.internal.append(tx, [{ streamId, expectedVersion, events: types.map((t) => event(t)) }]),
     );
 
   it('appends to a new stream and reads it back in order with its metadata', async () => {
     const id = `thing-${randomUUID()}`;
-    await internal.transaction((tx) =>
-      internal.append(
+    await ctx.internal.transaction((tx) =>
+      ctx.internal.append(
         tx,
         [
           {
@@ -50,7 +31,7 @@ describe('EventStore on Postgres', () => {
         { organisationId: 7, actorId: 3 },
       ),
     );
-    const events = await store.readStream(id);
+    const events = await ctx.store.readStream(id);
     expect(events.map((e) => [e.type, e.streamVersion, e.data])).toEqual([
       ['test.A', 1, { n: 1 }],
       ['test.B', 2, { n: 2 }],
@@ -64,7 +45,7 @@ describe('EventStore on Postgres', () => {
     await expect(appendOne(id, 0, 'test.B')).rejects.toBeInstanceOf(ConcurrencyError);
     await expect(appendOne(id, 2, 'test.B')).rejects.toBeInstanceOf(ConcurrencyError);
     await appendOne(id, 1, 'test.B');
-    expect((await store.readStream(id)).map((e) => e.streamVersion)).toEqual([1, 2]);
+    expect((await ctx.store.readStream(id)).map((e) => e.streamVersion)).toEqual([1, 2]);
   });
 
   it('lets exactly one of two concurrent appends at the same version win, leaving no gap or duplicate', async () => {
@@ -79,7 +60,7 @@ describe('EventStore on Postgres', () => {
       expect(lost).toHaveLength(1);
       expect(lost[0]!.reason).toBeInstanceOf(ConcurrencyError);
     }
-    const versions = (await store.readStream(id)).map((e) => e.streamVersion);
+    const versions = (await ctx.store.readStream(id)).map((e) => e.streamVersion);
     expect(versions).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
@@ -90,7 +71,7 @@ describe('EventStore on Postgres', () => {
       appendOne(id, 'no_stream', 'test.A'),
     ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect((await store.readStream(id)).map((e) => e.streamVersion)).toEqual([1]);
+    expect((await ctx.store.readStream(id)).map((e) => e.streamVersion)).toEqual([1]);
   });
 
   it('appends to several streams atomically: one conflict rolls back all of them', async () => {
@@ -98,23 +79,23 @@ describe('EventStore on Postgres', () => {
     const b = `thing-${randomUUID()}`;
     await appendOne(b, 'no_stream', 'test.A');
     await expect(
-      internal.transaction((tx) =>
-        internal.append(tx, [
+      ctx.internal.transaction((tx) =>
+        ctx.internal.append(tx, [
           { streamId: a, expectedVersion: 'no_stream', events: [event('test.A')] },
           { streamId: b, expectedVersion: 0, events: [event('test.B')] },
         ]),
       ),
     ).rejects.toBeInstanceOf(ConcurrencyError);
-    expect(await store.readStream(a)).toHaveLength(0);
-    expect(await store.readStream(b)).toHaveLength(1);
+    expect(await ctx.store.readStream(a)).toHaveLength(0);
+    expect(await ctx.store.readStream(b)).toHaveLength(1);
   });
 
   it('treats re-appending a stored event id as a no-op, even from the old expected version', async () => {
     const id = `thing-${randomUUID()}`;
     const eventId = randomUUID();
     const append = () =>
-      internal.transaction((tx) =>
-        internal.append(tx, [
+      ctx.internal.transaction((tx) =>
+        ctx.internal.append(tx, [
           { streamId: id, expectedVersion: 'no_stream', events: [{ type: 'test.A', data: {}, eventId }] },
         ]),
       );
@@ -123,20 +104,22 @@ describe('EventStore on Postgres', () => {
     expect(first!.events).toHaveLength(1);
     expect(again!.events).toHaveLength(0);
     expect(again!.nextExpectedVersion).toBe(1);
-    expect(await store.readStream(id)).toHaveLength(1);
+    expect(await ctx.store.readStream(id)).toHaveLength(1);
   });
 
   it('refuses to append outside a transaction', async () => {
     await expect(
-      internal.append(ds.manager, [{ streamId: 'x', expectedVersion: 'any', events: [event('test.A')] }]),
+      ctx.internal.append(ctx.ds.manager, [{ streamId: 'x', expectedVersion: 'any', events: [event('test.A')] }]),
     ).rejects.toThrow(/transaction/);
   });
 
   it('refuses updates and deletes of stored events', async () => {
     const id = `thing-${randomUUID()}`;
     await appendOne(id, 'no_stream', 'test.A');
-    await expect(ds.query(`UPDATE events SET type = 'x' WHERE stream_id = $1`, [id])).rejects.toThrow(/append-only/);
-    await expect(ds.query(`DELETE FROM events WHERE stream_id = $1`, [id])).rejects.toThrow(/append-only/);
+    await expect(ctx.ds.query(`UPDATE events SET type = 'x' WHERE stream_id = $1`, [id])).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(ctx.ds.query(`DELETE FROM events WHERE stream_id = $1`, [id])).rejects.toThrow(/append-only/);
   });
 
   it('queues concurrent appends at any version of one stream: every one lands, versions 1 to n', async () => {
@@ -145,7 +128,7 @@ describe('EventStore on Postgres', () => {
       Array.from({ length: 12 }, () => appendOne(id, 'any', 'test.A', 'test.B')),
     );
     expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
-    expect((await store.readStream(id)).map((e) => e.streamVersion)).toEqual(
+    expect((await ctx.store.readStream(id)).map((e) => e.streamVersion)).toEqual(
       Array.from({ length: 24 }, (_, i) => i + 1),
     );
   });
@@ -155,7 +138,7 @@ describe('EventStore on Postgres', () => {
     await appendOne(id, 'no_stream', 'test.A');
     await expect(appendOne(id, 3, 'test.B')).rejects.toBeInstanceOf(ConcurrencyError);
     await expect(appendOne(id, 'no_stream', 'test.B')).rejects.toBeInstanceOf(ConcurrencyError);
-    expect((await store.readStream(id)).map((e) => e.streamVersion)).toEqual([1]);
+    expect((await ctx.store.readStream(id)).map((e) => e.streamVersion)).toEqual([1]);
     expect((await appendOne(id, 1, 'test.B'))[0]!.nextExpectedVersion).toBe(2);
   });
 
@@ -172,28 +155,28 @@ describe('EventStore on Postgres', () => {
       const id = `thing-${randomUUID()}`;
       const eventId = randomUUID();
       const retry = () =>
-        internal.transaction((tx) =>
-          internal.append(tx, [
+        ctx.internal.transaction((tx) =>
+          ctx.internal.append(tx, [
             { streamId: id, expectedVersion: 'no_stream', events: [{ type: 'test.A', data: {}, eventId }] },
           ]),
         );
       const results = await Promise.allSettled([retry(), retry(), retry()]);
       for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(ConcurrencyError);
-      expect((await store.readStream(id)).map((e) => e.eventId)).toEqual([eventId]);
+      expect((await ctx.store.readStream(id)).map((e) => e.eventId)).toEqual([eventId]);
     },
   );
 
   it('upcasts old event shapes on read without rewriting them', async () => {
-    app.get(EventUpcasters).register('test.Renamed', 1, (d) => ({ fullName: (d as { name: string }).name }));
+    ctx.app.get(EventUpcasters).register('test.Renamed', 1, (d) => ({ fullName: (d as { name: string }).name }));
     const id = `thing-${randomUUID()}`;
-    await internal.transaction((tx) =>
-      internal.append(tx, [
+    await ctx.internal.transaction((tx) =>
+      ctx.internal.append(tx, [
         { streamId: id, expectedVersion: 'any', events: [{ type: 'test.Renamed', data: { name: 'Ann' } }] },
       ]),
     );
-    const [read] = await store.readStream(id);
+    const [read] = await ctx.store.readStream(id);
     expect(read).toMatchObject({ schemaVersion: 2, data: { fullName: 'Ann' } });
-    const [raw] = await ds.query(`SELECT schema_version, data FROM events WHERE stream_id = $1`, [id]);
+    const [raw] = await ctx.ds.query(`SELECT schema_version, data FROM events WHERE stream_id = $1`, [id]);
     expect(raw).toEqual({ schema_version: 1, data: { name: 'Ann' } });
   });
 
@@ -205,7 +188,7 @@ describe('EventStore on Postgres', () => {
     async function drain(cursor: LogCursor, types: string[]): Promise<{ events: StoredEvent[]; cursor: LogCursor }> {
       const events: StoredEvent[] = [];
       for (;;) {
-        const batch = await store.readAll(cursor, 50, types);
+        const batch = await ctx.store.readAll(cursor, 50, types);
         if (batch.length === 0) return { events, cursor };
         events.push(...batch);
         const last = batch[batch.length - 1]!;
@@ -238,16 +221,16 @@ describe('EventStore on Postgres', () => {
       const slowHasAppended = new Promise<void>((r) => (slowAppended = r));
 
       // The slow transaction appends first (lower position), then waits before committing.
-      const slow = internal.transaction(async (tx) => {
-        await internal.append(tx, [
+      const slow = ctx.internal.transaction(async (tx) => {
+        await ctx.internal.append(tx, [
           { streamId: `slow-${randomUUID()}`, expectedVersion: 'any', events: [event(type, { who: 'slow' })] },
         ]);
         slowAppended();
         await slowMayCommit;
       });
       await slowHasAppended;
-      await internal.transaction((tx) =>
-        internal.append(tx, [
+      await ctx.internal.transaction((tx) =>
+        ctx.internal.append(tx, [
           { streamId: `fast-${randomUUID()}`, expectedVersion: 'any', events: [event(type, { who: 'fast' })] },
         ]),
       );
@@ -270,8 +253,8 @@ describe('EventStore on Postgres', () => {
       let cursor: LogCursor = LOG_START;
       const seen: string[] = [];
       const writers = Array.from({ length: 40 }, (_, i) =>
-        internal.transaction(async (tx) => {
-          await internal.append(tx, [
+        ctx.internal.transaction(async (tx) => {
+          await ctx.internal.append(tx, [
             { streamId: `w-${i}-${randomUUID()}`, expectedVersion: 'any', events: [event(type, { i })] },
           ]);
           await new Promise((r) => setTimeout(r, (i * 7) % 23));

@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { INestApplicationContext } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { testEnvironment, type TestEnvironment } from '../../../test/support/test-config.js';
-import { bootContext } from '../../../test/support/test-context.js';
+import { describe, expect, it } from '@jest/globals';
+import { contextFixture } from '../../../test/support/test-context.js';
 import { ConcurrencyError } from './errors.js';
-import { EventStore } from './event-store.js';
 import type { NewEvent } from './event.types.js';
 
 /**
@@ -15,24 +11,10 @@ import type { NewEvent } from './event.types.js';
  * the transactions, PostgreSQL blocks on the gate's row lock).
  */
 describe('EventStore gates', () => {
-  let env: TestEnvironment;
-  let app: INestApplicationContext;
-  let store: EventStore;
-  let ds: DataSource;
+  const ctx = contextFixture();
   const noted = (n: number): NewEvent[] => [{ type: 'test.GateNoted', data: { n } }];
   const version = async (gate: string) =>
-    Number((await ds.query(`SELECT version FROM stream_gates WHERE id = $1`, [gate]))[0]?.version ?? 0);
-
-  beforeAll(async () => {
-    env = await testEnvironment();
-    app = await bootContext(env.config);
-    store = app.get(EventStore);
-    ds = app.get(DataSource);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await env?.cleanup();
-  });
+    Number((await ctx.ds.query(`SELECT version FROM stream_gates WHERE id = $1`, [gate]))[0]?.version ?? 0);
 
   it('given one gate read by two writers, when both append to new streams through it, then one commits and the other loses with nothing written', async () => {
     const gate = `test.Gate-${randomUUID()}`;
@@ -40,7 +22,7 @@ describe('EventStore gates', () => {
     const bothRead = new Promise<void>((r) => (release = r));
     let read = 0;
     const write = (n: number) =>
-      store.handle(
+      ctx.store.handle(
         `test.Gated-${randomUUID()}`,
         () => null,
         async () => {
@@ -64,7 +46,7 @@ describe('EventStore gates', () => {
     let release!: () => void;
     const bothRead = new Promise<void>((r) => (release = r));
     const write = () =>
-      store.handle(
+      ctx.store.handle(
         `test.Gated-${randomUUID()}`,
         () => null,
         async () => {
@@ -81,18 +63,18 @@ describe('EventStore gates', () => {
 
   it('given a write holding a gate, when another advanced it after the hold was read, then the holder loses; a hold alone moves nothing', async () => {
     const gate = `test.Gate-${randomUUID()}`;
-    await store.handle(
+    await ctx.store.handle(
       `test.Gated-${randomUUID()}`,
       () => null,
       () => noted(0),
       { expect: 'no_stream', gates: { hold: [gate] } },
     );
     expect(await version(gate)).toBe(0);
-    const holder = store.handle(
+    const holder = ctx.store.handle(
       `test.Gated-${randomUUID()}`,
       () => null,
       async () => {
-        await store.handle(
+        await ctx.store.handle(
           `test.Gated-${randomUUID()}`,
           () => null,
           () => noted(1),
@@ -108,7 +90,7 @@ describe('EventStore gates', () => {
 
   it('given a decision with nothing to append, then no gate moves', async () => {
     const gate = `test.Gate-${randomUUID()}`;
-    await store.handle(
+    await ctx.store.handle(
       `test.Gated-${randomUUID()}`,
       () => null,
       () => [],

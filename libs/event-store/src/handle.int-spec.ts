@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import type { INestApplicationContext } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { type EntityManager } from 'typeorm';
 import { DomainError, PreparedStatements } from '#app/platform';
-import { testEnvironment, type TestEnvironment } from '../../../test/support/test-config.js';
-import { bootContext } from '../../../test/support/test-context.js';
+import { contextFixture } from '../../../test/support/test-context.js';
 import { ConcurrencyError } from './errors.js';
 import { EventStore, storeInternals, type StoreInternals } from './event-store.js';
 import type { NewEvent, StoredEvent, StreamAppend } from './event.types.js';
@@ -48,41 +46,28 @@ const positions: Projection = {
 };
 
 describe('EventStore.handle and handleMany', () => {
-  let env: TestEnvironment;
-  let app: INestApplicationContext;
-  let store: EventStore;
-  /** The transactional writes domain code does not get, to test them and to seed streams. */
-  let internal: StoreInternals;
-  let ds: DataSource;
+  // `ctx.internal`: the transactional writes domain code does not get, to test them and to seed streams.
+  const ctx = contextFixture({ also: (app) => ({ internal: storeInternals(app.get(EventStore)) }) });
 
   beforeAll(async () => {
-    env = await testEnvironment();
-    app = await bootContext(env.config);
-    store = app.get(EventStore);
-    internal = storeInternals(store);
-    ds = app.get(DataSource);
-    await ds.query(`CREATE TABLE handle_tallies (id text PRIMARY KEY, note text NOT NULL, version int NOT NULL)`);
-    await ds.query(`CREATE TABLE handle_positions (id text PRIMARY KEY, position bigint NOT NULL)`);
-    const registry = app.get(ProjectionRegistry);
+    await ctx.ds.query(`CREATE TABLE handle_tallies (id text PRIMARY KEY, note text NOT NULL, version int NOT NULL)`);
+    await ctx.ds.query(`CREATE TABLE handle_positions (id text PRIMARY KEY, position bigint NOT NULL)`);
+    const registry = ctx.app.get(ProjectionRegistry);
     for (const p of [tallies, positions]) registry.add(p);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await env?.cleanup();
   });
   afterEach(() => {
     jest.restoreAllMocks();
   });
 
   const stream = () => `tally-${randomUUID()}`;
-  const versions = async (streamId: string) => (await store.readStream(streamId)).map((e) => e.streamVersion);
+  const versions = async (streamId: string) => (await ctx.store.readStream(streamId)).map((e) => e.streamVersion);
   const tally = async (id: string) =>
-    (await ds.query(`SELECT note, version FROM handle_tallies WHERE id = $1`, [id]))[0];
+    (await ctx.ds.query(`SELECT note, version FROM handle_tallies WHERE id = $1`, [id]))[0];
   const seed = (streamId: string, n: number) =>
     n === 0
       ? Promise.resolve()
-      : internal.transaction((tx) =>
-          internal.append(tx, [
+      : ctx.internal.transaction((tx) =>
+          ctx.internal.append(tx, [
             {
               streamId,
               expectedVersion: 'no_stream',
@@ -92,7 +77,7 @@ describe('EventStore.handle and handleMany', () => {
         );
   /** Whether `work` went through a transaction rather than one statement. */
   const viaTransaction = async (work: () => Promise<unknown>) => {
-    const spy = jest.spyOn(store as unknown as StoreInternals, 'transaction');
+    const spy = jest.spyOn(ctx.store as unknown as StoreInternals, 'transaction');
     await work();
     return spy.mock.calls.length > 0;
   };
@@ -102,17 +87,22 @@ describe('EventStore.handle and handleMany', () => {
       const id = stream();
       await seed(id, 2);
       const seen: (Tally | null)[] = [];
-      let result: Awaited<ReturnType<typeof store.handle<Tally, TallyEvent>>> | undefined;
+      let result: Awaited<ReturnType<typeof ctx.store.handle<Tally, TallyEvent>>> | undefined;
       const oneStatement = !(await viaTransaction(async () => {
-        result = await store.handle(id, evolve, (state) => (seen.push(state), [counted(id, `after ${state!.count}`)]), {
-          metadata: { actorId: 9 },
-        });
+        result = await ctx.store.handle(
+          id,
+          evolve,
+          (state) => (seen.push(state), [counted(id, `after ${state!.count}`)]),
+          {
+            metadata: { actorId: 9 },
+          },
+        );
       }));
       expect(seen).toEqual([{ count: 2, last: 'seed 2' }]);
       expect(oneStatement).toBe(true);
       expect(result!.state).toEqual({ count: 2, last: 'seed 2' });
       expect(result!.nextExpectedVersion).toBe(3);
-      const stored = await store.readStream(id);
+      const stored = await ctx.store.readStream(id);
       expect(stored.map((e) => e.streamVersion)).toEqual([1, 2, 3]);
       expect(result!.events).toEqual([stored[2]]);
       expect(stored[2]).toMatchObject({ data: { id, note: 'after 2' }, metadata: { actorId: 9 } });
@@ -121,7 +111,7 @@ describe('EventStore.handle and handleMany', () => {
 
     it('gives decide null for a new stream and creates it at version 1', async () => {
       const id = stream();
-      const result = await store.handle(id, evolve, (state) => [counted(id, state === null ? 'new' : 'old')]);
+      const result = await ctx.store.handle(id, evolve, (state) => [counted(id, state === null ? 'new' : 'old')]);
       expect(result.nextExpectedVersion).toBe(1);
       expect(await tally(id)).toEqual({ note: 'new', version: 1 });
     });
@@ -129,9 +119,9 @@ describe('EventStore.handle and handleMany', () => {
     it('loses to a writer that appended after the read: ConcurrencyError, and only the other write is stored', async () => {
       const id = stream();
       await seed(id, 1);
-      const race = store.handle(id, evolve, async (state) => {
+      const race = ctx.store.handle(id, evolve, async (state) => {
         // Another command appends between this one's read and its write.
-        await store.handle(id, evolve, () => [counted(id, 'the other writer')]);
+        await ctx.store.handle(id, evolve, () => [counted(id, 'the other writer')]);
         return [counted(id, `after ${state!.count}`)];
       });
       await expect(race).rejects.toBeInstanceOf(ConcurrencyError);
@@ -144,7 +134,7 @@ describe('EventStore.handle and handleMany', () => {
       const id = stream();
       await seed(id, 1);
       const results = await Promise.allSettled(
-        Array.from({ length: 8 }, (_, i) => store.handle(id, evolve, () => [counted(id, `writer ${i}`)])),
+        Array.from({ length: 8 }, (_, i) => ctx.store.handle(id, evolve, () => [counted(id, `writer ${i}`)])),
       );
       const won = results.filter((r) => r.status === 'fulfilled');
       expect(won.length).toBeGreaterThanOrEqual(1);
@@ -155,7 +145,7 @@ describe('EventStore.handle and handleMany', () => {
     it('appends nothing when decide throws, and passes its error on', async () => {
       const id = stream();
       await seed(id, 1);
-      const refused = store.handle(id, evolve, () => {
+      const refused = ctx.store.handle(id, evolve, () => {
         throw new DomainError('validation', 'not allowed');
       });
       await expect(refused).rejects.toThrow('not allowed');
@@ -166,9 +156,9 @@ describe('EventStore.handle and handleMany', () => {
     it('writes nothing for a decision without events', async () => {
       const id = stream();
       await seed(id, 1);
-      const sent = [jest.spyOn(ds, 'query'), jest.spyOn(PreparedStatements.prototype, 'query')];
-      const transaction = jest.spyOn(store as unknown as StoreInternals, 'transaction');
-      const result = await store.handle(id, evolve, () => []);
+      const sent = [jest.spyOn(ctx.ds, 'query'), jest.spyOn(PreparedStatements.prototype, 'query')];
+      const transaction = jest.spyOn(ctx.store as unknown as StoreInternals, 'transaction');
+      const result = await ctx.store.handle(id, evolve, () => []);
       expect(result).toEqual({ streamId: id, nextExpectedVersion: 1, events: [], state: { count: 1, last: 'seed 1' } });
       // The read alone (named; embedded, the named query goes through ds.query unnamed).
       expect([
@@ -180,15 +170,15 @@ describe('EventStore.handle and handleMany', () => {
 
     it('runs a projection that reads the position (the transaction path) with the same result', async () => {
       const id = stream();
-      let result: Awaited<ReturnType<typeof store.handle>> | undefined;
+      let result: Awaited<ReturnType<typeof ctx.store.handle>> | undefined;
       expect(
         await viaTransaction(
-          async () => (result = await store.handle(id, evolve, () => [counted(id, 'p', 'test.Positioned')])),
+          async () => (result = await ctx.store.handle(id, evolve, () => [counted(id, 'p', 'test.Positioned')])),
         ),
       ).toBe(true);
-      const [stored] = await store.readStream(id);
+      const [stored] = await ctx.store.readStream(id);
       expect(result!.events).toEqual([stored]);
-      const [{ position }] = await ds.query(`SELECT position FROM handle_positions WHERE id = $1`, [id]);
+      const [{ position }] = await ctx.ds.query(`SELECT position FROM handle_positions WHERE id = $1`, [id]);
       expect(Number(position)).toBe(stored!.position);
     });
 
@@ -196,10 +186,12 @@ describe('EventStore.handle and handleMany', () => {
       const id = stream();
       await seed(id, 1);
       const decide = jest.fn((state: Tally | null) => [counted(id, String(state))]);
-      await expect(store.handle(id, evolve, decide, { expect: 'no_stream' })).rejects.toBeInstanceOf(ConcurrencyError);
+      await expect(ctx.store.handle(id, evolve, decide, { expect: 'no_stream' })).rejects.toBeInstanceOf(
+        ConcurrencyError,
+      );
       expect(decide).toHaveBeenCalledWith(null);
       const results = await Promise.allSettled(
-        Array.from({ length: 6 }, () => store.handle(id, evolve, () => [counted(id, 'any')], { expect: 'any' })),
+        Array.from({ length: 6 }, () => ctx.store.handle(id, evolve, () => [counted(id, 'any')], { expect: 'any' })),
       );
       expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
       expect(await versions(id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
@@ -211,10 +203,10 @@ describe('EventStore.handle and handleMany', () => {
       const [a, b, c] = [stream(), stream(), stream()];
       await seed(a, 2);
       await seed(b, 1);
-      let results: Awaited<ReturnType<typeof store.handleMany>> | undefined;
+      let results: Awaited<ReturnType<typeof ctx.store.handleMany>> | undefined;
       const seen: unknown[] = [];
       const oneStatement = !(await viaTransaction(async () => {
-        results = await store.handleMany(
+        results = await ctx.store.handleMany(
           [
             { streamId: a, evolve },
             { streamId: b, evolve },
@@ -240,7 +232,7 @@ describe('EventStore.handle and handleMany', () => {
       expect(await versions(a)).toEqual([1, 2, 3]);
       expect(await versions(b)).toEqual([1]);
       expect(await versions(c)).toEqual([1, 2]);
-      expect(results![2]!.events).toEqual(await store.readStream(c));
+      expect(results![2]!.events).toEqual(await ctx.store.readStream(c));
       expect(await tally(a)).toEqual({ note: 'a after 2', version: 3 });
       expect(await tally(c)).toEqual({ note: 'c1', version: 1 });
       expect(await tally(`${c}-2`)).toEqual({ note: 'c2', version: 2 });
@@ -250,13 +242,13 @@ describe('EventStore.handle and handleMany', () => {
       const [a, b] = [stream(), stream()];
       await seed(a, 1);
       await seed(b, 1);
-      const race = store.handleMany(
+      const race = ctx.store.handleMany(
         [
           { streamId: a, evolve },
           { streamId: b, evolve },
         ],
         async () => {
-          await store.handle(b, evolve, () => [counted(b, 'the other writer')]);
+          await ctx.store.handle(b, evolve, () => [counted(b, 'the other writer')]);
           return [
             { streamId: a, events: [counted(a, 'lost')] },
             { streamId: b, events: [counted(b, 'lost')] },
@@ -273,10 +265,10 @@ describe('EventStore.handle and handleMany', () => {
     it('refuses a decision for a stream it did not list, and a list naming a stream twice', async () => {
       const a = stream();
       await expect(
-        store.handleMany([{ streamId: a, evolve }], () => [{ streamId: stream(), events: [counted(a, 'x')] }]),
+        ctx.store.handleMany([{ streamId: a, evolve }], () => [{ streamId: stream(), events: [counted(a, 'x')] }]),
       ).rejects.toThrow(/not one of its streams/);
       await expect(
-        store.handleMany(
+        ctx.store.handleMany(
           [
             { streamId: a, evolve },
             { streamId: a, evolve },
@@ -293,8 +285,8 @@ describe('EventStore.handle and handleMany', () => {
     /** N streams holding 0, 1 or 2 events: each appends at its own version. */
     const seeded = async () => {
       const ids = Array.from({ length: N }, (_, k) => `shift-${String(k).padStart(3, '0')}-${randomUUID()}`);
-      await internal.transaction((tx) =>
-        internal.append(
+      await ctx.internal.transaction((tx) =>
+        ctx.internal.append(
           tx,
           ids
             .filter((_, k) => k % 3 > 0)
@@ -305,7 +297,7 @@ describe('EventStore.handle and handleMany', () => {
             })),
         ),
       );
-      return Promise.all(ids.map(async (id) => ({ id, version: (await store.readStream(id)).length })));
+      return Promise.all(ids.map(async (id) => ({ id, version: (await ctx.store.readStream(id)).length })));
     };
     const appendsTo = (streams: { id: string; version: number }[], note = 'shift') =>
       streams.map((s): StreamAppend => ({
@@ -314,27 +306,27 @@ describe('EventStore.handle and handleMany', () => {
         events: [counted(s.id, note)],
       }));
     const storedVersions = async (ids: string[]) =>
-      (await ds.query(
+      (await ctx.ds.query(
         `SELECT stream_id, max(stream_version)::int AS v FROM events WHERE stream_id = ANY($1) GROUP BY stream_id`,
         [ids],
       )) as { stream_id: string; v: number }[];
     const shifts = async (streams: { id: string }[]) =>
       (
-        await ds.query(`SELECT count(*)::int AS n FROM handle_tallies WHERE id = ANY($1) AND note = 'shift'`, [
+        await ctx.ds.query(`SELECT count(*)::int AS n FROM handle_tallies WHERE id = ANY($1) AND note = 'shift'`, [
           streams.map((s) => s.id),
         ])
       )[0].n as number;
     /** `append` inside a transaction, counting the statements it sends. */
     const appendCounting = async (appends: StreamAppend[]) => {
       let statements = 0;
-      const results = await internal.transaction(async (tx: EntityManager) => {
+      const results = await ctx.internal.transaction(async (tx: EntityManager) => {
         const query = tx.query.bind(tx);
         jest
           .spyOn(tx, 'query')
           .mockImplementation(
             ((text: string, params?: unknown[]) => (statements++, query(text, params))) as typeof tx.query,
           );
-        return internal.append(tx, appends);
+        return ctx.internal.append(tx, appends);
       });
       return { results, statements };
     };
@@ -356,9 +348,9 @@ describe('EventStore.handle and handleMany', () => {
 
     it('lands 100 streams through handleMany in one statement, each at the version read', async () => {
       const streams = await seeded();
-      let results: Awaited<ReturnType<typeof store.handleMany>> | undefined;
+      let results: Awaited<ReturnType<typeof ctx.store.handleMany>> | undefined;
       const oneStatement = !(await viaTransaction(async () => {
-        results = await store.handleMany(
+        results = await ctx.store.handleMany(
           streams.map((s) => ({ streamId: s.id, evolve })),
           (states) =>
             states.map((state, k) => ({
@@ -385,7 +377,7 @@ describe('EventStore.handle and handleMany', () => {
           a.streamId === stale.id ? { ...a, expectedVersion: wrong(stale.version) } : a,
         );
         const before = await storedVersions(streams.map((s) => s.id));
-        const appended = internal.transaction((tx) => internal.append(tx, appends));
+        const appended = ctx.internal.transaction((tx) => ctx.internal.append(tx, appends));
         await expect(appended).rejects.toBeInstanceOf(ConcurrencyError);
         await expect(appended).rejects.toMatchObject({ streamId: stale.id, expected: String(wrong(stale.version)) });
         expect(await storedVersions(streams.map((s) => s.id))).toEqual(before);
@@ -396,10 +388,10 @@ describe('EventStore.handle and handleMany', () => {
     it('writes none of 100 streams through handleMany when one moved after the read, and names that stream', async () => {
       const streams = await seeded();
       const stale = streams[50]!;
-      const handled = store.handleMany(
+      const handled = ctx.store.handleMany(
         streams.map((s) => ({ streamId: s.id, evolve })),
         async () => {
-          await store.handle(stale.id, evolve, () => [counted(stale.id, 'the other writer')]);
+          await ctx.store.handle(stale.id, evolve, () => [counted(stale.id, 'the other writer')]);
           return streams.map((s) => ({ streamId: s.id, events: [counted(s.id, 'shift')] }));
         },
       );
@@ -444,14 +436,14 @@ describe('EventStore.handle and handleMany', () => {
 
     it('appends twice to a stream named twice in one append, in the order given', async () => {
       const id = stream();
-      const [first, second] = await internal.transaction((tx) =>
-        internal.append(tx, [
+      const [first, second] = await ctx.internal.transaction((tx) =>
+        ctx.internal.append(tx, [
           { streamId: id, expectedVersion: 'no_stream', events: [counted(id, 'one')] },
           { streamId: id, expectedVersion: 1, events: [counted(id, 'two')] },
         ]),
       );
       expect([first!.nextExpectedVersion, second!.nextExpectedVersion]).toEqual([1, 2]);
-      expect((await store.readStream(id)).map((e) => (e.data as { note: string }).note)).toEqual(['one', 'two']);
+      expect((await ctx.store.readStream(id)).map((e) => (e.data as { note: string }).note)).toEqual(['one', 'two']);
     });
   });
 });

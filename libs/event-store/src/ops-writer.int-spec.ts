@@ -1,28 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { INestApplicationContext } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { testEnvironment, type TestEnvironment } from '../../../test/support/test-config.js';
-import { bootContext } from '../../../test/support/test-context.js';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { contextFixture } from '../../../test/support/test-context.js';
 import { ColumnTypes, OpsWriter } from './ops-writer.js';
 import { op, type Row } from './projection.js';
 
 /** The two forms an upsert batch travels in (rows under 100, columns from 100) must store the same values. */
 describe('OpsWriter against Postgres', () => {
-  let env: TestEnvironment;
-  let app: INestApplicationContext;
-  let ds: DataSource;
+  const ctx = contextFixture();
 
   beforeAll(async () => {
-    env = await testEnvironment();
-    app = await bootContext(env.config);
-    ds = app.get(DataSource);
-    await ds.query(
+    await ctx.ds.query(
       `CREATE TABLE ops_forms (id bigint PRIMARY KEY, label text, amount numeric(12,2), day date, at timestamptz, done boolean, data jsonb)`,
     );
-  });
-  afterAll(async () => {
-    await app?.close();
-    await env?.cleanup();
   });
 
   /** Row n of a set whose ids start at `base`: the values depend on n only. */
@@ -36,12 +24,12 @@ describe('OpsWriter against Postgres', () => {
     data: n % 5 === 0 ? null : { n, list: [1, 'two'] },
   });
   const write = async (rows: Row[]) => {
-    const writer = new OpsWriter((text, params) => ds.query(text, params), new ColumnTypes());
+    const writer = new OpsWriter((text, params) => ctx.ds.query(text, params), new ColumnTypes());
     await writer.write(rows.map((r) => op.upsert('ops_forms', ['id'], r)));
     await writer.flush();
   };
   const read = (from: number, to: number) =>
-    ds.query(
+    ctx.ds.query(
       `SELECT id - $1 AS n, label, amount, day::text, at, done, data FROM ops_forms WHERE id >= $1 AND id < $2 ORDER BY id`,
       [from, to],
     );
@@ -60,6 +48,6 @@ describe('OpsWriter against Postgres', () => {
       done: false,
       data: { n: 1, list: [1, 'two'] },
     });
-    expect(await ds.query(`SELECT count(*)::int AS n FROM ops_forms WHERE data IS NULL`)).toEqual([{ n: 60 }]);
+    expect(await ctx.ds.query(`SELECT count(*)::int AS n FROM ops_forms WHERE data IS NULL`)).toEqual([{ n: 60 }]);
   });
 });

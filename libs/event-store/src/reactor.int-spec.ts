@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { BullModule, InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
-import { Injectable, type INestApplicationContext, Module } from '@nestjs/common';
+import { Injectable, Module } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { testEnvironment, type TestEnvironment } from '../../../test/support/test-config.js';
-import { bootContext } from '../../../test/support/test-context.js';
+import { contextFixture } from '../../../test/support/test-context.js';
 import { Checkpoints } from './checkpoints.js';
-import { EventStore, storeInternals, type StoreInternals } from './event-store.js';
+import { EventStore, storeInternals } from './event-store.js';
 import type { StoredEvent } from './event.types.js';
 import type { Reactor } from './reactor.js';
 import { ReactorRegistry } from './reactor-registry.js';
@@ -56,30 +55,19 @@ function crashingReactor(type: string, crashAt: number): Reactor & { crashed: bo
 }
 
 describe('reactors', () => {
-  let env: TestEnvironment;
-  let app: INestApplicationContext;
-  let store: EventStore;
-  /** The transactional writes domain code does not get, to test them and to seed streams. */
-  let internal: StoreInternals;
-  let runner: ReactorRunner;
-  let queue: Queue;
-
-  beforeAll(async () => {
-    env = await testEnvironment();
-    app = await bootContext(env.config, [TestQueueModule, ReactorRunnerModule]);
-    store = app.get(EventStore);
-    internal = storeInternals(store);
-    runner = app.get(ReactorRunner);
-    queue = app.get(QueueHandle).queue;
-  });
-  afterAll(async () => {
-    await app?.close();
-    await env?.cleanup();
+  // `ctx.internal`: the transactional writes domain code does not get, to test them and to seed streams.
+  const ctx = contextFixture({
+    extra: [TestQueueModule, ReactorRunnerModule],
+    also: (app) => ({
+      internal: storeInternals(app.get(EventStore)),
+      runner: app.get(ReactorRunner),
+      queue: app.get(QueueHandle).queue,
+    }),
   });
 
   const append = (type: string, n: number) =>
-    internal.transaction((tx) =>
-      internal.append(tx, [
+    ctx.internal.transaction((tx) =>
+      ctx.internal.append(tx, [
         {
           streamId: `r-${randomUUID()}`,
           expectedVersion: 'no_stream',
@@ -95,7 +83,7 @@ describe('reactors', () => {
   async function deliverSome(reactor: Reactor): Promise<number> {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const n = await runner.deliver(reactor);
+      const n = await ctx.runner.deliver(reactor);
       if (n > 0 || Date.now() > deadline) return n;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -114,24 +102,24 @@ describe('reactors', () => {
     const [appended] = await append(type, 20);
     const ids = appended!.events.map((e) => e.eventId);
     const reactor = crashingReactor(type, 8);
-    app.get(ReactorRegistry).add(reactor);
+    ctx.app.get(ReactorRegistry).add(reactor);
 
     await expect(deliverSome(reactor)).rejects.toThrow('worker killed mid-batch');
     // The first seven jobs reached BullMQ, the checkpoint did not move.
-    await until(async () => (await queue.getJobCountByTypes('waiting', 'active', 'completed')) === 7, 'seven jobs');
-    const [checkpoint] = await app
+    await until(async () => (await ctx.queue.getJobCountByTypes('waiting', 'active', 'completed')) === 7, 'seven jobs');
+    const [checkpoint] = await ctx.app
       .get(DataSource)
       .query(`SELECT position FROM checkpoints WHERE name = $1`, [reactor.name]);
     expect(checkpoint).toBeUndefined();
 
     // Restarted: the whole batch is offered again.
     expect(await deliverSome(reactor)).toBe(20);
-    expect(await runner.deliver(reactor)).toBe(0);
+    expect(await ctx.runner.deliver(reactor)).toBe(0);
 
     await until(() => processed.length >= 20, 'twenty processed jobs');
     await new Promise((r) => setTimeout(r, 300)); // room for a duplicate to show up, if any
     expect([...processed].sort()).toEqual([...ids].sort());
-    const jobs = await queue.getJobs(['completed', 'waiting', 'active', 'delayed', 'failed']);
+    const jobs = await ctx.queue.getJobs(['completed', 'waiting', 'active', 'delayed', 'failed']);
     expect(jobs.map((j) => j.id).sort()).toEqual([...ids].sort());
   });
 
@@ -148,8 +136,8 @@ describe('reactors', () => {
     const gate = new Promise<void>((r) => (release = r));
     let started!: () => void;
     const hasAppended = new Promise<void>((r) => (started = r));
-    const slow = internal.transaction(async (tx) => {
-      await internal.append(tx, [
+    const slow = ctx.internal.transaction(async (tx) => {
+      await ctx.internal.append(tx, [
         { streamId: `slow-${randomUUID()}`, expectedVersion: 'any', events: [{ type, data: {} }] },
       ]);
       started();
@@ -157,11 +145,11 @@ describe('reactors', () => {
     });
     await hasAppended;
     await append(type, 3);
-    expect(await runner.deliver(reactor)).toBe(0);
+    expect(await ctx.runner.deliver(reactor)).toBe(0);
     release();
     await slow;
     expect(await deliverSome(reactor)).toBe(4);
-    expect(await runner.deliver(reactor)).toBe(0);
+    expect(await ctx.runner.deliver(reactor)).toBe(0);
     expect(new Set(seen).size).toBe(4);
     expect(seen).toHaveLength(4);
   });
@@ -176,13 +164,13 @@ describe('reactors', () => {
       handles: [type],
       toJob: (e) => (got.push(e.eventId), null),
     };
-    app.get(ReactorRegistry).add(reactor);
-    const loop = runner.follow(reactor);
+    ctx.app.get(ReactorRegistry).add(reactor);
+    const loop = ctx.runner.follow(reactor);
     await until(() => got.length === 5, 'the runner loop to deliver');
     expect(got).toEqual(appended!.events.map((e) => e.eventId));
-    const status = await app.get(Checkpoints).status();
+    const status = await ctx.app.get(Checkpoints).status();
     expect(status.find((s) => s.name === reactor.name)).toMatchObject({ kind: 'reactor', behind: 0, state: 'idle' });
-    await runner.beforeApplicationShutdown();
+    await ctx.runner.beforeApplicationShutdown();
     await loop;
   });
 });

@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { INestApplicationContext } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { testEnvironment, type TestEnvironment } from '../../../test/support/test-config.js';
-import { bootContext } from '../../../test/support/test-context.js';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { contextFixture } from '../../../test/support/test-context.js';
 import { Checkpoints } from './checkpoints.js';
-import { EventStore, storeInternals, type StoreInternals } from './event-store.js';
+import { EventStore, storeInternals } from './event-store.js';
 import type { StoredEvent } from './event.types.js';
 import { op, type Projection } from './projection.js';
 import { ProjectionRegistry } from './projection-registry.js';
@@ -46,40 +43,27 @@ function ledger(name: string, table: string): Projection {
 }
 
 describe('projection replay', () => {
-  let env: TestEnvironment;
-  let app: INestApplicationContext;
-  let store: EventStore;
-  /** The transactional writes domain code does not get, to test them and to seed streams. */
-  let internal: StoreInternals;
-  let ds: DataSource;
-  let replayer: ProjectionReplayer;
+  // `ctx.internal`: the transactional writes domain code does not get, to test them and to seed streams.
+  const ctx = contextFixture({
+    also: (app) => ({ internal: storeInternals(app.get(EventStore)), replayer: app.get(ProjectionReplayer) }),
+  });
   const state = new Map<string, { balance: number; deposits: number; history: string[]; version: number }>();
 
   beforeAll(async () => {
-    env = await testEnvironment();
-    app = await bootContext(env.config);
-    store = app.get(EventStore);
-    internal = storeInternals(store);
-    ds = app.get(DataSource);
-    replayer = app.get(ProjectionReplayer);
     for (const table of ['ledger_live', 'ledger_replayed']) {
-      await ds.query(`CREATE TABLE ${table} (account text PRIMARY KEY, balance numeric(12,2) NOT NULL,
+      await ctx.ds.query(`CREATE TABLE ${table} (account text PRIMARY KEY, balance numeric(12,2) NOT NULL,
         deposits int NOT NULL, history jsonb NOT NULL, closed boolean NOT NULL)`);
-      await ds.query(`CREATE INDEX ${table}_balance ON ${table} (balance)`);
+      await ctx.ds.query(`CREATE INDEX ${table}_balance ON ${table} (balance)`);
     }
-    const registry = app.get(ProjectionRegistry);
+    const registry = ctx.app.get(ProjectionRegistry);
     registry.add(ledger('ledger-live', 'ledger_live'));
     registry.add(ledger('ledger-replayed', 'ledger_replayed'));
-  });
-  afterAll(async () => {
-    await app?.close();
-    await env?.cleanup();
   });
 
   async function open(account: string) {
     state.set(account, { balance: 0, deposits: 0, history: [], version: 1 });
-    await internal.transaction((tx) =>
-      internal.append(tx, [
+    await ctx.internal.transaction((tx) =>
+      ctx.internal.append(tx, [
         {
           streamId: `account-${account}`,
           expectedVersion: 'no_stream',
@@ -96,8 +80,8 @@ describe('projection replay', () => {
       deposits: s.deposits + 1,
       history: [...s.history, `+${amount}`].slice(-3),
     };
-    await internal.transaction((tx) =>
-      internal.append(tx, [
+    await ctx.internal.transaction((tx) =>
+      ctx.internal.append(tx, [
         {
           streamId: `account-${account}`,
           expectedVersion: s.version,
@@ -109,7 +93,7 @@ describe('projection replay', () => {
   }
 
   const checksum = async (table: string): Promise<string> => {
-    const [{ sum }] = await ds.query(
+    const [{ sum }] = await ctx.ds.query(
       `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY account), '')) AS sum FROM ${table} t`,
     );
     return sum;
@@ -118,7 +102,7 @@ describe('projection replay', () => {
   it('projects inline: the rows are there as soon as the append commits', async () => {
     await open('a1');
     await deposit('a1', 12.5);
-    const [row] = await ds.query(`SELECT balance, deposits, history FROM ledger_live WHERE account = 'a1'`);
+    const [row] = await ctx.ds.query(`SELECT balance, deposits, history FROM ledger_live WHERE account = 'a1'`);
     expect(row).toEqual({ balance: '12.50', deposits: 1, history: ['+12.5'] });
   });
 
@@ -126,8 +110,8 @@ describe('projection replay', () => {
     const accounts = Array.from({ length: 30 }, (_, i) => `acct-${i}-${randomUUID().slice(0, 6)}`);
     for (const a of accounts) await open(a);
     for (let i = 0; i < 300; i++) await deposit(accounts[i % accounts.length]!, (i % 17) + 0.25);
-    await internal.transaction((tx) =>
-      internal.append(tx, [
+    await ctx.internal.transaction((tx) =>
+      ctx.internal.append(tx, [
         {
           streamId: `account-${accounts[0]}`,
           expectedVersion: 'any',
@@ -138,10 +122,10 @@ describe('projection replay', () => {
     const live = await checksum('ledger_live');
     expect(await checksum('ledger_replayed')).toBe(live);
 
-    await ds.query(`DELETE FROM ledger_replayed`);
+    await ctx.ds.query(`DELETE FROM ledger_replayed`);
     expect(await checksum('ledger_replayed')).not.toBe(live);
     const progress: number[] = [];
-    const result = await replayer.replay(['ledger-replayed'], {
+    const result = await ctx.replayer.replay(['ledger-replayed'], {
       batchSize: 64,
       onProgress: (p) => progress.push(p.done),
     });
@@ -152,25 +136,25 @@ describe('projection replay', () => {
   });
 
   it('keeps index and constraint names after the swap, and leaves no shadow table', async () => {
-    const names = await ds.query(
+    const names = await ctx.ds.query(
       `SELECT indexname FROM pg_indexes WHERE tablename = 'ledger_replayed' ORDER BY indexname`,
     );
     expect(names.map((r: { indexname: string }) => r.indexname)).toEqual([
       'ledger_replayed_balance',
       'ledger_replayed_pkey',
     ]);
-    const [{ n }] = await ds.query(
+    const [{ n }] = await ctx.ds.query(
       `SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'ledger_replayed__%'`,
     );
     expect(n).toBe(0);
   });
 
   it("carries the table's triggers over to the rebuilt table (caches hear of its changes)", async () => {
-    await ds.query(
+    await ctx.ds.query(
       `CREATE TRIGGER ledger_replayed_changes AFTER INSERT OR UPDATE OR DELETE ON ledger_replayed FOR EACH ROW EXECUTE FUNCTION uvol_notify_change('account')`,
     );
-    await replayer.replay(['ledger-replayed']);
-    const triggers = await ds.query(
+    await ctx.replayer.replay(['ledger-replayed']);
+    const triggers = await ctx.ds.query(
       `SELECT tgname FROM pg_trigger WHERE tgrelid = 'ledger_replayed'::regclass AND NOT tgisinternal`,
     );
     expect(triggers).toEqual([{ tgname: 'ledger_replayed_changes' }]);
@@ -192,7 +176,7 @@ describe('projection replay', () => {
         }
       });
       await new Promise((r) => setTimeout(r, 50));
-      const replay = replayer.replay(['ledger-replayed'], { batchSize: 25 });
+      const replay = ctx.replayer.replay(['ledger-replayed'], { batchSize: 25 });
       await replay;
       writing = false;
       await Promise.all(writers);
@@ -202,8 +186,8 @@ describe('projection replay', () => {
   );
 
   it('refuses a second replay while one runs', async () => {
-    const first = replayer.replay(['ledger-replayed'], { batchSize: 8 });
-    const second = replayer.replay(['ledger-replayed'], { batchSize: 8 });
+    const first = ctx.replayer.replay(['ledger-replayed'], { batchSize: 8 });
+    const second = ctx.replayer.replay(['ledger-replayed'], { batchSize: 8 });
     const results = await Promise.allSettled([first, second]);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     // Embedded too: PGlite's one session makes the advisory lock re-entrant, the process's flag does not.
@@ -214,11 +198,11 @@ describe('projection replay', () => {
   });
 
   it('refuses an unknown projection name', async () => {
-    await expect(replayer.replay(['nope'])).rejects.toThrow(/Unknown projection "nope"/);
+    await expect(ctx.replayer.replay(['nope'])).rejects.toThrow(/Unknown projection "nope"/);
   });
 
   it('reports each projection in the status, with its version after a rebuild', async () => {
-    const status = await app.get(Checkpoints).status();
+    const status = await ctx.app.get(Checkpoints).status();
     const replayed = status.find((s) => s.name === 'ledger-replayed');
     const live = status.find((s) => s.name === 'ledger-live');
     expect(replayed).toMatchObject({ kind: 'projection', behind: 0, state: expect.stringMatching(/^live \(rebuilt /) });

@@ -1,61 +1,47 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { INestApplicationContext } from '@nestjs/common';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { DataSource } from 'typeorm';
-import { testEnvironment, type TestEnvironment } from '../../../../test/support/test-config.js';
-import { bootContext } from '../../../../test/support/test-context.js';
+import { contextFixture } from '../../../../test/support/test-context.js';
 import { eventually } from '../../../../test/support/eventually.js';
 import { type Change, ChangeFeed } from './change-feed.js';
 import { ReadCache } from './read-cache.js';
 
 describe('ChangeFeed and ReadCache on Postgres', () => {
-  let env: TestEnvironment;
-  let app: INestApplicationContext;
-  let feed: ChangeFeed;
-  let ds: DataSource;
+  const ctx = contextFixture({ also: (app) => ({ feed: app.get(ChangeFeed) }) });
   const heard: Change[] = [];
 
   beforeAll(async () => {
-    env = await testEnvironment();
-    app = await bootContext(env.config);
-    feed = app.get(ChangeFeed);
-    ds = app.get(DataSource);
-    feed.subscribe((c) => heard.push(c));
-    await ds.query(
+    ctx.feed.subscribe((c) => heard.push(c));
+    await ctx.ds.query(
       `INSERT INTO organisation_settings (organisation_id, name, value) VALUES (901, 'timezone', '"Europe/London"')`,
     );
     // Let that insert's own notification pass: a load overlapping it would (rightly) not be kept.
-    if (feed.live) await eventually(() => heard.some((c) => c.table === 'organisation_settings'));
-  });
-  afterAll(async () => {
-    await app?.close();
-    await env?.cleanup();
+    if (ctx.feed.live) await eventually(() => heard.some((c) => c.table === 'organisation_settings'));
   });
 
   const timezone = async () =>
-    (await ds.query(`SELECT value FROM organisation_settings WHERE organisation_id = 901 AND name = 'timezone'`))[0]
+    (await ctx.ds.query(`SELECT value FROM organisation_settings WHERE organisation_id = 901 AND name = 'timezone'`))[0]
       .value as string;
 
   if (process.env.TEST_EMBEDDED === '1') {
     it('stays off embedded (one process, and PGlite is one session), so caches always read', async () => {
-      expect(feed.live).toBe(false);
-      const cache = new ReadCache<string>(feed, [{ table: 'organisation_settings', key: 'organisation_id' }]);
+      expect(ctx.feed.live).toBe(false);
+      const cache = new ReadCache<string>(ctx.feed, [{ table: 'organisation_settings', key: 'organisation_id' }]);
       expect(await cache.get('901', timezone)).toBe('Europe/London');
-      await ds.query(`UPDATE organisation_settings SET value = '"Europe/Paris"' WHERE organisation_id = 901`);
+      await ctx.ds.query(`UPDATE organisation_settings SET value = '"Europe/Paris"' WHERE organisation_id = 901`);
       expect(await cache.get('901', timezone)).toBe('Europe/Paris');
     });
     return;
   }
 
   it('is live once started', () => {
-    expect(feed.live).toBe(true);
+    expect(ctx.feed.live).toBe(true);
   });
 
   it('evicts what another connection changed, once its transaction commits', async () => {
-    const cache = new ReadCache<string>(feed, [{ table: 'organisation_settings', key: 'organisation_id' }]);
+    const cache = new ReadCache<string>(ctx.feed, [{ table: 'organisation_settings', key: 'organisation_id' }]);
     expect(await cache.get('901', timezone)).toBe('Europe/London');
     heard.length = 0;
-    const other = new pg.Client({ connectionString: env.config.database.url });
+    const other = new pg.Client({ connectionString: ctx.env.config.database.url });
     await other.connect();
     try {
       await other.query('BEGIN');
@@ -73,23 +59,23 @@ describe('ChangeFeed and ReadCache on Postgres', () => {
 
   it('hears a TRUNCATE as every row changed', async () => {
     heard.length = 0;
-    await ds.query(`TRUNCATE expense_rates`);
+    await ctx.ds.query(`TRUNCATE expense_rates`);
     await eventually(() => heard.some((c) => c.table === 'expense_rates' && c.key === null));
   });
 
   it('turns caches off while its connection is down, and comes back', async () => {
-    const cache = new ReadCache<string>(feed, [{ table: 'organisation_settings', key: 'organisation_id' }]);
+    const cache = new ReadCache<string>(ctx.feed, [{ table: 'organisation_settings', key: 'organisation_id' }]);
     await cache.get('901', timezone);
     heard.length = 0;
-    await ds.query(
+    await ctx.ds.query(
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'uvol change feed' AND datname = current_database()`,
     );
-    await eventually(() => !feed.live);
+    await eventually(() => !ctx.feed.live);
     expect(heard).toContainEqual({ table: '*', key: null });
     // Changed while nobody listens: the cache must not hand out the old value afterwards.
-    await ds.query(`UPDATE organisation_settings SET value = '"Europe/Rome"' WHERE organisation_id = 901`);
+    await ctx.ds.query(`UPDATE organisation_settings SET value = '"Europe/Rome"' WHERE organisation_id = 901`);
     expect(await cache.get('901', timezone)).toBe('Europe/Rome');
-    await eventually(() => feed.live);
+    await eventually(() => ctx.feed.live);
     expect(await cache.get('901', timezone)).toBe('Europe/Rome');
   });
 });
