@@ -33,7 +33,8 @@ export class ExpensesPolicy {
   /**
    * A user's expenses and claims are seen by the user and by those who approve claims for them
    * (approve-claims over one of their teams). Another user of the organisation is refused by the
-   * hierarchy: 403; an unknown user, or one of another organisation: 404 (api.md).
+   * hierarchy: 403; an unknown user, or one of another organisation: 404
+   * (docs/expense-rules.md#who-sees-whose-records).
    */
   async access(caller: Caller, userId: number): Promise<Access> {
     if (userId === caller.userId) return 'owner';

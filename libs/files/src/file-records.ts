@@ -18,7 +18,7 @@ export interface FileRecord {
   readonly thumbnails: Partial<Record<ThumbnailSize, Thumbnail>>;
 }
 
-/** The spec's Image / Attachment shape, with fresh signed URLs. */
+/** The Image / Attachment shape (docs/http-conventions.md#files-and-images), with fresh signed URLs. */
 export interface FileView {
   id: number;
   original_name: string;

@@ -1,4 +1,4 @@
-/** The permissions the spec and api.md name; a provisioning file naming another is refused. */
+/** The permissions of docs/http-conventions.md#permissions; a provisioning file naming another is refused. */
 export const PERMISSIONS = [
   'manage-organisation',
   'manage-integrations',

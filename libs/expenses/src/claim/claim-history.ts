@@ -6,7 +6,7 @@ const claimStamp = (iso: string) => `${new Date(iso).toISOString().slice(0, 19)}
 
 /**
  * What each event of a claim set on the Claim record, with its field names and output shapes
- * (rotas.md "History"). The finance address a submission was mailed to is the organisation's
+ * (docs/expense-rules.md#claim-history). The finance address a submission was mailed to is the organisation's
  * setting, not the claim's, and is left out (the owner may not read the settings).
  */
 export const CLAIM_HISTORY = defineHistory<ClaimEvent>({

@@ -143,7 +143,7 @@ export interface UpdateContext {
 const OPEN = (s: ClaimState) => !s.approved && !s.rejected && !s.submitted;
 
 /**
- * The claim state table of the spec, as one decision over an update body: approve (not after
+ * The claim state table (docs/expense-rules.md#claim-states), as one decision over an update body: approve (not after
  * rejection), reject (only while open; the expenses are released), submit (only approved and not
  * yet submitted, and only with a finance address), and the owner's edits of notes and authoriser.
  * Another organisation's claim, or one of another owner than the path's, is not found.

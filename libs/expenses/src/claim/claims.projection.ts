@@ -47,7 +47,7 @@ export class ClaimsProjection extends defineProjection<ClaimEvent>({
     'expenses.ClaimSubmitted': ({ data: d, recordedAt: at }) => [
       op.update('claims', { id: d.id }, { submitted: true, submitted_at: d.submittedAt, updated_at: at }),
     ],
-    // The finance mail's delivery is history, not part of the claim record the spec shows.
+    // The finance mail's delivery is history, not part of the claim record (docs/expense-rules.md#claim-history).
     'expenses.ClaimSubmissionMailed': null,
   },
 }) {}

@@ -92,7 +92,10 @@ function own(state: ExpenseState | null, by: ExpenseActor): ExpenseState {
   return state;
 }
 
-/** A claimed expense is frozen: no change, no deletion, no attachment (the spec's expense table). */
+/**
+ * A claimed expense is frozen: no change, no deletion, no attachment
+ * (docs/expense-rules.md#a-claimed-expense-is-frozen).
+ */
 function unclaimed(state: ExpenseState): void {
   if (state.claimId !== null) throw new ConflictError('A claimed expense cannot be changed or deleted.');
 }

@@ -72,9 +72,9 @@ export type DirectoryEvent =
       data: { userId: number; organisationId: number; revoked: Permission[]; permissions: Permission[] };
     }
   /**
-   * `users:hold`: the user's status becomes `on_hold` (the spec's, as a provisioning file's
-   * `users[].status` sets it): they still log in; rota bookings of them need `ignore_on_hold`, and
-   * they cannot add shifts to themselves. Not a log-in block.
+   * `users:hold`: the user's status becomes `on_hold` (as a provisioning file's `users[].status`
+   * sets it; docs/http-conventions.md#user-summary): they still log in; rota bookings of them need
+   * `ignore_on_hold`, and they cannot add shifts to themselves. Not a log-in block.
    */
   | { type: 'identity.UserHeld'; data: { userId: number; organisationId: number } }
   /** `users:release`: the user's status is `active` again. */

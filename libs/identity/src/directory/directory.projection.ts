@@ -63,7 +63,7 @@ export class DirectoryProjection extends defineProjection<DirectoryEvent>({
     'identity.PermissionsRevoked': ({ data: d }) => [
       op.update('users', { id: d.userId }, { permissions: d.permissions }),
     ],
-    // The spec's status: an on-hold user still logs in; rota bookings of them need ignore_on_hold.
+    // docs/http-conventions.md#user-summary: an on-hold user still logs in; bookings of them need ignore_on_hold.
     'identity.UserHeld': ({ data: d }) => [op.update('users', { id: d.userId }, { status: 'on_hold' })],
     'identity.UserReleased': ({ data: d }) => [op.update('users', { id: d.userId }, { status: 'active' })],
     'identity.RoleAssigned': ({ data: d }) => [

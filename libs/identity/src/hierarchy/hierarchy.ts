@@ -5,9 +5,9 @@ import type { Caller } from '../auth/caller.js';
 import type { Permission } from '../permissions.js';
 
 /**
- * api.md's hierarchy: a permission applies to the teams its holder has a role in and every team
- * below them; the users the holder manages are those with a role in such a team. Everything is
- * read within the caller's organisation.
+ * The hierarchy (docs/http-conventions.md#hierarchy): a permission applies to the teams its holder
+ * has a role in and every team below them; the users the holder manages are those with a role in such a team.
+ * Everything is read within the caller's organisation.
  */
 @Injectable()
 export class Hierarchy {

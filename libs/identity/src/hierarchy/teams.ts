@@ -6,8 +6,8 @@ import type { Caller } from '../auth/caller.js';
 type Tenant = Pick<Caller, 'organisationId'>;
 
 /**
- * The spec's Team object, as rota and shift records embed it. `id` is a string, as the spec
- * declares; fields the organisation never set are empty strings or false (rotas.md).
+ * The Team object, as rota and shift records embed it (docs/http-conventions.md#team-object). `id`
+ * is a string, as the interface declares; fields the organisation never set are empty strings or false.
  */
 export interface TeamObject {
   id: string;
@@ -24,9 +24,9 @@ export interface TeamObject {
 }
 
 /**
- * Teams for other contexts (rotas), which may not read identity's tables. "Sees" is rotas.md's:
- * a user sees a team when they hold a role in it or in a team above it, whatever their
- * permissions; a permission reaches the same teams (Hierarchy.teams).
+ * Teams for other contexts (rotas), which may not read identity's tables. "Sees" is as in
+ * docs/http-conventions.md#hierarchy: a user sees a team when they hold a role in it or in a team above it,
+ * whatever their permissions; a permission reaches the same teams (Hierarchy.teams).
  */
 @Injectable()
 export class Teams {
@@ -122,8 +122,8 @@ export class Teams {
   }
 
   /**
-   * What the booking rules need of each user (rotas.md "Shifts" 3–5), in two queries: whether they
-   * are on hold, the role profiles of the roles they hold, and the teams they see. Users of other
+   * What the booking rules need of each user (docs/rota-domain.md#booking-rules, rules 3–5), in two queries:
+   * whether they are on hold, the role profiles of the roles they hold, and the teams they see. Users of other
    * organisations (or unknown) are absent.
    */
   async bookersOf(

@@ -5,7 +5,7 @@ import type { Caller } from '../auth/caller.js';
 import type { Permission } from '../permissions.js';
 import { Hierarchy } from './hierarchy.js';
 
-/** The spec's UserBase: how one user appears inside another record. */
+/** The UserBase (docs/http-conventions.md#user-summary): how one user appears inside another record. */
 export interface UserBase {
   id: number;
   display_name: string;

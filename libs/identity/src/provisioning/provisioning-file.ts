@@ -33,7 +33,7 @@ export const provisioningFileSchema = z.strictObject({
         key,
         name,
         parent: key.optional(),
-        // The spec's Team object (rota records embed it); left out, a team has none, '' and false.
+        // The Team object (docs/http-conventions.md#team-object); left out, a team has none, '' and false.
         description: z.string().max(10_000).optional(),
         icon: z.string().max(255).optional(),
         hidden: z.boolean().optional(),

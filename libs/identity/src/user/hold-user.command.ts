@@ -9,9 +9,9 @@ import { decideHold, decideRelease, evolve } from './user.js';
 export type HoldResult = UserAccess;
 
 /**
- * `users:hold <email>`: puts the user on hold in the spec's sense, their status `on_hold` (as a
- * provisioning file's `users[].status` sets it). They still log in and their tokens keep working;
- * rota bookings of them need `ignore_on_hold`, and they cannot add shifts to themselves. Holding an
+ * `users:hold <email>`: puts the user on hold, their status `on_hold` (as a provisioning file's
+ * `users[].status` sets it; docs/rota-domain.md#booking-rules, rule 4). They still log in and their tokens
+ * keep working; rota bookings of them need `ignore_on_hold`, and they cannot add shifts to themselves. Holding an
  * on-hold user (held, or provisioned on hold) changes nothing.
  */
 export class HoldUserCommand extends Command<HoldResult> {

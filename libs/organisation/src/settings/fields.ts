@@ -1,9 +1,10 @@
 import type { Permission } from '#app/identity';
 
 /**
- * Every organisation field of the spec: who may change it, how it is checked, its default.
- * The spec types all detailed fields as strings (switches '0'/'1', numbers as digits); only
- * `sso_enabled` is a boolean. Defaults are the spec's where it gives one; elsewhere empty
+ * Every organisation field of the interface (docs/http-conventions.md#organisation-settings): who may
+ * change it, how it is checked, its default. The interface types all detailed fields as strings
+ * (switches '0'/'1', numbers as digits); only `sso_enabled` is a boolean. Defaults are the
+ * interface's where it gives one; elsewhere empty
  * (switches off), except `expenses_require_authorisation` (on: claims need approval) and
  * `expenses_max_age` (3 months): choices recorded in the OpenAPI description.
  */
@@ -102,7 +103,7 @@ export const FIELDS: Record<string, Field> = {
   expenses_submission_declaration: expenses(text(LONG)),
   expenses_submission_declaration_supervisor: expenses(text(LONG)),
   expenses_submission_email: expenses(EMAIL),
-  // Rotas (an addition, rotas.md "Calendar feeds, reminders, history"): hours before a shift its
+  // Rotas (an addition, docs/rota-domain.md#reminders): hours before a shift its
   // volunteer is reminded, up to two weeks; "0" switches reminders off.
   shift_reminder_hours: rotas({ type: 'digits', min: 0, max: 336 }, '48'),
   // Texts
@@ -144,7 +145,10 @@ export const FIELDS: Record<string, Field> = {
   lms_b_enabled: integration(SWITCH, '0'),
 };
 
-/** Write-only fields and the flag that tells whether each is set (`*_set`, as the spec names two of them). */
+/**
+ * Write-only fields and the flag that tells whether each is set (`*_set`;
+ * docs/http-conventions.md#organisation-settings).
+ */
 export const SECRETS: Record<string, string> = {
   idp_client_secret: 'idp_client_secret_set',
   helpdesk_token: 'helpdesk_token_set',

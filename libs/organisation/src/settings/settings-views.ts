@@ -15,7 +15,7 @@ import { FIELDS, SECRETS } from './fields.js';
 
 type Stored = Map<string, unknown>;
 
-/** An Image record as the spec lists it. */
+/** An Image record (docs/http-conventions.md#files-and-images). */
 export interface ImageView {
   id: number;
   original_name: string;

@@ -1,6 +1,6 @@
 /**
- * Errors the domain raises on purpose. The global filter maps `code` to the HTTP status of api.md;
- * controllers never translate errors themselves.
+ * Errors the domain raises on purpose. The global filter maps `code` to the HTTP status of
+ * docs/http-conventions.md#status-codes; controllers never translate errors themselves.
  */
 export type DomainErrorCode =
   | 'bad_request'
