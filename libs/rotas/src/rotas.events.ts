@@ -140,7 +140,7 @@ export type ShiftCancelReason =
 
 /**
  * Stream `rotas.Shift-<id>`: one booking. Who did it is the events' metadata (`actor`): the
- * notifications tell a volunteer's own changes from a manager's (rotas.md "Notifications").
+ * notifications tell a volunteer's own changes from a manager's (docs/rota-domain.md#notifications).
  */
 export type ShiftEvent =
   | {
@@ -183,7 +183,7 @@ export type ShiftEvent =
 
 export type { SeriesWeekday };
 
-/** Why an occurrence was not booked (rotas.md "Repeating shifts"). */
+/** Why an occurrence was not booked (docs/rota-domain.md#skip-reasons). */
 export interface SkippedOccurrence {
   date: string;
   reason: string;
@@ -255,9 +255,9 @@ export type RepeatingShiftEvent =
     };
 
 /**
- * Stream `rotas.CalendarFeed-<userId>`: a user's secret calendar feed URL (rotas.md "Calendar
- * feeds"). The events carry the token's SHA-256 only: the log is history, and a secret never
- * appears in it; the URL is told to the caller once, in the answer to the request that made it.
+ * Stream `rotas.CalendarFeed-<userId>`: a user's secret calendar feed URL
+ * (docs/rota-domain.md#calendar-feeds). The events carry the token's SHA-256 only: the log is history, and a
+ * secret never appears in it; the URL is told to the caller once, in the answer to the request that made it.
  * Issuing again replaces the token (the old URL stops working).
  */
 export type CalendarFeedEvent =

@@ -3,7 +3,7 @@ import { type Caller, Hierarchy, type Permission, Teams, UserBases } from '#app/
 import { ForbiddenError, NotFoundError } from '#app/platform';
 
 /**
- * Who may do what with rotas (rotas.md "Who sees and does what"):
+ * Who may do what with rotas (docs/rota-domain.md#who-may-do-what):
  * - a user **sees** a rota when they hold a role in its team or a team above it (no permission);
  * - `manage-rotas` over a rota's team: patterns, administration, timeslots, bulk, replace,
  *   contacts (add, remove, validate), and overriding the booking rules;
@@ -40,7 +40,7 @@ export interface RotaForPermissions {
   readonly allowSameDayEdit: boolean;
 }
 
-/** The spec's Rota permissions object. */
+/** The Rota permissions object (docs/rota-domain.md#the-rota-permissions-object). */
 export interface RotaPermissions {
   can_view_rota: boolean;
   can_add_shifts_to_self: boolean;
@@ -58,7 +58,7 @@ export interface RotaPermissions {
 export const isManager = (reach: CallerReach, teamId: number): boolean =>
   reach.manages.has(teamId) || reach.addsShifts.has(teamId);
 
-/** rotas.md's Rota permissions object, for the caller and one rota. */
+/** The Rota permissions object for the caller and one rota (docs/rota-domain.md#the-rota-permissions-object). */
 export function rotaPermissions(reach: CallerReach, rota: RotaForPermissions): RotaPermissions {
   const sees = reach.seen.has(rota.teamId);
   const manager = isManager(reach, rota.teamId);

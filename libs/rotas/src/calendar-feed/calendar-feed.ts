@@ -4,7 +4,7 @@ import { addDays } from '../domain/calendar-dates.js';
 import type { CalendarFeedEvent } from '../rotas.events.js';
 
 /**
- * A user's secret calendar feed (rotas.md "Calendar feeds"). One stream per user
+ * A user's secret calendar feed (docs/rota-domain.md#calendar-feeds). One stream per user
  * (`rotas.CalendarFeed-<userId>`): issuing replaces the token, revoking removes it. Only the
  * token's hash is ever kept (events and the read table alike): whoever reads the log or the
  * database cannot rebuild a working URL from it.
@@ -59,7 +59,7 @@ export function decideRevoke(state: CalendarFeedState | null, owner: FeedOwner):
   return [{ type: 'rotas.CalendarFeedRevoked', data: { userId: owner.userId, organisationId: owner.organisationId } }];
 }
 
-/** 32 random bytes (256 bits, rotas.md asks at least 128), base64url: 43 URL-safe characters. */
+/** 32 random bytes (256 bits; docs/rota-domain.md#calendar-feeds), base64url: 43 URL-safe characters. */
 export const newFeedToken = (): string => randomBytes(32).toString('base64url');
 
 /** The only shape a token has; anything else is answered 404 without a lookup. */
@@ -75,7 +75,10 @@ export const feedTokenHash = (token: string): string => createHash('sha256').upd
 
 export const feedUrl = (publicUrl: string, token: string): string => `${publicUrl}/calendar/${token}.ics`;
 
-/** The feed's local dates (rotas.md): shifts starting from 30 days before today to six months after it, both included. */
+/**
+ * The feed's local dates (docs/rota-domain.md#calendar-feeds): shifts starting from 30 days before today to
+ * six months after it, both included.
+ */
 export function feedWindow(today: string): { from: string; to: string } {
   return { from: addDays(today, -30), to: addCalendarMonths(today, 6) };
 }

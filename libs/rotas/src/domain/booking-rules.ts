@@ -4,7 +4,7 @@ import { type Refusal, refusal } from './refusals.js';
 import { type MisfitReason, whyShiftDoesNotFit } from './shift-fit.js';
 
 /**
- * The booking rules of rotas.md "Shifts", numbered as there and checked in that order. Pure: the
+ * The booking rules of docs/rota-domain.md#booking-rules, numbered as there and checked in that order. Pure: the
  * handler reads the facts (the rota, the user, the caller's reach, the shifts that could clash)
  * before it decides; the database serialises the writers (docs/adr/0008-booking-gates.md).
  *
@@ -58,8 +58,8 @@ export interface BookingCaller {
   readonly seesRota: boolean;
   readonly manager: boolean;
   /**
-   * The worker generating a series' occurrences: checked "as for a manager" (rotas.md "Repeating
-   * shifts"), with the series' own ignore_on_hold / confirm_role_restriction.
+   * The worker generating a series' occurrences: checked "as for a manager"
+   * (docs/rota-domain.md#booking-rules), with the series' own ignore_on_hold / confirm_role_restriction.
    */
   readonly system?: boolean;
 }
@@ -108,7 +108,7 @@ export function maxConcurrent(spans: readonly Span[], within: Span): number {
 }
 
 /**
- * The 403s that come before any rule (rotas.md "Who sees and does what"): a rota the caller cannot
+ * The 403s that come before any rule (docs/rota-domain.md#who-may-do-what): a rota the caller cannot
  * see; another user's shift without being a manager; one's own on a rota that is not self-managed
  * without being a manager. An on-hold volunteer passes here and meets rule 4's 422. The worker
  * booking a series is never refused here: the series' owner was checked when it was posted.
@@ -147,7 +147,7 @@ function rotaMessage(reason: Exclude<MisfitReason, 'outside_timeslot'>, calendar
 }
 
 /**
- * The first of rules 1–8 (rotas.md "Shifts") an add or an edit of times breaks, in the documented
+ * The first of rules 1–8 (docs/rota-domain.md#booking-rules) an add or an edit of times breaks, in the documented
  * order, so a shift breaking several names the most basic rule's field; null when all pass.
  */
 export function bookingRefusal(facts: BookingFacts): Refusal | null {
@@ -195,7 +195,7 @@ const VERB = { add: 'added', edit: 'edited', cancel: 'cancelled' } as const;
 /**
  * Rule 8 for each span (an edit gives its current times and its new ones): not started; on the
  * rota zone's today only with the action's allow_same_day flag; an overnight shift never on its
- * start date (the spec: shifts spanning more than one calendar day, whatever the flag).
+ * start date (an interface rule: shifts spanning more than one calendar day, whatever the flag).
  */
 function sameDayRefusal(
   action: BookingAction,

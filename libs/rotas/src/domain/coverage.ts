@@ -11,7 +11,7 @@ import {
 import { MINUTES_PER_DAY, type Staffing } from './weekly-timeslots.js';
 
 /**
- * The coverage maths of the rota views (rotas.md "Views and statuses"): hour entries cut from a
+ * The coverage maths of the rota views (docs/rota-domain.md#statuses-and-views): hour entries cut from a
  * timeslot occurrence, the fewest volunteers on duty within each, `required`, the status, and the
  * lowest status up to a timeslot, a rota-day and a date across rotas. Pure: the views hand in the
  * booked shifts. Cancelled shifts never count anywhere, so callers leave them out; nothing here can
@@ -48,7 +48,7 @@ export interface HourCut extends Interval {
   readonly endWall: string;
 }
 
-/** The spec's Hour (timeslot status) entry. */
+/** The Hour (timeslot status) entry (docs/rota-domain.md#hour-entries). */
 export interface HourEntry {
   readonly start_time: string;
   readonly end_time: string;
@@ -66,7 +66,7 @@ export interface TimeslotCoverage {
   readonly hours: readonly HourEntry[];
   /** The lowest status of its hours (0 when it has none). */
   readonly pattern_status: CoverageStatus;
-  /** The spec declares the day view's `pattern_status` a string: this is that text. */
+  /** The day view's `pattern_status` is a string (docs/rota-domain.md#statuses): this is that text. */
   readonly pattern_status_text: CoverageStatusText;
 }
 
@@ -86,7 +86,7 @@ export interface DateStatus {
 }
 
 /**
- * rotas.md: −2 below the minimum, −1 below the ideal, 0 from the ideal up to (not reaching) the
+ * docs/rota-domain.md#statuses: −2 below the minimum, −1 below the ideal, 0 from the ideal up to (not reaching) the
  * maximum, 1 at the maximum, 2 over it. Checked in that order, so a timeslot whose numbers are all
  * 0 is full with nobody on duty.
  */
@@ -123,7 +123,7 @@ const HOURS = Array.from({ length: 24 }, (_, hour) => String(hour).padStart(2, '
 const clockOf = (wall: string): number => Number(wall.slice(11, 13)) * 60 + Number(wall.slice(14, 16));
 
 /**
- * rotas.md "Hour entries": the occurrence cut at whole wall-clock hours counted from its start
+ * docs/rota-domain.md#hour-entries: the occurrence cut at whole wall-clock hours counted from its start
  * (09:30, 10:30, …), the last entry ending at its end. Each cut point is a wall clock resolved in
  * the zone: one the clocks skip moves forward by the gap (what the platform's `gap: 'forward'` is
  * for: entries stay an hour of real time where they can), an ambiguous one is the earlier instant.
@@ -297,7 +297,10 @@ function fewestEach(intervals: readonly Interval[], { starts, ends }: Duty): num
   return counts;
 }
 
-/** rotas.md `shift_count`: the fewest volunteers on duty at any moment of `[entry.start, entry.end)`. */
+/**
+ * `shift_count` (docs/rota-domain.md#hour-entries): the fewest volunteers on duty at any moment of
+ * `[entry.start, entry.end)`.
+ */
 export function fewestOnDuty(entry: Interval, shifts: readonly Interval[]): number {
   return fewestEach([entry], dutyOf(shifts))[0]!;
 }
@@ -324,8 +327,8 @@ function hoursWith(occurrence: TimeslotOccurrence, duty: Duty, zone: string): { 
 }
 
 /**
- * The spec's Hour entries of one occurrence. `shifts`: the rota's booked shifts (any timeslot,
- * any that overlap the occurrence; others are harmless), never cancelled ones.
+ * The Hour entries (docs/rota-domain.md#hour-entries) of one occurrence. `shifts`: the rota's booked shifts
+ * (any timeslot, any that overlap the occurrence; others are harmless), never cancelled ones.
  */
 export function hourStatuses(occurrence: TimeslotOccurrence, shifts: readonly Interval[], zone: string): HourEntry[] {
   return hoursWith(occurrence, dutyOf(shifts), zone).hours;

@@ -16,7 +16,7 @@ export interface RotasToEnd {
 }
 
 /**
- * rotas.md "One rota per team per day": a non-archived team rota running on the new start date
+ * docs/rota-domain.md#one-rota-per-team-per-day: a non-archived team rota running on the new start date
  * (start before it, end null or on/after it) ends the day before; one starting on or after the new
  * start is a clash, a 422 naming `field` (`team`), whatever the new rota's own end date. Archived
  * rotas take no part. Several running rotas (which the rule never lets happen) are each ended.

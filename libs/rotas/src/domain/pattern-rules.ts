@@ -38,7 +38,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * rotas.md "Shift patterns": the pattern's timeslots, each ending at the first weekday_end/end_time
+ * docs/rota-domain.md#shift-patterns: the pattern's timeslots, each ending at the first weekday_end/end_time
  * after its start (equal start and end refused), none overlapping another (the week's wrap-around
  * included), 1 to 200 of them, with min ≤ ideal ≤ max, max ≥ 1, whole numbers ≥ 0; a timeslot that
  * leaves a number out takes the pattern's own. Decision: a pattern holds at least one timeslot (a

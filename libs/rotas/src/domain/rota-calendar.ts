@@ -32,13 +32,13 @@ export interface TimeslotOccurrence {
   readonly max: number;
 }
 
-/** rotas.md: active from start to end inclusive, unless archived. */
+/** docs/rota-domain.md#active-and-closed-days: active from start to end inclusive, unless archived. */
 export function isActiveOn(rota: RotaCalendar, date: string): boolean {
   return !rota.archived && rota.start_date <= date && (rota.end_date === null || date <= rota.end_date);
 }
 
 /**
- * rotas.md "Closed day": active, but closed by `close` or with no timeslot that day. A timeslot
+ * docs/rota-domain.md#active-and-closed-days: active, but closed by `close` or with no timeslot that day. A timeslot
  * belongs to the date it starts on, so a day reached only by the previous night's timeslot is
  * closed. (A timeslot lying wholly in a spring-forward gap still counts: the day is not closed,
  * though timeslotsOn has nothing for it; see timeslotsOn.)
@@ -132,7 +132,7 @@ function slotsStarting(version: TimeslotVersion | null, weekday: Weekday): reado
  * zone: 00:00–04:00 on London's spring day lasts 3 hours, on its autumn day 5.
  * Wall clock to instant: an ambiguous time is the earlier instant (as for inputs); a time that does
  * not exist (in the spring gap) moves forward to the first minute that exists, the end of the gap,
- * for starts and ends alike (rotas.md "Views" says so of cut points, and an end is one): a timeslot
+ * for starts and ends alike (docs/rota-domain.md#clock-changes, computed times): a timeslot
  * keeps the part of it that exists. One lying wholly in the gap has none and is left out.
  */
 function occurrenceOf({ slot, endDays }: Placed, day: number, date: string, zone: string): TimeslotOccurrence | null {

@@ -3,7 +3,7 @@ import { type Checked, checked } from './pattern-rules.js';
 import { type Refusal, refusal, requiredMessage } from './refusals.js';
 
 /**
- * The pure rules of rota administration (rotas.md "Rotas"): names, dates and the bulk actions'
+ * The pure rules of rota administration (docs/rota-domain.md#rotas, #bulk-actions): names, dates and the bulk actions'
  * data, each returning keyed refusals. `today` is the date in the rota's zone, passed in.
  * Field names default to the bulk body's (`data.date`); create and update pass their own.
  */
@@ -63,7 +63,10 @@ export interface EndableRota {
 export interface EndDatePlan {
   /** The rotas that take the end date. */
   readonly end: ReadonlyArray<{ readonly rota_id: number; readonly end_date: string }>;
-  /** Archived rotas, left as they are (the spec: excluded from this action). */
+  /**
+   * Archived rotas, left as they are (an interface rule: excluded from this action;
+   * docs/rota-domain.md#bulk-actions).
+   */
   readonly skipped: readonly number[];
 }
 

@@ -4,8 +4,8 @@ import { type Refusal, refusal, requiredMessage } from './refusals.js';
 import { WEEKDAYS } from './weekly-timeslots.js';
 
 /**
- * The date maths of repeating shifts (rotas.md "Repeating shifts", rota-pitfalls.md "Series" and
- * "Time"): which local dates a series has, how far ahead it is booked, and the instants of one
+ * The date maths of repeating shifts (docs/rota-domain.md#repeating-shifts and
+ * #clock-changes): which local dates a series has, how far ahead it is booked, and the instants of one
  * occurrence. Pure: "today" is passed in, never read, and never an anchor for the week count.
  */
 
@@ -15,7 +15,7 @@ export const SERIES_WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']
 export type SeriesWeekday = (typeof SERIES_WEEKDAYS)[number];
 
 export const MAX_FREQUENCY = 52;
-/** rotas.md: occurrences are booked up to six calendar months ahead. */
+/** docs/rota-domain.md#generation: occurrences are booked up to six calendar months ahead. */
 export const HORIZON_MONTHS = 6;
 
 export interface SeriesRule {
@@ -128,7 +128,8 @@ const isFlag = (value: unknown): boolean => value === 0 || value === 1 || typeof
 const isSet = (value: unknown): boolean => value === 1 || value === true;
 
 /**
- * The recurrence pattern's weekdays; none set: the first shift's weekday (rotas.md). Flags are
+ * The recurrence pattern's weekdays; none set: the first shift's weekday
+ * (docs/rota-domain.md#the-recurrence-pattern). Flags are
  * 1/true (set) or anything else (not set): check them with validateRecurrence first.
  */
 export function weekdaysOf(pattern: RecurrenceInput, firstDate: string): SeriesWeekday[] {

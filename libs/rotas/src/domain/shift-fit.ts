@@ -10,8 +10,8 @@ export interface ShiftTimes {
 }
 
 /**
- * Why a shift does not fit a rota, in the order the booking rules check (rotas.md "Shifts" 1 and 2):
- * the first four are the rota's day (a 422 naming `rota` when booking), `outside_timeslot` the
+ * Why a shift does not fit a rota, in the order the booking rules check (docs/rota-domain.md#booking-rules,
+ * rules 1 and 2): the first four are the rota's day (a 422 naming `rota` when booking), `outside_timeslot` the
  * shift's times (naming `start_datetime`). As cancel reasons they read: archived, ended, closed,
  * no timeslot holds it any more.
  */
@@ -24,7 +24,8 @@ const ms = (instant: number | Date) => (typeof instant === 'number' ? instant : 
  * lies inside one timeslot occurrence of that date (`start ≤ shift.start`, `shift.end ≤ end`: the
  * intervals are half-open), or covers it exactly when `requireFullTimeslot`. Occurrences of that
  * date are those starting on it: a shift starting after midnight inside the previous evening's
- * overnight timeslot does not fit (rotas.md: a timeslot belongs to the date it starts on).
+ * overnight timeslot does not fit (docs/rota-domain.md#overnight:
+ * a timeslot belongs to the date it starts on).
  */
 export function whyShiftDoesNotFit(
   rota: RotaCalendar,
@@ -91,7 +92,7 @@ export interface Misfit {
 }
 
 /**
- * rotas.md "Shifts that no longer fit": of a rota's booked shifts, those that have not started,
+ * docs/rota-domain.md#shifts-that-no-longer-fit: of a rota's booked shifts, those that have not started,
  * (with `before`) lie on a date the change touched, and do not fit the rota after the change,
  * each with its reason, in the order given. Occurrences are computed once per date.
  */

@@ -4,7 +4,7 @@ import { type Refusal, refusal, requiredMessage } from './refusals.js';
 import type { RotaTimeslot, WeeklyTimeslot } from './weekly-timeslots.js';
 
 /**
- * rotas.md "Timeslot versions": a rota's timeslots are a timeline of versions, each a weekly set
+ * docs/rota-domain.md#timeslot-versions: a rota's timeslots are a timeline of versions, each a weekly set
  * over a date range (`to` inclusive, null: open-ended). Versions are in date order and never
  * overlap; a date no version covers has no timeslots. A version with no timeslots closes the rota
  * on every date it covers.

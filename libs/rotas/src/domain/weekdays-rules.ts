@@ -19,7 +19,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /**
  * The update-timeslots body's `weekdays: { monday: [{ start_time, end_time, min, ideal, max }], … }`
  * as weekly timeslots. A timeslot whose end_time is not after its start_time ends the next day
- * (overnight; equal times: 24 hours, the rotas.md "Overnight" rule taken literally). A weekday
+ * (overnight; equal times: 24 hours, docs/rota-domain.md#overnight taken literally). A weekday
  * omitted, null or empty has no timeslots (the rota is closed that weekday in the range). min,
  * ideal and max are required here (there is no pattern to take them from). Same rules as a
  * pattern otherwise: no overlap, the wrap-around from Sunday included, at most 200 in all. Every

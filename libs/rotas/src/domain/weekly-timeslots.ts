@@ -11,7 +11,7 @@ export type Weekday = (typeof WEEKDAYS)[number];
 
 export const MINUTES_PER_DAY = 24 * 60;
 export const MINUTES_PER_WEEK = 7 * MINUTES_PER_DAY;
-/** rotas.md: a pattern (and a written timeslot set) holds at most 200 timeslots. */
+/** docs/rota-domain.md#shift-patterns: a pattern (and a written timeslot set) holds at most 200 timeslots. */
 export const MAX_TIMESLOTS = 200;
 
 export interface Staffing {
@@ -113,8 +113,8 @@ export function staffingNumberRefusal(value: unknown, field: string): Refusal | 
 }
 
 /**
- * rotas.md: min ≤ ideal ≤ max and max ≥ 1 (equal numbers allowed: a one-person timeslot is 1/1/1).
- * `fields` names where each number was written; of a pair out of order the lower one is blamed,
+ * docs/rota-domain.md#shift-patterns: min ≤ ideal ≤ max and max ≥ 1 (equal numbers allowed: a one-person
+ * timeslot is 1/1/1). `fields` names where each number was written; of a pair out of order the lower one is blamed,
  * unless only the higher one was written in the timeslot itself (the other `inherited` from the
  * pattern): then the timeslot's own number is.
  */

@@ -9,7 +9,7 @@ import { ShiftQueries } from '../shift/shift.queries.js';
 import { ROTA_HISTORY, SHIFT_HISTORY } from './rota-history.js';
 
 /**
- * The history of a shift or a rota, answered as the record itself is (rotas.md "History"): the
+ * The history of a shift or a rota, answered as the record itself is (docs/rota-domain.md#history): the
  * record's own read decides first (404 another organisation's, unknown or a cancelled shift; 403
  * where the hierarchy hides it), then the record-history reader pages its stream.
  */

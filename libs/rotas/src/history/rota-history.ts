@@ -5,7 +5,7 @@ import { timeslotView } from '../shift-pattern/shift-pattern.queries.js';
 
 /**
  * What each event of a shift or a rota set on its record, with the record's field names and output
- * shapes (rotas.md "History"): a shift's times as the Shift shows them, its volunteer as a UserBase;
+ * shapes (docs/rota-domain.md#history): a shift's times as the Shift shows them, its volunteer as a UserBase;
  * a rota's settings as the Rota shows them. What the Rota record does not hold (timeslots, closed
  * dates, contacts) is named as the routes that change it name it. Calendar bookkeeping the events
  * carry for the worker (`calendar`, `effectiveFrom`) is not a change anyone made, so it is left out.

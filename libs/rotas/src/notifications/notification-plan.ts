@@ -4,7 +4,7 @@ import type { ShiftCancelReason, ShiftEvent, ShiftTimesData } from '../rotas.eve
 import { type MailShift, type ShiftChange, selfCancelledMail, shiftChangesMail } from './shift-mail.js';
 
 /**
- * Who gets what e-mail from the shift events of one request (rotas.md "Notifications"). Pure: the
+ * Who gets what e-mail from the shift events of one request (docs/rota-domain.md#notifications). Pure: the
  * processor (notifications.processor.ts) reads the events and the names, addresses and rotas, and
  * sends what this composes.
  *

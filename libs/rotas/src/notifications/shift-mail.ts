@@ -34,7 +34,7 @@ const SECTIONS = [
 
 /**
  * The one e-mail a volunteer gets for a request in which someone else booked, changed or cancelled
- * their shifts (rotas.md, Notifications). A calendar object carries one METHOD, so the booked and
+ * their shifts (docs/rota-domain.md#notifications). A calendar object carries one METHOD, so the booked and
  * changed shifts travel as invite.ics (METHOD:REQUEST) and the cancelled ones as cancel.ics
  * (METHOD:CANCEL), each present only when it has shifts.
  */

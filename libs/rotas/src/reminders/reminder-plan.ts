@@ -2,9 +2,9 @@ import { DateTime } from 'luxon';
 import type { MailMessage } from '#app/platform';
 
 /**
- * When, and whether, a volunteer is reminded of a booked shift (rotas.md "Calendar feeds,
- * reminders, history"). Pure: the processors (reminders.processor.ts) read the shift, the
- * organisation's setting and the clock, and act on what this answers.
+ * When, and whether, a volunteer is reminded of a booked shift (docs/rota-domain.md#reminders). Pure: the
+ * processors (reminders.processor.ts) read the shift, the organisation's setting and the clock, and act on
+ * what this answers.
  *
  * - The reminder is due `shift_reminder_hours` before the shift starts; "0" switches reminders off.
  * - A shift booked or moved inside that window is due at once; one that has started is past

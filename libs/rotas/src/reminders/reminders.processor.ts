@@ -25,7 +25,7 @@ import { ReminderQueries, type ReminderShiftRow } from './reminder.queries.js';
 import { type PlanJob, REMINDER_PLANS, ROTA_REMINDERS } from './reminders.reactor.js';
 
 /*
- * Shift reminders in the worker (rotas.md "Calendar feeds, reminders, history"; reminder-plan.ts
+ * Shift reminders in the worker (docs/rota-domain.md#reminders; reminder-plan.ts
  * says when and whether):
  *
  * - A plan job (one per shift event) reads the shift as it is now: a reminder already due is sent

@@ -13,7 +13,7 @@ import { timesData } from '../shift/shift-times.js';
 import { evolve as evolveSeries, type SeriesState, timesOfDay } from './repeating-shift.js';
 
 /**
- * The worker's side of repeating shifts (rotas.md "Repeating shifts"), pure: which occurrences the
+ * The worker's side of repeating shifts (docs/rota-domain.md#generation), pure: which occurrences the
  * next chunk of a series covers (planChunk), what booking them appends (decideGeneration) and the
  * daily extension's decision (decideExtension). The handlers read and write; nothing here does.
  */
@@ -128,8 +128,8 @@ export type GenerationEvent =
 const sameChunk = (a: ChunkPlan | null, b: ChunkPlan): boolean => a !== null && JSON.stringify(a) === JSON.stringify(b);
 
 /**
- * Books the chunk `plan` of the series `state`, with the rules checked as for a manager (rotas.md
- * "Repeating shifts": the worker is `system`, with the series' own ignore_on_hold and
+ * Books the chunk `plan` of the series `state`, with the rules checked as for a manager
+ * (docs/rota-domain.md#booking-rules: the worker is `system`, with the series' own ignore_on_hold and
  * confirm_role_restriction). Each occurrence is booked or skipped with its reason (SkipReason); a
  * booked one counts for the later ones (an overlap within the chunk). The chunk's
  * RepeatingShiftGenerated moves generatedUntil to `plan.end` and records what happened.
@@ -249,12 +249,11 @@ export function evolveGeneration(
 }
 
 /**
- * The daily extension (rotas.md "A scheduled worker job keeps every open-ended series booked six
- * months ahead"): a series that has not ended is moved on to its horizon as of `today` (the
- * organisation's date), capped at its end date. A series whose end date lies more than six months
- * ahead is kept booked six months ahead the same way until it reaches that date (the spec: the
- * first six months are created at once), so a nine-month series is booked to its end. `[]` when
- * it already reaches it, so a second run the same day (or two at once) changes nothing; the
+ * The daily extension (docs/rota-domain.md#extension): a series that has not ended is moved on to its horizon
+ * as of `today` (the organisation's date), capped at its end date. A series whose end date lies more than six months
+ * ahead is kept booked six months ahead the same way until it reaches that date (the interface: the
+ * first six months are created at once; docs/rota-domain.md#generation), so a nine-month series is booked to
+ * its end. `[]` when it already reaches it, so a second run the same day (or two at once) changes nothing; the
  * reactor turns the RepeatingShiftExtended into a generation job.
  */
 export function decideExtension(

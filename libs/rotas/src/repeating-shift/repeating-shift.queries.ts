@@ -16,7 +16,7 @@ export interface SeriesRow {
   endDate: string | null;
 }
 
-/** The spec's Repeating shift object (day view): the series' pattern, its times in the spec's `YYYY-MM-DD HH:MM:SS` shape. */
+/** The Repeating shift object of the day view (docs/rota-domain.md#record-shapes): times as `YYYY-MM-DD HH:MM:SS`. */
 export type RepeatingShiftObject = {
   id: number;
   user_id: number;
@@ -60,9 +60,9 @@ const rowOf = (r: RepeatingShiftRow): SeriesRow => ({
 });
 
 /**
- * The spec's object of a series row: `start_date` is the first shift's local start; `end_date` the
- * end of the series' last day (inclusive), `23:59:59`, or null when open-ended. The weekdays stored
- * hold the first shift's when none was chosen, so that one reads 1.
+ * The Repeating shift object (docs/rota-domain.md#record-shapes) of a series row: `start_date` is the first
+ * shift's local start; `end_date` the end of the series' last day (inclusive), `23:59:59`, or null when
+ * open-ended. The weekdays stored hold the first shift's when none was chosen, so that one reads 1.
  */
 export const repeatingShiftObjectOf = (r: RepeatingShiftRow): RepeatingShiftObject =>
   ({

@@ -22,7 +22,7 @@ export interface CancelSeriesContext {
 }
 
 /**
- * `DELETE /api/rota/repeating-shifts/{id}` (rotas.md "Cancel a repeating shift"). An unknown series
+ * `DELETE /api/rota/repeating-shifts/{id}` (docs/rota-domain.md#cancelling-a-series). An unknown series
  * is a 404; the caller must be its user on a self-managed rota, or a manager (checkBookingAccess,
  * 403). Every occurrence given that has not started is cancelled (`series_cancelled`), except those
  * rule 8 keeps from a volunteer (their own occurrence today without allow_same_day_cancel, an

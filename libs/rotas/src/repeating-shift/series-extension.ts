@@ -12,10 +12,9 @@ import { evolve } from './repeating-shift.js';
 import { SeriesQueries } from './series.queries.js';
 
 /**
- * The daily extension (rotas.md "A scheduled worker job keeps every open-ended series booked six
- * months ahead"): a BullMQ job scheduler on a queue of its own adds one EXTEND_JOB a day, which
- * moves every open-ended series on to its horizon (RepeatingShiftExtended); the generation reactor
- * then books the new occurrences. Both BullMQ backends keep job schedulers (Redis, and the
+ * The daily extension (docs/rota-domain.md#extension): a BullMQ job scheduler on a queue of its own adds one
+ * EXTEND_JOB a day, which moves every open-ended series on to its horizon (RepeatingShiftExtended); the
+ * generation reactor then books the new occurrences. Both BullMQ backends keep job schedulers (Redis, and the
  * PostgreSQL backend of the embedded and server modes: its `scheduler` table), so one mechanism
  * serves every mode. Its own queue: the scheduler's next job waits there delayed, and a PostgreSQL
  * backend worker that no notification wakes (embedded mode) sleeps until its queue's next delayed

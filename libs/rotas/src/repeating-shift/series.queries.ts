@@ -4,7 +4,7 @@ import { type Tenant, tenantScope, tenantSql } from '#app/platform';
 
 /**
  * System reads of series (rota_repeating_shifts): what the daily extension works through, and the
- * "generation pending" flag the views' data_ready needs (rotas.md "Repeating shifts").
+ * "generation pending" flag the views' data_ready needs (docs/rota-domain.md#data-readiness).
  */
 @Injectable()
 export class SeriesQueries {

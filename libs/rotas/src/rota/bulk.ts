@@ -13,13 +13,13 @@ import type { RotaEvent } from '../rotas.events.js';
 import { calendarData, evolve, type RotaState } from './rota.js';
 
 /**
- * `POST /api/rotas/bulk` (rotas.md "Bulk"): one action over many rotas, all or nothing. The
+ * `POST /api/rotas/bulk` (docs/rota-domain.md#bulk-actions): one action over many rotas, all or nothing. The
  * decision sees every listed rota at once (`Rotas`, folded from their streams) and answers the
  * events of all of them, or one refusal for the whole request.
  *
  * Decisions where the docs are silent (also in the route's OpenAPI description):
  * - `rota_ids` may repeat an id: each rota is acted on once (the 500 limit counts ids as sent).
- * - Archived rotas: `end_date` skips them (the spec); `archive_rotas` leaves an archived rota as it
+ * - Archived rotas: `end_date` skips them (an interface rule); `archive_rotas` leaves an archived rota as it
  *   is (nothing to do); `name`, `close`, `reopen` and `add_contacts` refuse the whole request with a
  *   409 naming them, as an archived rota refuses every change.
  * - Nothing to do records nothing: the same name, dates already closed (or not closed, for
@@ -42,7 +42,10 @@ export const BULK_DATA_FIELDS: Record<BulkActionName, readonly string[]> = {
   add_contacts: ['user_ids'],
 };
 
-/** The organisation feature `add_contacts` needs (the spec's "second-version rota feature"). */
+/**
+ * The organisation feature `add_contacts` needs, the "second-version rota feature"
+ * (docs/rota-domain.md#bulk-actions).
+ */
 export const ROTA_V2 = 'rota_v2';
 export const MAX_CONTACT_USERS = 50;
 

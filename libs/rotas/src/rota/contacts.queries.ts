@@ -12,7 +12,7 @@ export interface RotaRef {
   readonly archived: boolean;
 }
 
-/** The spec's Rota contact (http/contact.responses.ts documents it). */
+/** The Rota contact (docs/rota-domain.md#record-shapes; http/contact.responses.ts documents it). */
 export interface ContactView {
   id: number;
   user_id: number;

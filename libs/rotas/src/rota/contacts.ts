@@ -3,7 +3,7 @@ import type { RotaEvent } from '../rotas.events.js';
 import type { RotaState } from './rota.js';
 
 /**
- * A rota's contacts (rotas.md "Contacts"): they live in the rota's stream, so "one contact record
+ * A rota's contacts (docs/rota-domain.md#contacts): they live in the rota's stream, so "one contact record
  * per user and rota" is decided there and a race is settled by the stream's version.
  * Decisions where the docs are silent (also in the routes' OpenAPI descriptions):
  * - an archived rota refuses adding and removing contacts (409), as it refuses every change; adding

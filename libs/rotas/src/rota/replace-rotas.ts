@@ -8,7 +8,7 @@ import { managedRotas, type Rotas } from './bulk.js';
 import { calendarData } from './rota.js';
 
 /**
- * `POST /api/rotas/replace` (rotas.md "Replace"): each listed rota gets the pattern's timeslots over
+ * `POST /api/rotas/replace` (docs/rota-domain.md#replace): each listed rota gets the pattern's timeslots over
  * `[start_date, end_date]` exactly as an update of timeslots would (end_date absent or null: from
  * start_date on, later versions dropped; given: what stood after it stands again), the pattern
  * recorded as the rota's pattern, and the new name when `name` is given. The rota's own start and

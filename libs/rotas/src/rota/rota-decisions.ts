@@ -21,7 +21,10 @@ export interface Named {
   readonly field: string;
 }
 
-/** rotas.md: a colour from a fixed palette when the body gives none, chosen by the rota's id (so replay and retries agree). */
+/**
+ * docs/rota-domain.md#creating-rotas: a colour from a fixed palette when the body gives none, chosen by the
+ * rota's id (so replay and retries agree).
+ */
 export const ROTA_PALETTE = [
   '#1f77b4',
   '#ff7f0e',
@@ -105,7 +108,8 @@ interface RotaSettingsBody {
   readonly roleProfiles?: readonly Named[] | null;
 }
 
-/** `POST /api/rotas`: the body, with the ids drawn for it. Absent or null flags take the spec's defaults. */
+/** `POST /api/rotas`: the body, with the ids drawn for it. Absent or null flags take the interface's defaults
+ * (docs/rota-domain.md#creating-rotas). */
 export interface CreateRotas extends RotaSettingsBody {
   readonly organisationId: number;
   /** One new rota id per entry of `teams`, in order. */
@@ -163,14 +167,14 @@ const unknownRefusals = (
     .filter((i) => !known.has(i.id))
     .map((i) => refusal(i.field, `The selected ${i.field} is invalid: not ${what} of the organisation.`));
 
-/** rotas.md: `role_profiles` is required and non-empty when `restricted_by_role`. */
+/** docs/rota-domain.md#creating-rotas: `role_profiles` is required and non-empty when `restricted_by_role`. */
 const restrictionRefusal = (restricted: boolean, roleProfiles: readonly number[]): Refusal[] =>
   restricted && roleProfiles.length === 0
     ? [refusal('role_profiles', 'The role_profiles field is required when restricted_by_role is true.')]
     : [];
 
 /**
- * rotas.md "Rotas": one rota per team in `teams`, all or nothing. The body's rules (name 1–255,
+ * docs/rota-domain.md#creating-rotas: one rota per team in `teams`, all or nothing. The body's rules (name 1–255,
  * end not before start, the pattern the organisation's and not archived, role profiles required
  * when restricted, role profiles and contacts the organisation's), each team a team of the
  * organisation that the caller's manage-rotas reaches, listed once (422 naming `team.N.id`), and
@@ -312,7 +316,7 @@ export interface UpdateRotaContext {
 const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /**
- * rotas.md "Update": an archived rota refuses every change (409); the name 1–255; role profiles
+ * docs/rota-domain.md#updating-a-rota: an archived rota refuses every change (409); the name 1–255; role profiles
  * and contacts the organisation's; a rota restricted by role after the change needs role profiles.
  * Only what differs is recorded (RotaChanged with the changed settings); `contacts` replaces the
  * set: users no longer listed are removed, new ones added (their contact ids drawn), those staying
@@ -381,7 +385,7 @@ export interface UpdateTimeslotsContext {
 }
 
 /**
- * rotas.md "Timeslot versions": the weekdays' timeslots (checkWeekdays: a weekday omitted or empty
+ * docs/rota-domain.md#timeslot-versions: the weekdays' timeslots (checkWeekdays: a weekday omitted or empty
  * closes the rota that weekday in the range) written over [from, to] (from today or later; to
  * absent: from `from` on, else what stood after `to` stands again), each with a new id. An
  * archived rota refuses it (409). One RotaTimeslotsChanged, effective from `from`, with the

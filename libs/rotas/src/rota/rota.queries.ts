@@ -10,10 +10,16 @@ export type RotaInclude = (typeof ROTA_INCLUDES)[number];
 export const ROTA_SORTS = ['rota_title', 'start_date', 'end_date', 'team_name'] as const;
 export type RotaSort = (typeof ROTA_SORTS)[number];
 
-/** A contact as the admin view embeds it (the spec's Rota contact): the contacts routes' record. */
+/**
+ * A contact as the admin view embeds it (Rota contact, docs/rota-domain.md#record-shapes): the contacts
+ * routes' record.
+ */
 export type RotaContactView = ContactView;
 
-/** The spec's Rota (administration view) plus rotas.md's additions; `team`, `permissions`, `contacts` only when included. */
+/**
+ * The Rota (administration view) with our additions (docs/rota-domain.md#record-shapes); `team`,
+ * `permissions`, `contacts` only when included.
+ */
 export interface RotaView {
   id: number;
   name: string;
@@ -36,7 +42,7 @@ export interface RotaView {
   contacts?: RotaContactView[];
 }
 
-/** The update answer and the rotas of a Rota team entry: the spec's short rota. */
+/** The update answer and the rotas of a Rota team entry: the short rota (docs/rota-domain.md#record-shapes). */
 export interface RotaSummaryView {
   id: number;
   name: string;
@@ -49,7 +55,7 @@ export interface RotaSummaryView {
   allow_same_day_edit: boolean;
 }
 
-/** The spec's Rota team entry (rotas by team). */
+/** The Rota team entry (docs/rota-domain.md#rotas-by-team). */
 export interface RotaTeamEntryView {
   id: number;
   name: string;
@@ -123,7 +129,7 @@ const byEnd = (a: string | null, b: string | null) => (a === b ? 0 : a === null 
 /**
  * Reads of the `rotas` and `rota_contacts` tables for the administration routes and rotas by team
  * (tenant-scoped). A list reads its rotas in one query, then the teams (names, Team objects) in
- * one, the contacts in one and their users in one; it is not paged (the spec answers `{ data }`),
+ * one, the contacts in one and their users in one; it is not paged (`{ data }`, docs/http-conventions.md#envelopes),
  * so it sorts in memory, by team names identity serves.
  */
 @Injectable()

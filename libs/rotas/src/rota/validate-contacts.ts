@@ -2,7 +2,7 @@ import { type Refusal, refusal, requiredMessage, throwIfRefused } from '../domai
 import { ROTA_PERMISSIONS } from '../rotas.policy.js';
 
 /**
- * `POST /api/rotas/contacts/validate` (rotas.md "Contacts"; advisory, writes nothing): for each
+ * `POST /api/rotas/contacts/validate` (docs/rota-domain.md#contacts; advisory, writes nothing): for each
  * user, the targets (rotas, or teams with `team_ids`) the user cannot see, and whether the user
  * holds neither add-user-shifts nor manage-rotas. A user is a failure when either holds.
  *

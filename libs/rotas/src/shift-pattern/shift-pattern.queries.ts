@@ -6,11 +6,14 @@ import type { RotaTimeslot, Weekday } from '../domain/weekly-timeslots.js';
 
 export const SHIFT_PATTERN_INCLUDES = ['pattern', 'category', 'teams', 'rotas'] as const;
 export type ShiftPatternInclude = (typeof SHIFT_PATTERN_INCLUDES)[number];
-/** `s`: created_at is the default (the spec's stated default), then name and teams. */
+/**
+ * `s`: created_at is the default (the interface's stated default, docs/rota-domain.md#shift-patterns), then
+ * name and teams.
+ */
 export const SHIFT_PATTERN_SORTS = ['created_at', 'name', 'teams'] as const;
 export type ShiftPatternSort = (typeof SHIFT_PATTERN_SORTS)[number];
 
-/** The spec's Pattern timeslot entry: times `HH:MM:SS`. */
+/** The Pattern timeslot entry (docs/rota-domain.md#record-shapes): times `HH:MM:SS`. */
 export interface PatternTimeslotView {
   id: number;
   weekday_start: Weekday;
@@ -22,7 +25,10 @@ export interface PatternTimeslotView {
   max: number;
 }
 
-/** The spec's Shift pattern (http/shift-pattern.responses.ts documents it); the optional fields come with `include`. */
+/**
+ * The Shift pattern (docs/rota-domain.md#shift-patterns; http/shift-pattern.responses.ts documents it); the
+ * optional fields come with `include`.
+ */
 export interface ShiftPatternView {
   id: number;
   name: string;
@@ -67,7 +73,7 @@ type Row = {
   deleted_at: string | null;
 };
 
-/** The spec's `YYYY-MM-DD HH:MM:SS`, as a wall-clock time in the organisation's zone (rotas.md "Outputs": all local). */
+/** `YYYY-MM-DD HH:MM:SS`, a wall-clock time in the organisation's zone (docs/rota-domain.md#times-in-answers). */
 const stamp = (column: string, zone: string) =>
   sql`to_char(${sql.raw(column)} AT TIME ZONE ${zone}::text, 'YYYY-MM-DD HH24:MI:SS')`;
 
@@ -102,7 +108,8 @@ export const timeslotView = (t: RotaTimeslot): PatternTimeslotView => ({
  * Shift patterns for the API (`manage-rotas` holders; the controller checks the permission).
  * A pattern belongs to the organisation, not to a team; what it shows of rotas and teams (the
  * `teams` and `rotas` includes, the `teams` filter and sort) is limited to the non-archived rotas
- * of teams the caller sees (rotas.md: teams the caller cannot see are simply left out).
+ * of teams the caller sees (docs/http-conventions.md#filters-and-query-parsing:
+ * teams the caller cannot see are simply left out).
  */
 @Injectable()
 export class ShiftPatternQueries {

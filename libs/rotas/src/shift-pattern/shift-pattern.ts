@@ -67,10 +67,10 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Decision (the spec marks only `name` required): the pattern's own min, ideal and max are
- * optional. One left out defaults to 1, moved only as far as the numbers given need to keep
+ * Decision (the interface marks only `name` required; docs/rota-domain.md#shift-patterns): the pattern's own
+ * min, ideal and max are optional. One left out defaults to 1, moved only as far as the numbers given need to keep
  * min ≤ ideal ≤ max (only max 5 gives 1/1/5, only min 3 gives 3/3/3, only ideal 0 gives 0/0/1).
- * A timeslot that leaves a number out takes the pattern's (rotas.md). `null` is refused: the
+ * A timeslot that leaves a number out takes the pattern's (docs/rota-domain.md#shift-patterns). `null` is refused: the
  * record's numbers are never null.
  */
 export function patternStaffing(body: ShiftPatternBody): {
@@ -117,7 +117,7 @@ function categoryOf(category: unknown, ctx: CreateContext): { id: number | null;
 }
 
 /**
- * Every rule of rotas.md "Shift patterns" over a create body, all refusals together (one 422):
+ * Every rule of docs/rota-domain.md#shift-patterns over a create body, all refusals together (one 422):
  * `name` 1–255 characters; the pattern's numbers (patternStaffing); `category` null, absent or
  * `{ id }` of one of the organisation's activity categories; `pattern` 1–200 timeslots that do
  * not overlap, the week's wrap-around included (checkPattern), with no fields of their own beyond

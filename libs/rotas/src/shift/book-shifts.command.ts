@@ -130,7 +130,7 @@ export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
             items.map((i) => ({ rotaId: i.rotaId, date: i.times.date })),
           ),
         ]);
-        // Another organisation's rota, or none: 404 (api.md), before any rule.
+        // Another organisation's rota, or none: 404 (docs/http-conventions.md#tenancy), before any rule.
         if (rotaIds.some((id) => !rotas.has(id))) throw new NotFoundError('Rota');
         return decideBookShifts(items, {
           organisationId: caller.organisationId,

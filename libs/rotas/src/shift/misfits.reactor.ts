@@ -29,8 +29,8 @@ const misfitJob = (event: StoredEvent<CalendarChangeType, RotaCalendarChange>): 
   } satisfies MisfitJobData);
 
 /**
- * A rota change that can leave booked shifts outside the rota (rotas.md "Shifts that no longer
- * fit") hands their cancellation to the worker: one job per change, its id the event's id.
+ * A rota change that can leave booked shifts outside the rota (docs/rota-domain.md#shifts-that-no-longer-fit)
+ * hands their cancellation to the worker: one job per change, its id the event's id.
  */
 @AsReactor()
 @Injectable()

@@ -5,7 +5,7 @@ import type { RepeatingShiftEvent, ShiftEvent } from '../rotas.events.js';
 import { evolve as evolveShift, type ShiftState } from './shift.js';
 
 /**
- * rotas.md "Shifts that no longer fit": what the worker does after a rota change (a timeslot write,
+ * docs/rota-domain.md#shifts-that-no-longer-fit: what the worker does after a rota change (a timeslot write,
  * a replace, a close, an end date, an archive). Pure: the handler (cancel-misfits.command.ts) reads
  * the rota's stream before and after the change and the streams of the shifts and series it may
  * touch; this decides, one `ShiftCancelled` per shift (ADR 0006) and one `RepeatingShiftEnded` per

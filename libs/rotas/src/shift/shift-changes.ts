@@ -36,7 +36,7 @@ import { bookingCaller, spanOf } from './shift-decisions.js';
 import { timesData } from './shift-times.js';
 
 /**
- * The changes of a booked shift (rotas.md "Shifts", Update and Cancel): pure decisions over the
+ * The changes of a booked shift (docs/rota-domain.md#editing-a-shift, #cancelling): pure decisions over the
  * shift's stream, its series' and the later occurrences', with the facts the handler read after the
  * gates (docs/adr/0008-booking-gates.md).
  */
@@ -158,8 +158,8 @@ const samePlan = (a: ChangePlan, b: ChangePlan) => a.kind === b.kind && seriesOf
 
 /**
  * The occurrences a recurring edit acts on besides the edited one: booked, still in the series (one
- * edited on its own earlier has left it), dated after the edited shift, and not started (rotas.md:
- * past shifts are never touched). Rows or states alike.
+ * edited on its own earlier has left it), dated after the edited shift, and not started
+ * (docs/rota-domain.md#shifts-that-no-longer-fit: past shifts are never touched). Rows or states alike.
  */
 export function laterOccurrences<
   T extends { readonly id: number; readonly seriesId: number | null; readonly date: string; readonly start: string },
@@ -376,8 +376,8 @@ export function decideChangeShift(
 /**
  * The dates after `date` that the series had considered (up to its generatedUntil) and left
  * without an occurrence among `later`, the ones the split cancels: cancelled or edited alone,
- * or skipped. The series split from it keeps them as exceptions (rota-pitfalls.md: an exception
- * of a series is never recreated), so it neither books a date the user cancelled again nor a
+ * or skipped. The series split from it keeps them as exceptions (docs/rota-domain.md#splitting-and-exceptions:
+ * an exception of a series is never recreated), so it neither books a date the user cancelled again nor a
  * second shift beside one they moved alone.
  */
 function exceptionsAfter(series: SeriesState, date: string, later: readonly ShiftState[]): string[] {

@@ -34,7 +34,7 @@ export interface BookingContext {
   readonly rotas: ReadonlyMap<number, RotaForBooking>;
   readonly bookers: ReadonlyMap<number, Booker>;
   readonly reach: CallerReach | null;
-  /** The worker, booking as a manager would (rotas.md "Repeating shifts"). */
+  /** The worker, booking as a manager would (docs/rota-domain.md#booking-rules). */
   readonly system?: boolean;
   /** Booked shifts of the users that may clash, any rota. */
   readonly userShifts: readonly BookedSpan[];
@@ -57,8 +57,8 @@ export function bookingCaller(context: Pick<BookingContext, 'reach' | 'system'>,
 
 /**
  * `POST /api/rota/shifts` (one or a bulk): every item checked against the rules in order
- * (booking-rules.ts), items after the first also against the earlier ones (rotas.md: shifts of one
- * request must not overlap for one user, and they fill the same timeslots). All or nothing: the
+ * (booking-rules.ts), items after the first also against the earlier ones (docs/rota-domain.md#bulk-booking:
+ * shifts of one request must not overlap for one user, and they fill the same timeslots). All or nothing: the
  * first refusal throws. Events: each shift's ShiftBooked, and a series' RepeatingShiftStarted.
  */
 export function decideBookShifts(items: readonly BookingItem[], context: BookingContext): StreamEvents[] {
@@ -75,7 +75,7 @@ export function decideBookShifts(items: readonly BookingItem[], context: Booking
       roleProfileIds: [...(booker?.roleProfileIds ?? [])],
     };
   };
-  // Every item's 403 before any item's rule (rotas.md: the 403 comes "before any rule is checked"),
+  // Every item's 403 before any item's rule (docs/rota-domain.md#who-may-do-what),
   // so a bulk answer does not depend on the order of its items.
   for (const item of items) {
     const rota = context.rotas.get(item.rotaId)!;

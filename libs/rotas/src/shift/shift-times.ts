@@ -9,7 +9,7 @@ import {
 import type { ShiftTimesData } from '../rotas.events.js';
 
 /**
- * rotas.md "Words and time", inputs: `YYYY-MM-DD HH:MM` is a wall clock in the rota zone (a time in
+ * docs/rota-domain.md#times-in-requests: `YYYY-MM-DD HH:MM` is a wall clock in the rota zone (a time in
  * the spring gap is a 422, an ambiguous one the earlier instant); ISO 8601 with an offset or `Z`
  * is an instant, converted into the zone. Times are whole minutes.
  */

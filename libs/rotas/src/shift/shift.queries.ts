@@ -15,7 +15,7 @@ import {
 import { SERIES_WEEKDAYS, type SeriesWeekday } from '../domain/series-dates.js';
 import type { CallerReach } from '../rotas.policy.js';
 
-/** The spec's Shift record's `recurrence_pattern`. */
+/** The Shift record's `recurrence_pattern` (docs/rota-domain.md#the-recurrence-pattern). */
 export type RecurrencePatternView = {
   id: number;
   recurrence_period: 'week';
@@ -23,7 +23,7 @@ export type RecurrencePatternView = {
   end_date: string | null;
 } & Record<SeriesWeekday, 0 | 1>;
 
-/** The spec's Shift record plus `rota_id` (rotas.md "Shifts"). */
+/** The Shift record plus `rota_id` (docs/rota-domain.md#the-shift-record-and-list). */
 export interface ShiftView {
   id: number;
   user: UserBase;
@@ -90,7 +90,7 @@ const rowOf = (r: Row): ShiftRow => ({
   endWall: r.end_wall,
 });
 
-/** The spec's recurrence_pattern of a series row (weekdays as 0/1). */
+/** The recurrence_pattern of a series row, weekdays as 0/1 (docs/rota-domain.md#the-recurrence-pattern). */
 export const recurrencePatternOf = (s: SeriesRow): RecurrencePatternView =>
   ({
     id: Number(s.id),
@@ -101,7 +101,8 @@ export const recurrencePatternOf = (s: SeriesRow): RecurrencePatternView =>
   }) as RecurrencePatternView;
 
 /**
- * Reads of shifts for the API, tenant-scoped. A cancelled shift is a 404 on every route (rotas.md);
+ * Reads of shifts for the API, tenant-scoped. A cancelled shift is a 404 on every route
+ * (docs/rota-domain.md#cancelling);
  * one on a rota the caller does not see, a 403. Users, teams and series are read once per answer.
  */
 @Injectable()

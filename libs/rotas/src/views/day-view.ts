@@ -25,14 +25,14 @@ import type { PatternTimeslotView } from '../shift-pattern/shift-pattern.queries
 /**
  * The day view's records, assembled from what the read model read (rota-views.queries.ts): no
  * I/O, no clock (`now` comes in). The period view's detailed answer builds the same records per
- * date, through dayRota. rotas.md "Views and statuses" and the spec's Day-view records.
+ * date, through dayRota. docs/rota-domain.md#day-view and #statuses.
  *
  * Speed: a detailed month is up to 10,000 shifts, so nothing here asks luxon per shift: times come
  * as stored (epoch ms and the wall clocks `YYYY-MM-DD HH:MM` the shift table keeps), and only a
  * volunteer's own shifts go through the booking rules (a handful).
  */
 
-/** The most rotas a view returns (the spec's `max_rotas`). */
+/** The most rotas a view returns, `max_rotas` (docs/rota-domain.md#which-rotas-a-view-shows). */
 export const MAX_ROTAS = 25;
 
 /** A rota as the views read it: what the booking rules read, and what the record shows. */
@@ -50,10 +50,10 @@ export interface ViewShift extends BookedSpan {
   readonly endWall: string;
 }
 
-/** The spec's Pattern timeslot entry (as the shift pattern routes show it). */
+/** The Pattern timeslot entry (docs/rota-domain.md#record-shapes), as the shift pattern routes show it. */
 export type PatternEntry = PatternTimeslotView;
 
-/** The day view's pattern entry: the spec declares `pattern_status` a string (the status text). */
+/** The day view's pattern entry: `pattern_status` is the status text (docs/rota-domain.md#statuses). */
 export interface DayPatternEntry extends PatternEntry {
   pattern_status: CoverageStatusText;
 }
@@ -64,7 +64,7 @@ export interface ShiftPermissions {
   can_edit_repeating_shift: boolean;
 }
 
-/** The spec's Day-view shift as `own_shifts` holds it (no permissions). */
+/** The Day-view shift as `own_shifts` holds it, no permissions (docs/rota-domain.md#day-view). */
 export interface OwnDayShift {
   id: number;
   user: UserBase;
@@ -76,12 +76,12 @@ export interface OwnDayShift {
   repeating_shift: RepeatingShiftObject | null;
 }
 
-/** The spec's Day-view shift as `shifts` holds it: with the caller's permissions. */
+/** The Day-view shift as `shifts` holds it: with the caller's permissions (docs/rota-domain.md#day-view). */
 export interface DayShift extends OwnDayShift {
   permissions: ShiftPermissions;
 }
 
-/** The spec's Day-view rota, plus `status` (rotas.md: the lowest status of its hours). */
+/** The Day-view rota, plus `status`: the lowest status of its hours (docs/rota-domain.md#day-view). */
 export interface DayViewRota {
   id: number;
   name: string;
@@ -162,7 +162,10 @@ export interface RotaRange {
 
 const NONE: readonly never[] = Object.freeze([]);
 
-/** rotas.md "Overnight": it ends on a later date than it starts (the stored wall clocks say so without a zone lookup). */
+/**
+ * docs/rota-domain.md#overnight: it ends on a later date than it starts (the stored wall clocks say so
+ * without a zone lookup).
+ */
 const overnight = (shift: Pick<ViewShift, 'date' | 'endWall'>) => shift.endWall.slice(0, 10) > shift.date;
 
 /** The rota-day of `date` (`previous` is the date before it) out of the rota's grouped range. */
@@ -188,7 +191,10 @@ function timeslotOf(rota: ViewRota, date: string, id: number): RotaTimeslot | un
   return table.get(id);
 }
 
-/** The spec's Pattern timeslot entry of an occurrence: the timeslot as the rota's version defines it (`HH:MM:SS`). */
+/**
+ * The Pattern timeslot entry (docs/rota-domain.md#record-shapes) of an occurrence: the timeslot as the rota's
+ * version defines it (`HH:MM:SS`).
+ */
 export function patternEntryOf(rota: ViewRota, occurrence: TimeslotOccurrence): PatternEntry {
   const t = timeslotOf(rota, occurrence.date, occurrence.timeslot_id);
   if (!t)
@@ -228,7 +234,7 @@ const NOTHING: ShiftPermissions = Object.freeze({
 });
 
 /**
- * What the caller may do to one shift now (rotas.md "Day view": rules 7 and 8 included). A manager
+ * What the caller may do to one shift now (docs/rota-domain.md#day-view: rules 7 and 8 included). A manager
  * may edit and cancel any shift of the rota, and edit its series when it has one. Anyone else only
  * their own, on a self-managed rota, and then as the routes would judge it at `now`: an edit of
  * the shift's current times through rules 1–8 (rule 7 counts the rota-day's other shifts; rule 8
@@ -288,7 +294,7 @@ export interface DayRotaResult {
   readonly coverage: DayCoverage;
 }
 
-/** The Day-view rota record of one rota-day (rotas.md "Views and statuses"). */
+/** The Day-view rota record of one rota-day (docs/rota-domain.md#day-view). */
 export function dayRota(day: RotaDay, ctx: ViewContext): DayRotaResult {
   const { rota, date } = day;
   const coverage = dayCoverage(rota.calendar, date, ctx.zone, day.duty, day.occurrences);

@@ -19,7 +19,7 @@ import {
 /**
  * The period view (`GET /api/rota/period`), assembled from what the read model read: one Date entry
  * a day, its status the lowest of the open rota-days, closed when every rota is closed or inactive
- * (rotas.md "Views and statuses"); the detailed answer adds each date's Day-view rota records and
+ * (docs/rota-domain.md#period-view); the detailed answer adds each date's Day-view rota records and
  * lists their hours and timeslots with a `rota_id`.
  *
  * Speed: each rota's occurrences are computed once for the whole range (timeslotsBetween) and its
@@ -36,7 +36,7 @@ export type RotaHourEntry = HourEntry & { rota_id: number };
 /** A Pattern timeslot entry of a Date entry (detailed): whose rota it is. */
 export type RotaPatternEntry = PatternEntry & { rota_id: number };
 
-/** The spec's Date entry; `rotas` only in the detailed answer. */
+/** The Date entry (docs/rota-domain.md#period-view); `rotas` only in the detailed answer. */
 export interface DateEntry {
   date: string;
   below_minimum: boolean;
