@@ -10,6 +10,7 @@ import { addCalendarMonths, todayIn } from '#app/platform';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootApi } from '../support/test-http.js';
 import { logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
+import { eventCount, tableChecksum } from '../support/nothing-written.js';
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const plusDays = (date: string, n: number) => DateTime.fromISO(date).plus({ days: n }).toISODate()!;
@@ -61,7 +62,6 @@ describe('calendar feeds (issue 16 item 1)', () => {
   const tokens: Record<string, string> = {};
   const http = () => request(app.getHttpServer());
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
-  const events = async () => Number((await ds.query('SELECT count(*)::int AS n FROM events'))[0].n);
   const pathOf = (url: string) => new URL(url).pathname;
   const uid = (shiftId: number, organisationId = org.organisation.id) => `shift-${organisationId}-${shiftId}@api.test`;
   const issue = async (who: string): Promise<string> => {
@@ -109,7 +109,7 @@ describe('calendar feeds (issue 16 item 1)', () => {
   };
   const byUid = (list: VEvent[]) => new Map(list.map((e) => [e.uid, e]));
   async function notFound(path: string, headers: Record<string, string> = {}): Promise<void> {
-    const before = await events();
+    const before = await eventCount(ds);
     const res = await http().get(path).set(headers);
     expect({ status: res.status, type: res.headers['content-type'], body: res.body }).toEqual({
       status: 404,
@@ -117,7 +117,7 @@ describe('calendar feeds (issue 16 item 1)', () => {
       body: { message: 'Calendar feed not found', status_code: 404 },
     });
     expect(res.headers.etag).toBeUndefined();
-    expect(await events()).toBe(before);
+    expect(await eventCount(ds)).toBe(before);
   }
 
   beforeAll(async () => {
@@ -397,9 +397,9 @@ describe('calendar feeds (issue 16 item 1)', () => {
     await http().delete('/api/users/me/calendar-feed').expect(401);
     await http().delete('/api/users/me/calendar-feed').set(as('ann')).expect(204);
     await notFound(pathOf(rotated));
-    const before = await events();
+    const before = await eventCount(ds);
     await http().delete('/api/users/me/calendar-feed').set(as('ann')).expect(204);
-    expect(await events()).toBe(before);
+    expect(await eventCount(ds)).toBe(before);
     // Revoking Ann's feed leaves Bea's alone.
     const beaUrl = await issue('bea');
     await http().delete('/api/users/me/calendar-feed').set(as('ann')).expect(204);
@@ -427,12 +427,7 @@ describe('calendar feeds (issue 16 item 1)', () => {
 
   it('rebuilds the same rota_calendar_feeds rows from the log, and the live URLs still open their feeds', async () => {
     const url = await issue('ann');
-    const checksum = async () =>
-      (
-        await ds.query(
-          `SELECT count(*)::int AS n, md5(coalesce(string_agg(f::text, '|' ORDER BY user_id), '')) AS sum FROM rota_calendar_feeds f`,
-        )
-      )[0] as { n: number; sum: string };
+    const checksum = () => tableChecksum(ds, 'rota_calendar_feeds', 'user_id');
     const live = await checksum();
     expect(live.n).toBeGreaterThanOrEqual(3);
     await ds.query(`DELETE FROM rota_calendar_feeds`);

@@ -6,7 +6,7 @@ import type { ProvisionResult } from '#app/identity';
 import { todayIn } from '#app/platform';
 import { eventually } from '../support/eventually.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
+import { bootStandalone, hillsideFile, logIn, logInAll, provision, userFile } from '../support/test-app.js';
 
 const ZONE = 'Europe/London';
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
@@ -37,14 +37,8 @@ describe('record history: shifts, rotas and claims', () => {
   const today = todayIn(ZONE);
   const http = () => request(app.getHttpServer());
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
-  const user = (key: string, permissions: string[], teams: string[], domain = 'riverside') => ({
-    key,
-    email: `${key}@${domain}.example`,
-    password: TEST_PASSWORD,
-    display_name: `${key} name`,
-    permissions,
-    roles: teams.map((team) => ({ team, role_profile: 'shop' })),
-  });
+  const user = (key: string, permissions: string[], teams: string[], domain?: string) =>
+    userFile(key, permissions, teams, { name: `${key} name`, domain });
   const actor = (key: string, o: ProvisionResult = org) =>
     expect.objectContaining({ id: o.users[key], display_name: `${key} name` });
   const history = (who: string, path: string) => http().get(`${path}/history`).set(as(who));
@@ -121,14 +115,17 @@ describe('record history: shifts, rotas and claims', () => {
         user('southern', ['approve-claims'], ['south']),
       ],
     });
-    hill = await provision(app, {
-      organisation: { name: 'Hillside', slug: 'hillside', timezone: ZONE, features: ['rota_v2'] },
-      role_profiles: [{ key: 'shop', name: 'P' }],
-      teams: [{ key: 't', name: 'T' }],
-      users: [user('other', ['manage-rotas', 'approve-claims', 'create-expenses'], ['t'], 'hillside')],
-    });
-    for (const who of ['boss', 'deputy', 'vol', 'southvol', 'claimant', 'approver', 'southern'])
-      tokens[who] = await logIn(app, `${who}@riverside.example`);
+    hill = await provision(
+      app,
+      hillsideFile([user('other', ['manage-rotas', 'approve-claims', 'create-expenses'], ['t'], 'hillside')], {
+        timezone: ZONE,
+        features: ['rota_v2'],
+      }),
+    );
+    Object.assign(
+      tokens,
+      await logInAll(app, ['boss', 'deputy', 'vol', 'southvol', 'claimant', 'approver', 'southern']),
+    );
     tokens.other = await logIn(app, 'other@hillside.example');
     rotas.shop = await seedRota('boss', org.teams.shop!, 'Shop');
     rotas.theirs = await seedRota('other', hill.teams.t!, 'Theirs');

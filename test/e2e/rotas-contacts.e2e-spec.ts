@@ -5,7 +5,8 @@ import { DataSource } from 'typeorm';
 import type { ProvisionResult } from '#app/identity';
 import { todayIn } from '#app/platform';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
+import { bootStandalone, hillsideFile, logIn, logInAll, provision, userFile } from '../support/test-app.js';
+import { eventCount, expectRefused, refusedFields } from '../support/nothing-written.js';
 
 const ZONE = 'Europe/London';
 
@@ -25,30 +26,10 @@ describe('rota contacts (rotas.md "Contacts")', () => {
   const tokens: Record<string, string> = {};
   const http = () => request(app.getHttpServer());
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
-  const user = (key: string, permissions: string[], teams: string[], domain = 'riverside') => ({
-    key,
-    email: `${key}@${domain}.example`,
-    password: TEST_PASSWORD,
-    display_name: `${key} name`,
-    permissions,
-    roles: teams.map((team) => ({ team, role_profile: 'shop' })),
-  });
-  const events = async () => Number((await ds.query('SELECT count(*)::int AS n FROM events'))[0].n);
-  /** A refused request: its status, and nothing written. Answers the error body. */
-  async function refused(
-    send: () => request.Test,
-    status: number,
-  ): Promise<{ message: string; errors?: Record<string, string[]> }> {
-    const before = await events();
-    const res = await send();
-    expect({ status: res.status, body: res.body }).toEqual({
-      status,
-      body: expect.objectContaining({ status_code: status, message: expect.any(String) }),
-    });
-    expect(await events()).toBe(before);
-    return res.body;
-  }
-  const fields = async (send: () => request.Test) => Object.keys((await refused(send, 422)).errors ?? {}).sort();
+  const user = (key: string, permissions: string[], teams: string[], domain?: string) =>
+    userFile(key, permissions, teams, { name: `${key} name`, domain });
+  const refused = (send: () => request.Test, status: number) => expectRefused(ds, send, status);
+  const fields = (send: () => request.Test) => refusedFields(ds, send);
   const list = (who: string, rota: number | string) => http().get(`/api/rotas/${rota}/contacts`).set(as(who));
   const add = (who: string, rota: number | string, body: object) =>
     http().post(`/api/rotas/${rota}/contacts`).set(as(who)).send(body);
@@ -108,14 +89,11 @@ describe('rota contacts (rotas.md "Contacts")', () => {
         user('southvol', [], ['south']),
       ],
     });
-    hill = await provision(app, {
-      organisation: { name: 'Hillside', slug: 'hillside', timezone: ZONE, features: ['rota_v2'] },
-      role_profiles: [{ key: 'shop', name: 'P' }],
-      teams: [{ key: 't', name: 'T' }],
-      users: [user('other', ['manage-rotas'], ['t'], 'hillside')],
-    });
-    for (const who of ['boss', 'admin', 'southadmin', 'shifter', 'vol', 'southvol'])
-      tokens[who] = await logIn(app, `${who}@riverside.example`);
+    hill = await provision(
+      app,
+      hillsideFile([user('other', ['manage-rotas'], ['t'], 'hillside')], { timezone: ZONE, features: ['rota_v2'] }),
+    );
+    Object.assign(tokens, await logInAll(app, ['boss', 'admin', 'southadmin', 'shifter', 'vol', 'southvol']));
     tokens.other = await logIn(app, 'other@hillside.example');
     patterns.riverside = await seedPattern('boss');
     patterns.hillside = await seedPattern('other');
@@ -132,7 +110,7 @@ describe('rota contacts (rotas.md "Contacts")', () => {
   describe('list, add and remove', () => {
     it('adds a contact (201), answers the same record when added again (200), lists it for anyone who sees the rota, and removes it (204)', async () => {
       expect((await list('vol', rotas.shop!).expect(200)).body).toEqual({ data: [] });
-      const before = await events();
+      const before = await eventCount(ds);
       const created = (await add('admin', rotas.shop!, { user_id: org.users.shifter }).expect(201)).body;
       expect(created).toEqual({
         data: {
@@ -145,9 +123,9 @@ describe('rota contacts (rotas.md "Contacts")', () => {
           }),
         },
       });
-      expect(await events()).toBe(before + 1);
+      expect(await eventCount(ds)).toBe(before + 1);
       expect((await add('admin', rotas.shop!, { user_id: org.users.shifter }).expect(200)).body).toEqual(created);
-      expect(await events()).toBe(before + 1);
+      expect(await eventCount(ds)).toBe(before + 1);
       const second = (await add('admin', rotas.shop!, { user_id: org.users.vol }).expect(201)).body.data;
       for (const who of ['vol', 'shifter', 'admin']) {
         expect(
@@ -202,13 +180,13 @@ describe('rota contacts (rotas.md "Contacts")', () => {
     it('requests adding the same user at once make one record: one answers 201, the others 200 with the same record (the stream version decides)', async () => {
       for (let round = 0; round < 3; round++) {
         const rota = await seedRota(org, `north-${round + 1}`, `Race ${round}`);
-        const before = await events();
+        const before = await eventCount(ds);
         const answers = await Promise.all(
           Array.from({ length: 6 }, () => add('admin', rota, { user_id: org.users.vol })),
         );
         expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
         for (const answer of answers) expect(answer.body).toEqual(answers[0]!.body);
-        expect(await events()).toBe(before + 1);
+        expect(await eventCount(ds)).toBe(before + 1);
         expect(await ds.query(`SELECT user_id::int FROM rota_contacts WHERE rota_id = $1`, [rota])).toEqual([
           { user_id: org.users.vol },
         ]);
@@ -273,7 +251,7 @@ describe('rota contacts (rotas.md "Contacts")', () => {
     });
 
     it('reports exactly the users who cannot see each rota, and those holding neither add-user-shifts nor manage-rotas, writing nothing', async () => {
-      const before = await events();
+      const before = await eventCount(ds);
       const res = await validate('admin', {
         user_ids: [org.users.vol, org.users.shifter, org.users.admin, org.users.southvol, org.users.vol],
         rota_ids: [rotas.shop, rotas.north, rotas.shop],
@@ -291,7 +269,7 @@ describe('rota contacts (rotas.md "Contacts")', () => {
           ],
         },
       });
-      expect(await events()).toBe(before);
+      expect(await eventCount(ds)).toBe(before);
       expect(
         (
           await validate('admin', { user_ids: [org.users.admin, org.users.shifter], rota_ids: [rotas.shop] }).expect(

@@ -6,7 +6,8 @@ import { ProjectionReplayer } from '#app/event-store';
 import type { ProvisionResult } from '#app/identity';
 import { todayIn } from '#app/platform';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
+import { bootStandalone, hillsideFile, logIn, logInAll, provision, userFile } from '../support/test-app.js';
+import { eventCount, expectRefused, refusedFields, tableChecksums } from '../support/nothing-written.js';
 
 const ZONE = 'Europe/London';
 type Slot = {
@@ -64,36 +65,10 @@ describe('rotas: create, list, update, timeslots, rotas by team', () => {
   const tokens: Record<string, string> = {};
   const http = () => request(app.getHttpServer());
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
-  const user = (key: string, permissions: string[], teams: string[], domain = 'riverside') => ({
-    key,
-    email: `${key}@${domain}.example`,
-    password: TEST_PASSWORD,
-    display_name: key,
-    permissions,
-    roles: teams.map((team) => ({ team, role_profile: 'shop' })),
-  });
-  const events = async () => Number((await ds.query('SELECT count(*)::int AS n FROM events'))[0].n);
-  const tables = async () =>
-    (
-      await ds.query(`SELECT (SELECT md5(coalesce(string_agg(r::text, '|' ORDER BY id), '')) FROM rotas r) AS rotas,
-                            (SELECT md5(coalesce(string_agg(c::text, '|' ORDER BY id), '')) FROM rota_contacts c) AS contacts`)
-    )[0];
-  /** A refused request: its status, and nothing written. Answers the error body. */
-  async function refused(
-    send: () => request.Test,
-    status: number,
-  ): Promise<{ message: string; errors?: Record<string, string[]> }> {
-    const [before, rows] = [await events(), await tables()];
-    const res = await send();
-    expect({ status: res.status, body: res.body }).toEqual({
-      status,
-      body: expect.objectContaining({ status_code: status, message: expect.any(String) }),
-    });
-    expect(await events()).toBe(before);
-    expect(await tables()).toEqual(rows);
-    return res.body;
-  }
-  const errorKeys = async (send: () => request.Test) => Object.keys((await refused(send, 422)).errors ?? {}).sort();
+  /** A refused request: its status, and nothing written (no event, the rota tables as they were). */
+  const refused = (send: () => request.Test, status: number) =>
+    expectRefused(ds, send, status, ['rotas', 'rota_contacts']);
+  const errorKeys = (send: () => request.Test) => refusedFields(ds, send);
   const timeline = async (id: number): Promise<Timeline> =>
     (await ds.query('SELECT timeline FROM rotas WHERE id = $1', [id]))[0].timeline;
 
@@ -156,24 +131,21 @@ describe('rotas: create, list, update, timeslots, rotas by team', () => {
         { key: 'free', name: 'Free' },
       ],
       users: [
-        user('admin', ['manage-rotas'], ['north', 'south', 'race', 'order', 'free']),
+        userFile('admin', ['manage-rotas'], ['north', 'south', 'race', 'order', 'free']),
         // manage-rotas over North shop only.
-        user('shopadmin', ['manage-rotas'], ['north-shop']),
-        user('vol', [], ['north-shop']),
-        user('regional', ['add-user-shifts'], ['north']),
-        user('c1', [], ['north-shop']),
-        user('c2', [], ['south']),
-        user('c3', [], ['north-cafe']),
+        userFile('shopadmin', ['manage-rotas'], ['north-shop']),
+        userFile('vol', [], ['north-shop']),
+        userFile('regional', ['add-user-shifts'], ['north']),
+        userFile('c1', [], ['north-shop']),
+        userFile('c2', [], ['south']),
+        userFile('c3', [], ['north-cafe']),
       ],
     });
-    hill = await provision(app, {
-      organisation: { name: 'Hillside', slug: 'hillside', timezone: ZONE },
-      role_profiles: [{ key: 'shop', name: 'P' }],
-      teams: [{ key: 't', name: 'T' }],
-      users: [user('other', ['manage-rotas'], ['t'], 'hillside')],
-    });
-    for (const who of ['admin', 'shopadmin', 'vol', 'regional'])
-      tokens[who] = await logIn(app, `${who}@riverside.example`);
+    hill = await provision(
+      app,
+      hillsideFile([userFile('other', ['manage-rotas'], ['t'], { domain: 'hillside' })], { timezone: ZONE }),
+    );
+    Object.assign(tokens, await logInAll(app, ['admin', 'shopadmin', 'vol', 'regional']));
     tokens.other = await logIn(app, 'other@hillside.example');
     pattern = await seedPattern('admin', [MONDAY, WEDNESDAY]);
     archivedPattern = await seedPattern('admin', [MONDAY], true);
@@ -322,7 +294,7 @@ describe('rotas: create, list, update, timeslots, rotas by team', () => {
   describe('one rota per team per day', () => {
     it('ends the team’s running rota the day before a new one starts, in the same change; a later-starting rota clashes; archived rotas take no part', async () => {
       const first = await createOne('north-cafe', { start_date: '2090-01-01' });
-      const before = await events();
+      const before = await eventCount(ds);
       const second = await createOne('north-cafe', { start_date: '2090-03-01' });
       const cafe = async () =>
         Object.fromEntries(
@@ -330,7 +302,7 @@ describe('rotas: create, list, update, timeslots, rotas by team', () => {
         );
       expect(await cafe()).toEqual({ [first.id]: '2090-02-28', [second.id]: null });
       // One append: the new rota, the ended one and the team's record, in one transaction.
-      expect(await events()).toBe(before + 3);
+      expect(await eventCount(ds)).toBe(before + 3);
       const appended: { type: string; data: Record<string, unknown>; tx: string }[] = await ds.query(
         `SELECT type, data, transaction_id::text AS tx FROM events ORDER BY position DESC LIMIT 3`,
       );
@@ -540,9 +512,9 @@ describe('rotas: create, list, update, timeslots, rotas by team', () => {
         selfManage: true,
         allowSameDayEdit: true,
       });
-      const before = await events();
+      const before = await eventCount(ds);
       await update('admin', rota.id, { name: 'Renamed', colour: null, self_manage: null, contacts: null }).expect(200);
-      expect(await events()).toBe(before);
+      expect(await eventCount(ds)).toBe(before);
     });
 
     it('replaces the contact set with `contacts`: users left out removed, new ones added, staying ones keep their record; null or absent leaves it', async () => {
@@ -818,13 +790,9 @@ describe('rotas: create, list, update, timeslots, rotas by team', () => {
   });
 
   it('replaying the rota projection gives the same rows (checksums)', async () => {
-    const sums = async () =>
-      (
-        await ds.query(`SELECT (SELECT md5(string_agg(r::text, '|' ORDER BY id)) FROM rotas r) AS rotas, (SELECT md5(coalesce(string_agg(c::text, '|' ORDER BY id), '')) FROM rota_contacts c) AS contacts,
-                              (SELECT count(*)::int FROM rotas) AS n`)
-      )[0];
+    const sums = () => tableChecksums(ds, ['rotas', 'rota_contacts']);
     const live = await sums();
-    expect(live.n).toBeGreaterThan(10);
+    expect(live.rotas!.n).toBeGreaterThan(10);
     await app.get(ProjectionReplayer).replay(['rotas.rotas']);
     expect(await sums()).toEqual(live);
   });

@@ -7,7 +7,8 @@ import { EventStore, ProjectionReplayer } from '#app/event-store';
 import type { ProvisionResult } from '#app/identity';
 import type { RotaEvent } from '#app/rotas';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
+import { bootStandalone, logIn, logInAll, provision, userFile } from '../support/test-app.js';
+import { eventCount, expectRefused, tableChecksum } from '../support/nothing-written.js';
 
 const ZONE = 'Pacific/Auckland';
 const STAMP = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
@@ -38,15 +39,6 @@ describe('shift patterns (spec: Shift pattern; rotas.md "Shift patterns")', () =
   const tokens: Record<string, string> = {};
   const http = () => request(app.getHttpServer());
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
-  const events = async () => Number((await ds.query('SELECT count(*)::int AS n FROM events'))[0].n);
-  const user = (key: string, permissions: string[], teams: string[], domain = 'riverside') => ({
-    key,
-    email: `${key}@${domain}.example`,
-    password: TEST_PASSWORD,
-    display_name: key,
-    permissions,
-    roles: teams.map((team) => ({ team, role_profile: 'shop' })),
-  });
   const post = (who: string, body: unknown) =>
     http()
       .post('/api/shift-patterns')
@@ -54,16 +46,7 @@ describe('shift patterns (spec: Shift pattern; rotas.md "Shift patterns")', () =
       .send(body as object);
   const list = (who: string, query = '') => http().get(`/api/shift-patterns${query}`).set(as(who));
   /** A refused request: its status, the fields its 422 names, and nothing written. */
-  async function refused(send: () => request.Test, status: number): Promise<Record<string, string[]> | undefined> {
-    const before = await events();
-    const res = await send();
-    expect({ status: res.status, body: res.body }).toEqual({
-      status,
-      body: expect.objectContaining({ status_code: status, message: expect.any(String) }),
-    });
-    expect(await events()).toBe(before);
-    return res.body.errors;
-  }
+  const refused = async (send: () => request.Test, status: number) => (await expectRefused(ds, send, status)).errors;
   const refusedKeys = async (who: string, body: unknown) =>
     Object.keys((await refused(() => post(who, body), 422)) ?? {}).sort();
 
@@ -132,10 +115,10 @@ describe('shift patterns (spec: Shift pattern; rotas.md "Shift patterns")', () =
         { key: 'south', name: 'South' },
       ],
       users: [
-        user('boss', ['manage-rotas'], ['north', 'south']),
+        userFile('boss', ['manage-rotas'], ['north', 'south']),
         // manage-rotas, but sees only North and North shop.
-        user('manager', ['manage-rotas'], ['north']),
-        user('vol', ['add-user-shifts'], ['north-shop']),
+        userFile('manager', ['manage-rotas'], ['north']),
+        userFile('vol', ['add-user-shifts'], ['north-shop']),
       ],
     });
     await provision(app, {
@@ -143,9 +126,9 @@ describe('shift patterns (spec: Shift pattern; rotas.md "Shift patterns")', () =
       role_profiles: [{ key: 'shop', name: 'P' }],
       categories: [{ key: 'garden', name: 'Garden' }],
       teams: [{ key: 't', name: 'T' }],
-      users: [user('other', ['manage-rotas'], ['t'], 'hillside')],
+      users: [userFile('other', ['manage-rotas'], ['t'], { domain: 'hillside' })],
     });
-    for (const who of ['boss', 'manager', 'vol']) tokens[who] = await logIn(app, `${who}@riverside.example`);
+    Object.assign(tokens, await logInAll(app, ['boss', 'manager', 'vol']));
     tokens.other = await logIn(app, 'other@hillside.example');
   });
   afterAll(async () => {
@@ -155,7 +138,7 @@ describe('shift patterns (spec: Shift pattern; rotas.md "Shift patterns")', () =
 
   describe('create', () => {
     it('answers 201 { data } with the pattern’s timeslots in week order, each with an id, times HH:MM:SS, missing numbers taken from the pattern', async () => {
-      const before = await events();
+      const before = await eventCount(ds);
       const res = await post('manager', {
         name: 'Weekday shop',
         min: 1,
@@ -213,7 +196,7 @@ describe('shift patterns (spec: Shift pattern; rotas.md "Shift patterns")', () =
       });
       const ids = data.pattern.map((t: { id: number }) => t.id);
       expect([...ids].sort((a: number, b: number) => a - b)).toEqual(ids);
-      expect(await events()).toBe(before + 1);
+      expect(await eventCount(ds)).toBe(before + 1);
       const [stored] = await ds.query(
         `SELECT type, metadata, created_at FROM events e JOIN shift_patterns p ON p.id = $1 WHERE e.stream_id = $2`,
         [data.id, `rotas.ShiftPattern-${data.id}`],
@@ -571,14 +554,14 @@ describe('shift patterns (spec: Shift pattern; rotas.md "Shift patterns")', () =
       const id = patterns['Foxtrot']!.id;
       await refused(() => http().delete(`/api/shift-patterns/${id}`).set(as('other')), 404);
       await refused(() => http().delete('/api/shift-patterns/999999').set(as('manager')), 404);
-      const before = await events();
+      const before = await eventCount(ds);
       const res = await http().delete(`/api/shift-patterns/${id}`).set(as('manager')).expect(204);
       expect(res.text).toBe('');
-      expect(await events()).toBe(before + 1);
+      expect(await eventCount(ds)).toBe(before + 1);
       const first = (await http().get(`/api/shift-patterns/${id}`).set(as('manager')).expect(200)).body.data.deleted_at;
       expect(first).toMatch(STAMP);
       await http().delete(`/api/shift-patterns/${id}`).set(as('manager')).expect(204);
-      expect(await events()).toBe(before + 1);
+      expect(await eventCount(ds)).toBe(before + 1);
       expect((await http().get(`/api/shift-patterns/${id}`).set(as('manager')).expect(200)).body.data.deleted_at).toBe(
         first,
       );
@@ -600,12 +583,7 @@ describe('shift patterns (spec: Shift pattern; rotas.md "Shift patterns")', () =
   });
 
   it('rebuilds the same shift_patterns rows from the log', async () => {
-    const checksum = async () =>
-      (
-        await ds.query(
-          `SELECT count(*)::int AS n, md5(coalesce(string_agg(p::text, '|' ORDER BY id), '')) AS sum FROM shift_patterns p`,
-        )
-      )[0] as { n: number; sum: string };
+    const checksum = () => tableChecksum(ds, 'shift_patterns');
     const live = await checksum();
     expect(live.n).toBeGreaterThan(8);
     await ds.query(`DELETE FROM shift_patterns`);

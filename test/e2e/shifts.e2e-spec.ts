@@ -6,7 +6,8 @@ import { DataSource } from 'typeorm';
 import type { ProvisionResult } from '#app/identity';
 import { todayIn } from '#app/platform';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
+import { bootStandalone, hillsideFile, logIn, logInAll, provision, userFile } from '../support/test-app.js';
+import { expectRefused, refusedFields } from '../support/nothing-written.js';
 
 const ZONE = 'Europe/London';
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
@@ -40,30 +41,10 @@ describe('shifts: booking (rotas.md "Shifts")', () => {
   const http = () => request(app.getHttpServer());
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
   const racers = Array.from({ length: 10 }, (_, i) => `racer${i}`);
-  const user = (key: string, permissions: string[], teams: string[], extra: object = {}, domain = 'riverside') => ({
-    key,
-    email: `${key}@${domain}.example`,
-    password: TEST_PASSWORD,
-    display_name: `${key} name`,
-    permissions,
-    roles: teams.map((team) => ({ team, role_profile: 'shop' })),
-    ...extra,
-  });
-  const events = async () => Number((await ds.query('SELECT count(*)::int AS n FROM events'))[0].n);
-  async function refused(
-    send: () => request.Test,
-    status: number,
-  ): Promise<{ message: string; errors?: Record<string, string[]> }> {
-    const before = await events();
-    const res = await send();
-    expect({ status: res.status, body: res.body }).toEqual({
-      status,
-      body: expect.objectContaining({ status_code: status, message: expect.any(String) }),
-    });
-    expect(await events()).toBe(before);
-    return res.body;
-  }
-  const fields = async (send: () => request.Test) => Object.keys((await refused(send, 422)).errors ?? {}).sort();
+  const user = (key: string, permissions: string[], teams: string[], more: object = {}) =>
+    userFile(key, permissions, teams, { name: `${key} name`, ...more });
+  const refused = (send: () => request.Test, status: number) => expectRefused(ds, send, status);
+  const fields = (send: () => request.Test) => refusedFields(ds, send);
   const book = (who: string, body: object) => http().post('/api/rota/shifts').set(as(who)).send(body);
   const shift = (rota: string, userId: number, start: string, end: string, extra: object = {}) => ({
     rota: { id: rotas[rota] },
@@ -139,14 +120,11 @@ describe('shifts: booking (rotas.md "Shifts")', () => {
         ...racers.map((r) => user(r, [], ['race'])),
       ],
     });
-    hill = await provision(app, {
-      organisation: { name: 'Hillside', slug: 'hillside', timezone: ZONE, features: [] },
-      role_profiles: [{ key: 'shop', name: 'P' }],
-      teams: [{ key: 't', name: 'T' }],
-      users: [user('other', ['manage-rotas'], ['t'], {}, 'hillside')],
-    });
-    for (const who of ['boss', 'shifter', 'vol', 'vol2', 'held', 'southvol', ...racers])
-      tokens[who] = await logIn(app, `${who}@riverside.example`);
+    hill = await provision(
+      app,
+      hillsideFile([user('other', ['manage-rotas'], ['t'], { domain: 'hillside' })], { timezone: ZONE, features: [] }),
+    );
+    Object.assign(tokens, await logInAll(app, ['boss', 'shifter', 'vol', 'vol2', 'held', 'southvol', ...racers]));
     tokens.other = await logIn(app, 'other@hillside.example');
     rotas.shop = await seedRota('boss', org.teams.shop!, 'Shop', everyDay);
     rotas.van = await seedRota('boss', org.teams.van!, 'Van', everyDay);
