@@ -31,7 +31,7 @@ const USER_OUTPUT = [
   '"changed" is false when there was nothing to do (and nothing was recorded). A line saying what happened goes to stderr.',
 ];
 const permissionList = async () => [
-  `The permissions (the spec and api.md): ${(await permissionNames()).join(', ')}.`,
+  `The permissions (docs/http-conventions.md#permissions): ${(await permissionNames()).join(', ')}.`,
   'Another name is refused (exit 2) and nothing changes.',
 ];
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-// Every variable of operations.md, validated once at boot. Numbers arrive as strings from the
-// environment, so they are coerced; an empty string counts as unset.
+// Every variable of the README's "Configuration" table, validated once at boot. Numbers arrive as
+// strings from the environment, so they are coerced; an empty string counts as unset.
 const blankAsUnset = (v: unknown) => (v === '' ? undefined : v);
 const optionalUrl = (protocols: string[]) =>
   z.preprocess(
@@ -91,7 +91,7 @@ export const envSchema = z.object({
   // Readable one-line records instead of JSON; unset: on when stdout is a terminal outside production.
   LOG_PRETTY: optionalBoolean(),
   CORS_ORIGINS: origins(),
-  // Not in operations.md's table: isolates BullMQ keys when several deployments share one Redis
+  // Not in the README's configuration table: isolates BullMQ keys when several deployments share one Redis
   // (and lets parallel test files share one server).
   QUEUE_PREFIX: z.preprocess(
     blankAsUnset,
@@ -108,7 +108,7 @@ export const envSchema = z.object({
   AUTH_RATE_LIMIT_PER_ADDRESS: z.preprocess(blankAsUnset, z.coerce.number().int().min(1).max(100_000).default(30)),
   // How often reactors poll the event log when idle, in milliseconds.
   REACTOR_POLL_MS: z.preprocess(blankAsUnset, z.coerce.number().int().min(10).max(60_000).default(250)),
-  // Not in operations.md's table, for tests: how long an "hour" of shift_reminder_hours lasts, in
+  // Not in the README's configuration table, for tests: how long an "hour" of shift_reminder_hours lasts, in
   // milliseconds (1000 makes the setting count seconds, so a reminder comes due within a test).
   REMINDER_HOUR_MS: z.preprocess(blankAsUnset, z.coerce.number().int().min(1_000).max(3_600_000).default(3_600_000)),
 });

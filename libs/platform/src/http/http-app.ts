@@ -138,8 +138,8 @@ const LISTEN_FAILURES: Record<string, string> = {
 };
 
 /**
- * Listens and logs the one start-up line operations.md promises. A busy or forbidden port is an
- * expected failure: one line on stderr and exit 1, not a stack trace.
+ * Listens and logs the one start-up line the README promises ("The two commands"). A busy or
+ * forbidden port is an expected failure: one line on stderr and exit 1, not a stack trace.
  */
 export async function listen(
   app: NestFastifyApplication,
