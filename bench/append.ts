@@ -277,7 +277,10 @@ async function legacyAppend(
 ): Promise<void> {
   const anyStreams = [...new Set(appends.filter((a) => a.expectedVersion === 'any').map((a) => a.streamId))].sort();
   await tx.query(
-    `SELECT pg_advisory_xact_lock_shared(hashtextextended('event-store:projections', 0))${anyStreams.map((_, i) => `, pg_advisory_xact_lock(hashtextextended('event-store:stream:' || $${i + 1}, 0))`).join('')}`,
+    `SELECT pg_advisory_xact_lock_shared(hashtextextended('event-store:projections', 0))` +
+      anyStreams
+        .map((_, i) => `, pg_advisory_xact_lock(hashtextextended('event-store:stream:' || $${i + 1}, 0))`)
+        .join(''),
     anyStreams,
   );
   const recordedAt = new Date();

@@ -271,8 +271,10 @@ async function listLatency(url: string, base: string, token: string, userId: num
   await client.connect();
   const [{ n }] = (await client.query(`SELECT count(*)::int AS n FROM expenses`)).rows;
   await client.query(
-    `INSERT INTO expenses (id, organisation_id, user_id, type_id, rate_id, amount, description, date, miles, passengers, claimed, created_at, updated_at)
-     SELECT nextval('expenses_expense_ids'), 1, $1, $2, CASE WHEN g % 2 = 0 THEN $3::bigint END, 5, 'seeded', current_date - (g % 60), 10, 0, false, now(), now()
+    `INSERT INTO expenses (id, organisation_id, user_id, type_id, rate_id, amount, description, date, ` +
+      `miles, passengers, claimed, created_at, updated_at)
+     SELECT nextval('expenses_expense_ids'), 1, $1, $2, CASE WHEN g % 2 = 0 THEN $3::bigint END, ` +
+      `5, 'seeded', current_date - (g % 60), 10, 0, false, now(), now()
        FROM generate_series(1, greatest(0, 10000 - $4::int)) g`,
     [userId, typeId, rateId, n],
   );

@@ -31,7 +31,8 @@ if (!only || only === 'writes') {
       rows
         .map(
           (r) =>
-            `  ${r.name.padEnd(72)} ${r.perSecond.toFixed(0).padStart(6)} /s   node ${r.nodeUs.toFixed(0).padStart(4)} µs   machine ${r.machineUs.toFixed(0).padStart(5)} µs`,
+            `  ${r.name.padEnd(72)} ${r.perSecond.toFixed(0).padStart(6)} /s   ` +
+            `node ${r.nodeUs.toFixed(0).padStart(4)} µs   machine ${r.machineUs.toFixed(0).padStart(5)} µs`,
         )
         .join('\n') +
       '\n',

@@ -304,7 +304,8 @@ async function book(w: World, log: (line: string) => void): Promise<{ shifts: nu
   for (const shifts of bulks(singles)) await send(shifts);
   log(`${singles.length} single shifts booked after ${secondsSince(started).toFixed(1)} s`);
   const [{ shifts, repeating }] = await ds.query(
-    `SELECT count(*)::int AS shifts, (count(*) FILTER (WHERE series_id IS NOT NULL))::int AS repeating FROM rota_shifts WHERE status = 'booked' AND date BETWEEN $1 AND $2`,
+    `SELECT count(*)::int AS shifts, (count(*) FILTER (WHERE series_id IS NOT NULL))::int AS repeating ` +
+      `FROM rota_shifts WHERE status = 'booked' AND date BETWEEN $1 AND $2`,
     [w.from, w.to],
   );
   if (shifts !== SHIFTS || repeating !== occurrences)
@@ -336,7 +337,8 @@ WITH slots AS (
    WHERE ro.id = ANY($2::bigint[]))
 SELECT s.id, s.rota_id, s.user_id, s.series_id, s.date::text AS date, s.starts_at, s.ends_at, s.start_wall, s.end_wall,
        u.display_name, u.title, u.status, rp.name AS role_name, t.name AS team_name,
-       sl.slot->>'id' AS timeslot_id, sl.slot->>'end_time' AS timeslot_end, (sl.slot->>'min')::int AS min, (sl.slot->>'ideal')::int AS ideal, (sl.slot->>'max')::int AS max
+       sl.slot->>'id' AS timeslot_id, sl.slot->>'end_time' AS timeslot_end,
+       (sl.slot->>'min')::int AS min, (sl.slot->>'ideal')::int AS ideal, (sl.slot->>'max')::int AS max
   FROM rota_shifts s
   JOIN users u ON u.id = s.user_id
   LEFT JOIN LATERAL (SELECT * FROM roles r WHERE r.user_id = u.id ORDER BY r.position LIMIT 1) r ON true
@@ -446,7 +448,8 @@ export async function benchRotaViews(log: (line: string) => void = () => undefin
       autocannon(`${period}&list=detailed`, w.token, 1, SECONDS),
     );
     log(
-      `detailed, 1 connection: p50 ${detailed1.p50} ms, p99 ${detailed1.p99} ms (${detailed1.requests} requests, ${(detailed1.bytes / 1e6).toFixed(1)} MB each)`,
+      `detailed, 1 connection: p50 ${detailed1.p50} ms, p99 ${detailed1.p99} ms ` +
+        `(${detailed1.requests} requests, ${(detailed1.bytes / 1e6).toFixed(1)} MB each)`,
     );
     const detailed8 = await measure(`${period}&list=detailed`, 8, SECONDS);
     log(`detailed, 8 connections: p50 ${detailed8.p50} ms, p99 ${detailed8.p99} ms`);
@@ -482,13 +485,16 @@ export async function benchRotaViews(log: (line: string) => void = () => undefin
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const line = (name: string, l: Latency) =>
-  `  ${name.padEnd(52)} p50 ${ms(l.p50).padStart(9)}   p99 ${ms(l.p99).padStart(9)}   CPU ${ms(l.cpuMs).padStart(8)}   ${String(l.requests).padStart(5)} requests${l.bytes ? `, ${(l.bytes / 1e6).toFixed(2)} MB each` : ''}\n`;
+  `  ${name.padEnd(52)} p50 ${ms(l.p50).padStart(9)}   p99 ${ms(l.p99).padStart(9)}   CPU ${ms(l.cpuMs).padStart(8)}   ` +
+  `${String(l.requests).padStart(5)} requests${l.bytes ? `, ${(l.bytes / 1e6).toFixed(2)} MB each` : ''}\n`;
 
 /** The printed figures; the last line is `rota-views: api p50 <ms> ms, raw p50 <ms> ms, ratio <api/raw>` (issue 15). */
 export function rotaViewsReport(f: RotaViewFigures): string {
   const p = f.profile;
   return (
-    `\nRota views: ${f.month.from} – ${f.month.to}, ${ROTAS} rotas × 3 timeslots a day, ${f.shifts} shifts (${f.repeating} of weekly series), set up in ${f.setUpSeconds.toFixed(0)} s; load average ${f.load.start} → ${f.load.end}\n` +
+    `\nRota views: ${f.month.from} – ${f.month.to}, ${ROTAS} rotas × 3 timeslots a day, ` +
+    `${f.shifts} shifts (${f.repeating} of weekly series), set up in ${f.setUpSeconds.toFixed(0)} s; ` +
+    `load average ${f.load.start} → ${f.load.end}\n` +
     line('GET /api/rota/period?list=detailed, 1 connection', f.detailed1) +
     line('GET /api/rota/period?list=detailed, 8 connections', f.detailed8) +
     line('GET /api/rota/period?list=basic, 1 connection', f.basic) +

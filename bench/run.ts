@@ -83,7 +83,8 @@ async function main(): Promise<void> {
       const rows = figures.filter((f) => f.group === group);
       const first = median(rows[0]!.seconds);
       out.push(
-        `\nWrite paths${env.BENCH_EMBEDDED === '1' ? ' (embedded PGlite)' : ''}: ${group} (${rows[0]!.transactions} tx, ${rows[0]!.events} events per round; median of ${rows[0]!.seconds.length} rounds)\n` +
+        `\nWrite paths${env.BENCH_EMBEDDED === '1' ? ' (embedded PGlite)' : ''}: ${group} ` +
+          `(${rows[0]!.transactions} tx, ${rows[0]!.events} events per round; median of ${rows[0]!.seconds.length} rounds)\n` +
           table(
             ['path', 'tx/s', 'events/s', 'µs/tx', 'vs first', 'rounds (tx/s)'],
             rows.map((f) => {

@@ -19,7 +19,7 @@
  * queues on Redis (BENCH_REDIS_URL, default redis://127.0.0.1:6379; empty: BullMQ on Postgres).
  *
  *   BENCH_SHIFTS_SERIES       series (default 1000); BENCH_SHIFTS_WEEKS: occurrences each (default 26)
- *   BENCH_SHIFTS_CONCURRENCY  jobs the generation worker runs at once (default: the app's own setting, 1)
+ *   BENCH_SHIFTS_CONCURRENCY  jobs the generation worker runs at once (default: the app's own setting)
  *   BENCH_SHIFTS_ANALYZE      1: an experiment: ANALYZE rota_shifts once the first shifts are booked (inside the
  *                             timed span) and again before the bookings, as autovacuum would in time (bench/README.md)
  *   BENCH_SHIFTS_SECONDS      seconds of each measured latency run (default 10), after
@@ -749,7 +749,8 @@ const statementLines = (title: string, all: Tallied[], units: number, unit: stri
     .slice(0, 25)
     .map(
       (t) =>
-        `  ${(t.count / units).toFixed(2).padStart(6)} × ${(t.ms / t.count).toFixed(2).padStart(6)} ms = ${(t.ms / units).toFixed(2).padStart(6)} ms  ${t.text}\n`,
+        `  ${(t.count / units).toFixed(2).padStart(6)} × ${(t.ms / t.count).toFixed(2).padStart(6)} ms = ` +
+        `${(t.ms / units).toFixed(2).padStart(6)} ms  ${t.text}\n`,
     )
     .join('') +
   `  all: ${(all.reduce((n, t) => n + t.count, 0) / units).toFixed(1)} statements, ${(all.reduce((n, t) => n + t.ms, 0) / units).toFixed(1)} ms a ${unit}\n`;
@@ -769,9 +770,13 @@ export function shiftsReport(s: ShiftFigures): string {
   const generation = g.occurrences / g.seconds;
   const append = s.append.events / s.append.seconds;
   return (
-    `\nRepeating shifts: ${g.series} weekly series through POST /api/rota/shifts (bulks of 100) and the worker (queues on ${s.queues}, ${s.concurrency} job${s.concurrency === 1 ? '' : 's'} at a time${s.analyzed ? '; experiment: rota_shifts analysed after the first shifts and before the bookings' : ''})\n` +
-    `  ${g.occurrences} occurrences (${g.skipped} skipped) in ${g.seconds.toFixed(1)} s, the first shifts' requests answered after ${g.requestSeconds.toFixed(1)} s\n` +
-    `  ${g.chunks} chunks; between consecutive chunks p50 ${ms(g.perChunkMs.p50)}, p90 ${ms(g.perChunkMs.p90)}; series start → its first chunk p50 ${ms(g.lag.p50)}, max ${ms(g.lag.max)}\n` +
+    `\nRepeating shifts: ${g.series} weekly series through POST /api/rota/shifts (bulks of 100) and the worker ` +
+    `(queues on ${s.queues}, ${s.concurrency} job${s.concurrency === 1 ? '' : 's'} at a time` +
+    `${s.analyzed ? '; experiment: rota_shifts analysed after the first shifts and before the bookings' : ''})\n` +
+    `  ${g.occurrences} occurrences (${g.skipped} skipped) in ${g.seconds.toFixed(1)} s, ` +
+    `the first shifts' requests answered after ${g.requestSeconds.toFixed(1)} s\n` +
+    `  ${g.chunks} chunks; between consecutive chunks p50 ${ms(g.perChunkMs.p50)}, p90 ${ms(g.perChunkMs.p90)}; ` +
+    `series start → its first chunk p50 ${ms(g.lag.p50)}, max ${ms(g.lag.max)}\n` +
     `  CPU per occurrence: ${cpuLine(g.cpu)}; the whole machine ${g.machineUs.toFixed(0)} µs (other work included)\n` +
     `EventStore.transaction + append, ${s.append.events} events in 100-event transactions, one appender: ${s.append.seconds.toFixed(2)} s\n` +
     `  CPU per event: ${cpuLine(s.append.cpu)}\n` +

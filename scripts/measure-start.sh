@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Start-up time and memory of the standalone process (bench/README.md, "First start"): for each of
+# Start-up time and memory of the standalone process (bench/README.md, "first start"): for each of
 # ROUNDS rounds, a first start on an empty DATA_DIR, then a later start on the same folder. Each
 # start runs `node dist/apps/standalone/src/main.js` (embedded mode: no DATABASE_URL, no
 # REDIS_URL) until /health answers, and prints:
@@ -28,7 +28,8 @@ start_once() { # $1 = data folder, $2 = label
   local port t pid
   port=$("$node" -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
   t=$(date +%s%N)
-  (cd "$repo" && exec env -u DATABASE_URL -u REDIS_URL DATA_DIR="$1" PORT="$port" LOG_PRETTY=0 LOG_LEVEL=warn "${timer[@]}" "$node" dist/apps/standalone/src/main.js) >"$work/server.log" 2>&1 &
+  (cd "$repo" && exec env -u DATABASE_URL -u REDIS_URL DATA_DIR="$1" PORT="$port" LOG_PRETTY=0 LOG_LEVEL=warn \
+    "${timer[@]}" "$node" dist/apps/standalone/src/main.js) >"$work/server.log" 2>&1 &
   pid=$!
   until curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1; do
     kill -0 "$pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }

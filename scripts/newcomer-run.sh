@@ -24,7 +24,9 @@ step() { printf '\n--> %s\n' "$*"; }
 elapsed() { echo $(($(date +%s) - $1)); }
 fail() {
   echo "newcomer run FAILED: $*" >&2
-  for f in "$work"/*.log; do [ -s "$f" ] && { printf '\n--- %s (last 60 lines)\n' "$(basename "$f")" >&2; tail -n 60 "$f" >&2; }; done
+  for f in "$work"/*.log; do
+    [ -s "$f" ] && { printf '\n--- %s (last 60 lines)\n' "$(basename "$f")" >&2; tail -n 60 "$f" >&2; }
+  done
   exit 1
 }
 stop_server() {
@@ -60,11 +62,13 @@ timings+=("npm install $(elapsed "$t") s")
 step "2. npm run cli -- provision examples/demo-organisation.json"
 t=$(date +%s)
 [ ! -e .data ] || fail "the fresh clone has a .data folder"
-npm run cli -- provision examples/demo-organisation.json >"$work/provision.out" 2>"$work/provision.log" || { cat "$work/provision.out" >>"$work/provision.log"; fail "provision"; }
+npm run cli -- provision examples/demo-organisation.json >"$work/provision.out" 2>"$work/provision.log" ||
+  { cat "$work/provision.out" >>"$work/provision.log"; fail "provision"; }
 cat "$work/provision.log"
 ids=$(tail -n 1 "$work/provision.out")
 echo "$ids"
-node -e 'const r = JSON.parse(process.argv[1]); const want = ["admin", "emma", "sam", "alex", "mia"]; if (r.organisation.slug !== "demo" || want.some((k) => !Number.isInteger(r.users[k]))) process.exit(1)' "$ids" ||
+node -e 'const r = JSON.parse(process.argv[1]); const want = ["admin", "emma", "sam", "alex", "mia"];
+  if (r.organisation.slug !== "demo" || want.some((k) => !Number.isInteger(r.users[k]))) process.exit(1)' "$ids" ||
   fail "provision did not print the key → id map of the example"
 [ -f .data/pglite/PG_VERSION ] || fail "no embedded database in ./.data (README: DATA_DIR's default)"
 grep -q '^creating the embedded database' "$work/provision.log" || fail "the first command did not say it was creating the database"
@@ -93,7 +97,8 @@ grep -q "serving http://127.0.0.1:$port" "$work/start.log" || fail "no 'serving 
 grep -q "uvol is ready: http://127.0.0.1:$port" "$work/start.log" || fail "no ready banner on a terminal"
 root_body=$(curl -fsS "http://127.0.0.1:$port/")
 echo "GET / → $root_body"
-node -e 'const b = JSON.parse(process.argv[1]); if (b.docs !== "/api/docs" || b.health !== "/health") process.exit(1)' "$root_body" || fail "GET / does not point at /api/docs and /health"
+node -e 'const b = JSON.parse(process.argv[1]); if (b.docs !== "/api/docs" || b.health !== "/health") process.exit(1)' "$root_body" ||
+  fail "GET / does not point at /api/docs and /health"
 timings+=("npm start to /health, no compile $ready_ms ms")
 
 step "4. the README's log-in lines (README.md, <!-- newcomer:login --> block), as they are"
@@ -105,10 +110,13 @@ bash -euo pipefail -c "$block"$'\n''printf "\nJWT=%s\n" "$JWT"' >"$work/login.lo
 grep -v '^JWT=' "$work/login.log"
 me=$(grep -v '^JWT=' "$work/login.log" | grep . | tail -n 1)
 jwt=$(sed -n 's/^JWT=//p' "$work/login.log")
-node -e 'const me = JSON.parse(process.argv[1]).data; if (me.display_name !== "Ada Admin" || me.permissions.length !== 8) process.exit(1)' "$me" || fail "GET /api/users/me did not answer the admin with every permission"
+node -e 'const me = JSON.parse(process.argv[1]).data; if (me.display_name !== "Ada Admin" || me.permissions.length !== 8) process.exit(1)' "$me" ||
+  fail "GET /api/users/me did not answer the admin with every permission"
 # One more authenticated call, one that needs a permission the admin has (manage-organisation).
-organisation=$(curl -fsS "http://127.0.0.1:$port/api/organisation/detailed" -H "Authorization: Bearer $jwt") || fail "GET /api/organisation/detailed with the README's JWT"
-node -e 'if (JSON.parse(process.argv[1]).data.slug !== "demo") process.exit(1)' "$organisation" || fail "GET /api/organisation/detailed did not answer the demo organisation"
+organisation=$(curl -fsS "http://127.0.0.1:$port/api/organisation/detailed" -H "Authorization: Bearer $jwt") ||
+  fail "GET /api/organisation/detailed with the README's JWT"
+node -e 'if (JSON.parse(process.argv[1]).data.slug !== "demo") process.exit(1)' "$organisation" ||
+  fail "GET /api/organisation/detailed did not answer the demo organisation"
 echo "GET /api/organisation/detailed → the demo organisation (${#organisation} bytes)"
 stop_server
 
