@@ -26,7 +26,15 @@ export { replyWith, replyWithError } from './http/error-reply.js';
 export { checkAccept } from './http/accept.js';
 export { HttpExceptionFilter } from './http/http-exception.filter.js';
 export { paginate, offsetOf, PER_PAGE, type Paginated, type PageRequest } from './http/pagination.js';
-export { parseListQuery, parseBooleanQuery, type ListQuery, type ListQuerySpec } from './http/list-query.js';
+export {
+  parseListQuery,
+  parseBooleanQuery,
+  parseIdList,
+  type ListQuery,
+  type ListQuerySpec,
+  type RawQuery,
+} from './http/list-query.js';
+export { PageQuery, type QueryDtoClass } from './http/query-dto.js';
 export { validationPipe, fieldErrors, BODY_REQUIRED } from './http/validation.js';
 export { isStorableText, unstorableTextIn, unstorableTextMessage } from './validation/storable-text.js';
 export {
@@ -68,6 +76,7 @@ export { pathId } from './http/path-id.js';
 export {
   ApiBooleanQuery,
   ApiData,
+  ApiDocs,
   ApiErrors,
   ApiIdListQuery,
   ApiIdParam,

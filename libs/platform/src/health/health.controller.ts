@@ -1,11 +1,10 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Queue } from 'bullmq';
 import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
 import { Public } from '../http/public.decorator.js';
-import { HealthDto } from './health.responses.js';
+import { HealthDocs } from './health.openapi.js';
 
 export const HEALTH_QUEUE = 'health';
 const TIMEOUT_MS = 2_000;
@@ -28,7 +27,7 @@ async function probe(work: () => Promise<unknown>): Promise<Check> {
 }
 
 /** For load balancers and orchestrators: 200 when the database and the queue backend answer, else 503. */
-@ApiTags('health')
+@HealthDocs.controller()
 @Public()
 @Controller('health')
 export class HealthController {
@@ -38,13 +37,7 @@ export class HealthController {
   ) {}
 
   @Get()
-  @ApiOperation({
-    summary: 'Liveness of the database and the queue backend',
-    description:
-      'For load balancers and orchestrators. Permission: none (no JWT). Each dependency gets two seconds to answer. Not under /api: the Accept rule does not apply.',
-  })
-  @ApiResponse({ status: 200, type: HealthDto, description: 'The database and the queue backend answer' })
-  @ApiResponse({ status: 503, type: HealthDto, description: 'One of them does not; `details` says which and why' })
+  @HealthDocs.check()
   async check(@Res() reply: FastifyReply): Promise<void> {
     const [database, queue] = await Promise.all([
       probe(() => this.dataSource.query('SELECT 1')),

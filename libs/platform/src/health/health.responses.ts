@@ -27,3 +27,33 @@ export class HealthDto {
     'ok' | 'error';
   @ApiProperty({ type: HealthDetailsDto }) details!: HealthDetailsDto;
 }
+
+/** `GET /` (root.controller.ts): where to go from the bare address a newcomer opens first. */
+@ApiSchema({
+  name: 'ServiceIndex',
+  description: 'What answers at the root: the service and where its documentation and health check are.',
+})
+export class ServiceIndexDto {
+  @ApiProperty({ type: 'string', enum: ['uvol'], example: 'uvol' }) name!: 'uvol';
+  @ApiProperty({
+    type: 'string',
+    enum: ['/api/docs'],
+    description: 'The API documentation page (the OpenAPI document: /api/docs-json)',
+    example: '/api/docs',
+  })
+  docs!: '/api/docs';
+  @ApiProperty({
+    type: 'string',
+    enum: ['/api/docs-json'],
+    description: 'The OpenAPI document itself',
+    example: '/api/docs-json',
+  })
+  openapi!: '/api/docs-json';
+  @ApiProperty({
+    type: 'string',
+    enum: ['/health'],
+    description: 'Liveness of the database and the queue backend',
+    example: '/health',
+  })
+  health!: '/health';
+}

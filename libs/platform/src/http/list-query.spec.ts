@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ValidationError } from '../errors/domain-error.js';
-import { parseBooleanQuery, parseListQuery } from './list-query.js';
+import { parseBooleanQuery, parseIdList, parseListQuery } from './list-query.js';
 
 const spec = { sorts: ['date', 'amount'] as const, includes: ['user', 'type', 'role.roleProfile'] as const };
 
@@ -61,5 +61,19 @@ describe('parseBooleanQuery', () => {
   it('is undefined when absent, a 422 otherwise', () => {
     expect(parseBooleanQuery({}, 'claimed')).toBeUndefined();
     expect(errorsOf(() => parseBooleanQuery({ claimed: 'yes' }, 'claimed'))).toEqual({ claimed: [expect.any(String)] });
+  });
+});
+
+describe('parseIdList', () => {
+  it('reads comma-separated ids, a repeated parameter as one list; absent is undefined', () => {
+    expect(parseIdList({ teams: '3, 7' }, 'teams')).toEqual([3, 7]);
+    expect(parseIdList({ teams: ['3', '7,9'] }, 'teams')).toEqual([3, 7, 9]);
+    expect(parseIdList({}, 'teams')).toBeUndefined();
+  });
+
+  it.each(['0', '1,0', 'x', '1,,2', '', '-1', '1.5', '1234567890123456'])('refuses %p (ids start at 1)', (raw) => {
+    expect(errorsOf(() => parseIdList({ user: raw }, 'user'))).toEqual({
+      user: ['The user field must be comma-separated ids.'],
+    });
   });
 });

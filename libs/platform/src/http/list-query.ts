@@ -1,7 +1,8 @@
 import { ValidationError, type FieldErrors } from '../errors/domain-error.js';
 import { PER_PAGE, type PageRequest } from './pagination.js';
 
-export type Query = Record<string, unknown>;
+/** A query string as the router parsed it: a repeated parameter is an array of its values. */
+export type RawQuery = Record<string, unknown>;
 
 export interface ListQuerySpec<S extends string = string, I extends string = string> {
   /** Sort columns the list offers (`s`); the first is the default unless `defaultSort` says. */
@@ -20,7 +21,7 @@ export interface ListQuery<S extends string = string, I extends string = string>
 
 /** page / per_page (alias limit) / s / o / include of api.md; every bad value is named in one 422. */
 export function parseListQuery<S extends string, I extends string>(
-  query: Query,
+  query: RawQuery,
   spec: ListQuerySpec<S, I> = {},
 ): ListQuery<S, I> {
   const errors: FieldErrors = {};
@@ -36,12 +37,28 @@ export function parseListQuery<S extends string, I extends string>(
 }
 
 /** `true`/`false`/`1`/`0`; absent gives undefined; anything else a 422. */
-export function parseBooleanQuery(query: Query, name: string): boolean | undefined {
+export function parseBooleanQuery(query: RawQuery, name: string): boolean | undefined {
   const value = single(query[name]);
   if (value === undefined) return undefined;
   if (value === 'true' || value === '1') return true;
   if (value === 'false' || value === '0') return false;
   throw new ValidationError({ [name]: [`The ${name} field must be true, false, 1 or 0.`] });
+}
+
+/**
+ * `teams=3,7`: comma-separated ids, each a positive integer (ids start at 1); absent gives
+ * undefined; anything else, an empty value included, is a 422 naming the parameter. A repeated
+ * parameter counts as one list (`teams=3&teams=7` is `teams=3,7`).
+ */
+export function parseIdList(query: RawQuery, name: string): number[] | undefined {
+  const raw = query[name];
+  if (raw === undefined) return undefined;
+  const parts = String(raw)
+    .split(',')
+    .map((s) => s.trim());
+  if (parts.some((s) => !/^\d{1,15}$/.test(s) || Number(s) < 1))
+    throw new ValidationError({ [name]: [`The ${name} field must be comma-separated ids.`] });
+  return parts.map(Number);
 }
 
 function single(value: unknown): string | undefined {
@@ -50,7 +67,7 @@ function single(value: unknown): string | undefined {
 }
 
 function positiveInt(
-  query: Query,
+  query: RawQuery,
   name: string,
   fallback: number,
   max: number | undefined,
@@ -66,7 +83,7 @@ function positiveInt(
 }
 
 function oneOf<T extends string>(
-  query: Query,
+  query: RawQuery,
   name: string,
   allowed: readonly T[],
   errors: FieldErrors,
@@ -82,7 +99,7 @@ function oneOf<T extends string>(
   return undefined;
 }
 
-function includes<T extends string>(query: Query, allowed: readonly T[], errors: FieldErrors): Set<T> {
+function includes<T extends string>(query: RawQuery, allowed: readonly T[], errors: FieldErrors): Set<T> {
   const raw = single(query.include);
   if (raw === undefined || raw === '') return new Set();
   const names = raw

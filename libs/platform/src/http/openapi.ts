@@ -22,6 +22,19 @@ import { PER_PAGE } from './pagination.js';
  * swagger compiler plugin); a route names them through these decorators.
  */
 
+/**
+ * The documentation of one route (or of a controller, on its class), written as the decorators
+ * would stand above it: `@RotasDocs.list()` with `list: () => ApiDocs(ApiOperation(…), ApiQuery(…),
+ * ApiErrors(…))` in the controller's *.openapi.ts. Applied as TypeScript applies stacked
+ * decorators, the last first, so the document lists the parameters as it did when they stood on
+ * the route.
+ */
+export function ApiDocs(
+  ...decorators: (ClassDecorator | MethodDecorator | PropertyDecorator)[]
+): ReturnType<typeof applyDecorators> {
+  return applyDecorators(...[...decorators].reverse());
+}
+
 /** api.md's one error shape, as a schema (`ErrorBody` in the document). */
 @ApiSchema({ name: 'ErrorBody', description: 'Every error: `{ message, status_code, errors? }` (api.md).' })
 export class ErrorBodyDto implements ErrorBody {

@@ -5,6 +5,7 @@ import { DomainError, ValidationError } from '../errors/domain-error.js';
 import { IsDecimal } from '../validation/decimal.js';
 import { IsReference, type IdRef } from '../validation/id-ref.js';
 import { IsOptionalNotNull } from '../validation/not-null.js';
+import { PageQuery } from './query-dto.js';
 import { validationPipe } from './validation.js';
 
 class NameBody {
@@ -37,6 +38,21 @@ async function refusal(value: unknown, metadata: ArgumentMetadata): Promise<Doma
 }
 
 describe('the global validation pipe', () => {
+  it('builds a query DTO with its fromQuery: typed values, unknown parameters ignored, a bad one a 422', async () => {
+    const page: ArgumentMetadata = { type: 'query', metatype: PageQuery };
+    await expect(validationPipe().transform({ page: '2', limit: '5', other: 'x' }, page)).resolves.toEqual({
+      page: 2,
+      perPage: 5,
+    });
+    const err = await refusal({ page: '0', s: 'name' }, page);
+    expect(err.errors).toEqual({
+      page: ['The page field must be a positive integer.'],
+      s: ['This list cannot be sorted by s.'],
+    });
+    // Unstorable text is refused before fromQuery reads anything.
+    expect(Object.keys((await refusal({ page: '0', q: '\u0000' }, page)).errors!)).toEqual(['q']);
+  });
+
   it('answers 400 when a whole-body parameter has no body, with a DTO or without one', async () => {
     for (const metatype of [NameBody, Object]) {
       for (const value of [undefined, null])

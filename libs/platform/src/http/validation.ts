@@ -2,6 +2,7 @@ import { type ArgumentMetadata, ValidationPipe, type ValidationError as ClassVal
 import { DomainError, type FieldErrors, ValidationError } from '../errors/domain-error.js';
 import { notNullMessage } from '../validation/not-null.js';
 import { unstorableTextIn } from '../validation/storable-text.js';
+import { isQueryDtoClass } from './query-dto.js';
 
 export const requiredMessage = (field: string) => `The ${field} field is required.`;
 
@@ -79,6 +80,7 @@ export const BODY_REQUIRED = 'A JSON object body is required.';
  *   here as undefined) is a 400;
  * - no string of a body or query may hold text the database cannot store (NUL, an unpaired
  *   surrogate): a 422 naming each such field.
+ * A query DTO (query-dto.ts) is built by its own `fromQuery`, not by class-validator.
  */
 class ApiValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
@@ -88,6 +90,8 @@ class ApiValidationPipe extends ValidationPipe {
       const unstorable = unstorableTextIn(value);
       if (Object.keys(unstorable).length) throw new ValidationError(unstorable);
     }
+    if (metadata.type === 'query' && isQueryDtoClass(metadata.metatype))
+      return metadata.metatype.fromQuery((value ?? {}) as Record<string, unknown>);
     return super.transform(value, metadata);
   }
 }
