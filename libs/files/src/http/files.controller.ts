@@ -1,39 +1,19 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiConsumes,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Caller, CurrentCaller } from '#app/identity';
-import {
-  ApiData,
-  ApiErrors,
-  ApiIdParam,
-  DomainError,
-  ForbiddenError,
-  NotFoundError,
-  pathId,
-  Public,
-} from '#app/platform';
+import { DomainError, ForbiddenError, NotFoundError, pathId, Public } from '#app/platform';
 import { FileReadRule } from '../access/file-read-rule.js';
 import { FileRecords } from '../file-records.js';
 import { inlineDisposition } from './content-disposition.js';
 import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import { UploadFileCommand } from '../upload/upload-file.command.js';
 import { UrlSigner } from '../url-signer.js';
+import { SignedContentQuery } from './file.dto.js';
 import { FileDto } from './file.responses.js';
+import { FilesDocs } from './files.openapi.js';
 
-/** What a signed download answers in: the file's own type, or a thumbnail's (PNG, or JPEG for a JPEG). */
-const CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'] as const;
-
-@ApiTags('files')
+@FilesDocs.controller()
 @Controller('api/files')
 export class FilesController {
   constructor(
@@ -46,19 +26,7 @@ export class FilesController {
 
   @Post()
   @HttpCode(201)
-  @ApiBearerAuth()
-  @ApiConsumes('multipart/form-data')
-  @ApiBody({
-    schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } },
-  })
-  @ApiOperation({
-    summary: 'Upload a file',
-    description:
-      'Permission: any logged-in user; the file belongs to the caller. ' +
-      'Images (PNG, JPEG, GIF, WebP) and PDFs, judged by content. Over UPLOAD_MAX_BYTES: 413. An image that does not decode, or has more than 100 megapixels, a PDF without its %%EOF marker, or more than one file part: 422 naming `file`. A malformed multipart body (no boundary, not terminated), or a body that is not multipart: 400. A refused upload stores nothing. `thumbnails` maps small/medium/large to signed URLs of scaled copies.',
-  })
-  @ApiData(FileDto, { status: 201, description: 'The stored file, with signed URLs' })
-  @ApiErrors(400, 401, 406, 413, 422)
+  @FilesDocs.upload()
   async upload(@CurrentCaller() caller: Caller, @Req() req: FastifyRequest): Promise<{ data: FileDto }> {
     if (!req.isMultipart())
       throw new DomainError('bad_request', 'Send the file as multipart/form-data in a field named file.');
@@ -69,17 +37,7 @@ export class FilesController {
   }
 
   @Get(':id')
-  @ApiBearerAuth()
-  @ApiOperation({
-    summary: 'A file of the caller’s organisation, with fresh signed URLs',
-    description:
-      'Permission: none beyond the read rule. Readable by its uploader; by whoever may read a record it is attached to (an expense attachment: the expense’s owner and those who approve claims for them); and, ' +
-      'for an organisation image (`header_logo`, `logo`), by every member. An unknown id or another organisation’s file: 404 (api.md: never a hint that it exists). ' +
-      'A file of the caller’s organisation the caller may not read: 403 (api.md: a refusal by the permission or hierarchy rule).',
-  })
-  @ApiIdParam('id', 'File id')
-  @ApiData(FileDto)
-  @ApiErrors(400, 401, 403, 404, 406)
+  @FilesDocs.get()
   async get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<{ data: FileDto }> {
     const file = await this.files.find(caller, pathId(id, 'File'));
     if (!file) throw new NotFoundError('File');
@@ -89,50 +47,13 @@ export class FilesController {
 
   @Public()
   @Get(':id/content')
-  @ApiOperation({
-    summary: 'Download through a signed URL',
-    description:
-      'Permission: none (no JWT): the signature is the permission. Use the URLs the file records carry (`signed_url`, `thumbnails`) as they are; a tampered or expired signature, ' +
-      'or a missing part of it, is a 403. The answer is the file itself (Content-Disposition inline, Cache-Control private, max-age=3600), not JSON: the Accept rule does not apply.',
-  })
-  @ApiIdParam('id', 'File id')
-  @ApiQuery({
-    name: 'variant',
-    required: true,
-    description: 'The original or a thumbnail size',
-    schema: { type: 'string', enum: ['original', 'small', 'medium', 'large'] },
-  })
-  @ApiQuery({
-    name: 'expires',
-    required: true,
-    description: 'Expiry, in seconds since 1970',
-    schema: { type: 'string', pattern: '^\\d{1,12}$' },
-  })
-  @ApiQuery({
-    name: 'signature',
-    required: true,
-    description: 'HMAC of file, variant and expiry',
-    schema: { type: 'string' },
-  })
-  @ApiProduces(...CONTENT_TYPES)
-  @ApiOkResponse({
-    description: 'The file’s bytes, in its own type (a thumbnail: PNG, or JPEG for a JPEG)',
-    content: Object.fromEntries(CONTENT_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
-    headers: {
-      'Content-Disposition': { description: 'inline, with the original file name', schema: { type: 'string' } },
-      'Cache-Control': { description: 'private, max-age=3600', schema: { type: 'string' } },
-    },
-  })
-  @ApiErrors(403, 404, {
-    403: 'The signature is missing, tampered with or expired.',
-    404: 'No such file, or no thumbnail of that size.',
-  })
+  @FilesDocs.content()
   async content(
     @Param('id') id: string,
-    @Query() query: Record<string, string | undefined>,
+    @Query() query: SignedContentQuery,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const { variant = '', expires = '', signature = '' } = query;
+    const { variant, expires, signature } = query;
     const fileId = pathId(id, 'File');
     const verdict = this.signer.check(fileId, variant, expires, signature);
     if (verdict !== 'ok')

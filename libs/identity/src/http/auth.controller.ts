@@ -1,9 +1,8 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { type Caller, CurrentCaller } from '../auth/caller.js';
-import { ApiErrors, Public } from '#app/platform';
+import { Public } from '#app/platform';
 import { AddressRateLimited } from './address-rate-limit.js';
 import { CreateJwtCommand } from '../login/create-jwt.command.js';
 import { IssuePreAuthTokenCommand } from '../login/issue-pre-auth-token.command.js';
@@ -11,11 +10,9 @@ import { LogoutCommand } from '../login/logout.command.js';
 import { RefreshJwtCommand } from '../login/refresh-jwt.command.js';
 import { CreateJwtBody, PreAuthTokenBody, RefreshJwtBody } from './auth.dto.js';
 import { JwtDto, PreAuthTokenDto } from './auth.responses.js';
+import { AuthDocs } from './auth.openapi.js';
 
-/** What every one of the three log-in routes can refuse, before and after reading its body. */
-const LOGIN_ERRORS = [400, 406, 413, 422, 429] as const;
-
-@ApiTags('authentication')
+@AuthDocs.controller()
 @Controller('auth/api')
 export class AuthController {
   constructor(private readonly commands: CommandBus) {}
@@ -24,15 +21,7 @@ export class AuthController {
   @Post('pre-auth-token')
   @HttpCode(200)
   @AddressRateLimited('login')
-  @ApiOperation({
-    summary: 'Create pre-authentication token',
-    description:
-      'Rate limited (429 with Retry-After): AUTH_RATE_LIMIT attempts a minute for one account from one client address, twenty times that per 15 minutes ' +
-      'for one account from anywhere, and AUTH_RATE_LIMIT_PER_ADDRESS requests a minute from one address, refused bodies included. ' +
-      'The response names the two-factor method, whose key has already been sent. Permission: none (no JWT).',
-  })
-  @ApiOkResponse({ type: PreAuthTokenDto })
-  @ApiErrors(...LOGIN_ERRORS, 401, { 401: 'Wrong e-mail or password (the same answer for both, in the same time).' })
+  @AuthDocs.preAuthToken()
   preAuthToken(@Body() body: PreAuthTokenBody, @Req() req: FastifyRequest): Promise<PreAuthTokenDto> {
     return this.commands.execute(new IssuePreAuthTokenCommand(body.email, body.password, req.ip));
   }
@@ -41,15 +30,7 @@ export class AuthController {
   @Post('token')
   @HttpCode(200)
   @AddressRateLimited('token')
-  @ApiOperation({
-    summary: 'Create JWT',
-    description:
-      'Five wrong two-factor keys burn the pre-authentication token. AUTH_RATE_LIMIT_PER_ADDRESS requests a minute from one address (429). Permission: none (no JWT).',
-  })
-  @ApiOkResponse({ type: JwtDto })
-  @ApiErrors(...LOGIN_ERRORS, 401, {
-    401: 'Wrong, used, burnt or expired pre-authentication token, or a wrong or missing two-factor key.',
-  })
+  @AuthDocs.token()
   token(@Body() body: CreateJwtBody): Promise<JwtDto> {
     return this.commands.execute(new CreateJwtCommand(body.token, body.key, body.minimal ?? false));
   }
@@ -58,33 +39,14 @@ export class AuthController {
   @Post('token/refresh')
   @HttpCode(200)
   @AddressRateLimited('refresh')
-  @ApiOperation({
-    summary: 'Refresh JWT',
-    description:
-      'Once per token, within JWT_REFRESH_TTL of its issue: of several refreshes of one token (a double submit, parallel tabs) exactly one succeeds. ' +
-      'Presenting the refreshed token again within JWT_REFRESH_GRACE seconds (default 5) of that refresh is a 409 with no token, and the token the ' +
-      'refresh answered keeps working; presenting it later revokes every token of that log-in (401). AUTH_RATE_LIMIT_PER_ADDRESS requests a minute from one address (429). ' +
-      'Permission: none (the JWT travels in the body).',
-  })
-  @ApiOkResponse({ type: JwtDto })
-  @ApiErrors(...LOGIN_ERRORS, 401, 409, {
-    401: 'Invalid, revoked or too old a token, or a reuse of a refreshed token after the grace (which revokes the log-in).',
-    409: 'The token was refreshed less than JWT_REFRESH_GRACE seconds ago: use the token that refresh answered. Nothing is revoked.',
-  })
+  @AuthDocs.refresh()
   refresh(@Body() body: RefreshJwtBody): Promise<JwtDto> {
     return this.commands.execute(new RefreshJwtCommand(body.token, body.minimal ?? false));
   }
 
   @Post('logout')
   @HttpCode(204)
-  @ApiBearerAuth()
-  @ApiOperation({
-    summary: 'Log out',
-    description:
-      'Not in the interface spec: revokes the caller’s token and any token refreshed from it. Permission: any logged-in user. Takes no body.',
-  })
-  @ApiNoContentResponse({ description: 'Logged out; no body' })
-  @ApiErrors(400, 401, 406)
+  @AuthDocs.logout()
   async logout(@CurrentCaller() caller: Caller): Promise<void> {
     await this.commands.execute(
       new LogoutCommand(caller.sessionId, caller.jti, caller.userId, caller.organisationId, caller.requestId),

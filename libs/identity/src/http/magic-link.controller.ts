@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '#app/platform';
+import { MagicLinkDocs } from './magic-link.openapi.js';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -10,25 +10,12 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
  * log anyone in (it needs the pre-authentication token the app holds), so the page shows it for
  * the user to hand back to the app, rather than a bare 404.
  */
-@ApiTags('authentication')
+@MagicLinkDocs.controller()
 @Public()
 @Controller('auth/magic-link')
 export class MagicLinkController {
   @Get()
-  @ApiOperation({
-    summary: 'Magic link landing page',
-    description:
-      'Not for API clients: the page the e-mailed magic link (PUBLIC_URL/auth/magic-link?key=…) opens when no front end claims the address. It shows the key for the user ' +
-      'to hand back to the app, which passes it as `key` to POST /auth/api/token. Permission: none (no JWT). A missing or malformed key gets a page that says so (still 200).',
-  })
-  @ApiQuery({
-    name: 'key',
-    required: false,
-    description: 'The two-factor key the link carries',
-    schema: { type: 'string' },
-  })
-  @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } })
+  @MagicLinkDocs.page()
   page(@Query('key') key: string | undefined, @Res() reply: FastifyReply): void {
     const body =
       key && /^[A-Za-z0-9_-]{1,128}$/.test(key)

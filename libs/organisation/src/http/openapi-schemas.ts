@@ -92,7 +92,9 @@ function writeSchema(name: string, f: Field): Options {
     case 'image':
       return {
         oneOf: [{ type: 'integer', format: 'int64', minimum: 1, nullable: true }, { $ref: getSchemaPath(IdRef) }],
-        description: `${access(f)} An uploaded image of the organisation the caller may read, as its id or { "id" }; null clears it. The detailed view answers the Image record.`,
+        description:
+          `${access(f)} An uploaded image of the organisation the caller may read, as its id or { "id" }; null ` +
+          'clears it. The detailed view answers the Image record.',
       };
     case 'secret':
       return {

@@ -1,0 +1,26 @@
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiDocs } from '#app/platform';
+
+/** What the OpenAPI document says of MagicLinkController: one composed decorator per route. */
+export const MagicLinkDocs = {
+  controller: () => ApiDocs(ApiTags('authentication')),
+  page: () =>
+    ApiDocs(
+      ApiOperation({
+        summary: 'Magic link landing page',
+        description:
+          'Not for API clients: the page the e-mailed magic link (PUBLIC_URL/auth/magic-link?key=…) opens when ' +
+          'no front end claims the address. It shows the key for the user ' +
+          'to hand back to the app, which passes it as `key` to POST /auth/api/token. Permission: none (no ' +
+          'JWT). A missing or malformed key gets a page that says so (still 200).',
+      }),
+      ApiQuery({
+        name: 'key',
+        required: false,
+        description: 'The two-factor key the link carries',
+        schema: { type: 'string' },
+      }),
+      ApiProduces('text/html'),
+      ApiOkResponse({ description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } }),
+    ),
+};
