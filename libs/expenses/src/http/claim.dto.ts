@@ -9,7 +9,26 @@ import {
   IsString,
   MaxLength,
 } from 'class-validator';
-import { IdRef, IsDateTimeWithOffset, IsOptionalNotNull, IsReference } from '#app/platform';
+import {
+  calendarDateMessage,
+  IdRef,
+  isCalendarDate,
+  IsDateTimeWithOffset,
+  IsOptionalNotNull,
+  IsReference,
+  parseBooleanQuery,
+  parseIdList,
+  parseListQuery,
+  type RawQuery,
+  ValidationError,
+} from '#app/platform';
+import {
+  CLAIM_INCLUDES,
+  CLAIM_SORTS,
+  type ClaimFilters,
+  type ClaimInclude,
+  type ClaimListQuery,
+} from '../claim/claim.queries.js';
 
 // Nullable optional fields use @IsOptional() (absent or null); the others @IsOptionalNotNull().
 
@@ -53,4 +72,61 @@ export class UpdateClaimBody {
   @IsOptionalNotNull()
   @IsDateTimeWithOffset()
   submitted_date?: string;
+}
+
+export const CLAIM_LIST_SPEC = { sorts: CLAIM_SORTS, includes: CLAIM_INCLUDES, defaultDirection: 'desc' as const };
+export const USER_CLAIM_LIST_SPEC = {
+  sorts: ['created_at'] as const,
+  includes: CLAIM_INCLUDES,
+  defaultDirection: 'desc' as const,
+};
+
+/** approved, submitted, user, assignee, from, to: each checked in that order, the first bad one a 422. */
+function claimFilters(query: RawQuery): ClaimFilters {
+  const f: ClaimFilters = {
+    approved: parseBooleanQuery(query, 'approved'),
+    submitted: parseBooleanQuery(query, 'submitted'),
+    users: parseIdList(query, 'user'),
+    assignees: parseIdList(query, 'assignee'),
+  };
+  for (const key of ['from', 'to'] as const) {
+    const value = query[key];
+    if (value === undefined) continue;
+    if (!isCalendarDate(value)) throw new ValidationError({ [key]: [calendarDateMessage(key)] });
+    f[key] = value;
+  }
+  return f;
+}
+
+/** `GET /api/claims` and its CSV export: the list query of CLAIM_LIST_SPEC, then the filters. */
+export class ManagedClaimsQuery {
+  readonly list!: ClaimListQuery;
+  readonly filters!: ClaimFilters;
+
+  static fromQuery(query: RawQuery): ManagedClaimsQuery {
+    const list = parseListQuery(query, CLAIM_LIST_SPEC);
+    return { list: { ...list, sort: list.sort! }, filters: claimFilters(query) };
+  }
+}
+
+/** `GET /api/users/{userId}/claims`: by created_at; submitted, from and to filter. */
+export class UserClaimsQuery {
+  readonly list!: ClaimListQuery;
+  readonly filters!: Pick<ClaimFilters, 'submitted' | 'from' | 'to'>;
+
+  static fromQuery(query: RawQuery): UserClaimsQuery {
+    const list = parseListQuery(query, USER_CLAIM_LIST_SPEC);
+    // approved, user and assignee are checked as on the managed list, but filter nothing here.
+    const { approved: _a, users: _u, assignees: _s, ...filters } = claimFilters(query);
+    return { list: { ...list, sort: 'created_at' }, filters };
+  }
+}
+
+/** `include` of one claim. */
+export class ClaimIncludeQuery {
+  readonly include!: ReadonlySet<ClaimInclude>;
+
+  static fromQuery(query: RawQuery): ClaimIncludeQuery {
+    return { include: parseListQuery(query, { includes: CLAIM_INCLUDES }).include };
+  }
 }

@@ -1,27 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import {
-  ApiBearerAuth,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { type Caller, CurrentCaller, RequirePermission } from '#app/identity';
-import {
-  ApiErrors,
-  ApiIdParam,
-  ApiListQuery,
-  ApiPaginated,
-  APP_CONFIG,
-  type AppConfig,
-  type Paginated,
-  paginate,
-  parseListQuery,
-  pathId,
-} from '#app/platform';
+import { APP_CONFIG, type AppConfig, PageQuery, type Paginated, paginate, pathId } from '#app/platform';
 import { DeleteListedSettingCommand } from '../types/delete-listed-setting.command.js';
 import { SaveListedSettingCommand } from '../types/save-listed-setting.command.js';
 import { ExpenseSettingsQueries } from '../types/expense-settings.queries.js';
@@ -34,9 +15,9 @@ import {
   UpdateExpenseTypeBody,
 } from './settings.dto.js';
 import { ExpenseRateDto, ExpenseTypeDto } from './settings.responses.js';
+import { ExpenseSettingsDocs } from './expense-settings.openapi.js';
 
-@ApiTags('expense settings')
-@ApiBearerAuth()
+@ExpenseSettingsDocs.controller()
 @Controller('api/expenses')
 export class ExpenseSettingsController {
   constructor(
@@ -47,28 +28,19 @@ export class ExpenseSettingsController {
 
   @Get('types')
   @RequirePermission(EXPENSE_PERMISSIONS.record)
-  @ApiOperation({
-    summary: 'List expense types',
-    description: 'Permission: create-expenses. Ordered by order_id. Deleted types are gone from the list.',
-  })
-  @ApiListQuery()
-  @ApiPaginated(ExpenseTypeDto)
-  @ApiErrors(400, 401, 403, 406, 422)
+  @ExpenseSettingsDocs.listTypes()
   async listTypes(
     @CurrentCaller() caller: Caller,
-    @Query() query: Record<string, string>,
+    @Query() page: PageQuery,
     @Req() req: FastifyRequest,
   ): Promise<Paginated<ExpenseTypeDto>> {
-    const page = parseListQuery(query);
     const { items, total } = await this.queries.types(caller, page);
     return paginate(items, total, page, this.config.http.publicUrl, req.url);
   }
 
   @Post('types')
   @RequirePermission(EXPENSE_PERMISSIONS.settings)
-  @ApiOperation({ summary: 'Create expense type', description: 'Permission: edit-expense-settings.' })
-  @ApiCreatedResponse({ type: ExpenseTypeDto, description: 'The new expense type' })
-  @ApiErrors(400, 401, 403, 406, 413, 422)
+  @ExpenseSettingsDocs.createType()
   async createType(@CurrentCaller() caller: Caller, @Body() body: CreateExpenseTypeBody): Promise<ExpenseTypeDto> {
     return this.queries.type(
       caller,
@@ -78,10 +50,7 @@ export class ExpenseSettingsController {
 
   @Put('types/:id')
   @RequirePermission(EXPENSE_PERMISSIONS.settings)
-  @ApiOperation({ summary: 'Update expense type', description: 'Permission: edit-expense-settings.' })
-  @ApiIdParam('id', 'Expense type id')
-  @ApiOkResponse({ type: ExpenseTypeDto, description: 'The expense type after the change' })
-  @ApiErrors(400, 401, 403, 404, 406, 409, 413, 422, { 409: 'A concurrent change of the type won the race.' })
+  @ExpenseSettingsDocs.updateType()
   async updateType(
     @CurrentCaller() caller: Caller,
     @Param('id') raw: string,
@@ -98,45 +67,26 @@ export class ExpenseSettingsController {
   @Delete('types/:id')
   @HttpCode(204)
   @RequirePermission(EXPENSE_PERMISSIONS.settings)
-  @ApiOperation({
-    summary: 'Delete expense type',
-    description: 'Permission: edit-expense-settings. Expenses that have the type keep it; it cannot be chosen again.',
-  })
-  @ApiIdParam('id', 'Expense type id')
-  @ApiNoContentResponse({ description: 'Deleted; no body' })
-  @ApiErrors(400, 401, 403, 404, 406, 409, { 409: 'A concurrent change of the type won the race.' })
+  @ExpenseSettingsDocs.deleteType()
   async deleteType(@CurrentCaller() caller: Caller, @Param('id') raw: string): Promise<void> {
     await this.commands.execute(new DeleteListedSettingCommand(caller, 'type', pathId(raw, 'Expense type')));
   }
 
   @Get('rates')
   @RequirePermission(EXPENSE_PERMISSIONS.record)
-  @ApiOperation({
-    summary: 'List expense rates',
-    description: 'Permission: create-expenses. Ordered by order_id. Deleted rates are gone from the list.',
-  })
-  @ApiListQuery()
-  @ApiPaginated(ExpenseRateDto)
-  @ApiErrors(400, 401, 403, 406, 422)
+  @ExpenseSettingsDocs.listRates()
   async listRates(
     @CurrentCaller() caller: Caller,
-    @Query() query: Record<string, string>,
+    @Query() page: PageQuery,
     @Req() req: FastifyRequest,
   ): Promise<Paginated<ExpenseRateDto>> {
-    const page = parseListQuery(query);
     const { items, total } = await this.queries.rates(caller, page);
     return paginate(items, total, page, this.config.http.publicUrl, req.url);
   }
 
   @Post('rates')
   @RequirePermission(EXPENSE_PERMISSIONS.settings)
-  @ApiOperation({
-    summary: 'Create expense rate',
-    description:
-      'Permission: edit-expense-settings. short_name and rate are required; end_date may not be before start_date.',
-  })
-  @ApiCreatedResponse({ type: ExpenseRateDto, description: 'The new expense rate' })
-  @ApiErrors(400, 401, 403, 406, 413, 422)
+  @ExpenseSettingsDocs.createRate()
   async createRate(@CurrentCaller() caller: Caller, @Body() body: CreateExpenseRateBody): Promise<ExpenseRateDto> {
     return this.queries.rate(
       caller,
@@ -148,26 +98,14 @@ export class ExpenseSettingsController {
 
   @Get('rates/:id')
   @RequirePermission(EXPENSE_PERMISSIONS.record)
-  @ApiOperation({
-    summary: 'Get expense rate',
-    description: 'Permission: create-expenses. A deleted rate is not found.',
-  })
-  @ApiIdParam('id', 'Expense rate id')
-  @ApiOkResponse({ type: ExpenseRateDto })
-  @ApiErrors(400, 401, 403, 404, 406)
+  @ExpenseSettingsDocs.getRate()
   getRate(@CurrentCaller() caller: Caller, @Param('id') raw: string): Promise<ExpenseRateDto> {
     return this.queries.rate(caller, pathId(raw, 'Expense rate'));
   }
 
   @Put('rates/:id')
   @RequirePermission(EXPENSE_PERMISSIONS.settings)
-  @ApiOperation({
-    summary: 'Update expense rate',
-    description: 'Permission: edit-expense-settings. end_date may not be before start_date.',
-  })
-  @ApiIdParam('id', 'Expense rate id')
-  @ApiOkResponse({ type: ExpenseRateDto, description: 'The expense rate after the change' })
-  @ApiErrors(400, 401, 403, 404, 406, 409, 413, 422, { 409: 'A concurrent change of the rate won the race.' })
+  @ExpenseSettingsDocs.updateRate()
   async updateRate(
     @CurrentCaller() caller: Caller,
     @Param('id') raw: string,
@@ -184,13 +122,7 @@ export class ExpenseSettingsController {
   @Delete('rates/:id')
   @HttpCode(204)
   @RequirePermission(EXPENSE_PERMISSIONS.settings)
-  @ApiOperation({
-    summary: 'Delete expense rate',
-    description: 'Permission: edit-expense-settings. Expenses that have the rate keep it; it cannot be chosen again.',
-  })
-  @ApiIdParam('id', 'Expense rate id')
-  @ApiNoContentResponse({ description: 'Deleted; no body' })
-  @ApiErrors(400, 401, 403, 404, 406, 409, { 409: 'A concurrent change of the rate won the race.' })
+  @ExpenseSettingsDocs.deleteRate()
   async deleteRate(@CurrentCaller() caller: Caller, @Param('id') raw: string): Promise<void> {
     await this.commands.execute(new DeleteListedSettingCommand(caller, 'rate', pathId(raw, 'Expense rate')));
   }

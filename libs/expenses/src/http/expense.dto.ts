@@ -1,7 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { IdRef, IsCalendarDate, IsDecimal, IsOptionalNotNull, IsReference } from '#app/platform';
+import {
+  IdRef,
+  IsCalendarDate,
+  IsDecimal,
+  IsOptionalNotNull,
+  IsReference,
+  type ListQuery,
+  parseBooleanQuery,
+  parseListQuery,
+  type RawQuery,
+} from '#app/platform';
 import type { ExpenseValues } from '../expense/expense.js';
+import { EXPENSE_INCLUDES, type ExpenseInclude } from '../expense/expense.queries.js';
 
 // Nullable optional fields use @IsOptional() (absent or null); the others @IsOptionalNotNull().
 
@@ -72,4 +83,31 @@ export function expenseValues(body: UpdateExpenseBody | CreateExpenseBody): Expe
     roleId: body.role === null ? null : body.role?.id,
   };
   return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) as ExpenseValues;
+}
+
+/** Newest first by default (README): date, then id, descending; `o=a` gives oldest first. */
+export const EXPENSE_LIST_SPEC = {
+  sorts: ['date'] as const,
+  defaultDirection: 'desc' as const,
+  includes: EXPENSE_INCLUDES,
+};
+
+/** `GET /api/users/{userId}/expenses`: the list query of EXPENSE_LIST_SPEC, then `claimed`. */
+export class ExpenseListQuery {
+  readonly list!: ListQuery<'date', ExpenseInclude>;
+  readonly claimed?: boolean;
+
+  static fromQuery(query: RawQuery): ExpenseListQuery {
+    const list = parseListQuery(query, EXPENSE_LIST_SPEC);
+    return { list, claimed: parseBooleanQuery(query, 'claimed') };
+  }
+}
+
+/** `include` of one expense. */
+export class ExpenseIncludeQuery {
+  readonly include!: ReadonlySet<ExpenseInclude>;
+
+  static fromQuery(query: RawQuery): ExpenseIncludeQuery {
+    return { include: parseListQuery(query, { includes: EXPENSE_INCLUDES }).include };
+  }
 }
