@@ -46,7 +46,8 @@ export class RepeatingShiftDto implements RepeatingShiftView {
     example: '2027-06-30 23:59:59',
     nullable: true,
     description:
-      'The end of the series’ last local day (inclusive), null while open-ended. Set when the series is ended, split or cancelled (a cancelled series ends on the day it was cancelled).',
+      'The end of the series’ last local day (inclusive), null while open-ended. Set when the series is ' +
+      'ended, split or cancelled (a cancelled series ends on the day it was cancelled).',
   })
   end_date!: string | null;
   @ApiProperty({ ...FLAG, description: 'With no weekday chosen, the first shift’s weekday is 1' }) mon!: 0 | 1;

@@ -247,7 +247,8 @@ export class PeriodViewDto implements PeriodView {
   @ApiProperty({
     type: 'boolean',
     description:
-      'More than max_rotas rotas matched (the first max_rotas are returned), or a detailed answer had more than 10,000 shifts (the shift arrays are empty); repeat with fewer rota or team ids',
+      'More than max_rotas rotas matched (the first max_rotas are returned), or a detailed answer had more ' +
+      'than 10,000 shifts (the shift arrays are empty); repeat with fewer rota or team ids',
   })
   truncated!: boolean;
   @ApiProperty({ type: 'integer', example: 25, description: 'The most rotas an answer returns' }) max_rotas!: number;

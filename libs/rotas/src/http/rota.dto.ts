@@ -12,9 +12,30 @@ import {
   ValidateBy,
   type ValidationOptions,
 } from 'class-validator';
-import { IdRef, IsCalendarDate, isIdRef, IsOptionalNotNull, IsPositiveId, isPositiveId } from '#app/platform';
+import {
+  calendarDateMessage,
+  IdRef,
+  IsCalendarDate,
+  isCalendarDate,
+  isIdRef,
+  IsOptionalNotNull,
+  IsPositiveId,
+  isPositiveId,
+  parseBooleanQuery,
+  parseIdList,
+  parseListQuery,
+  type RawQuery,
+  ValidationError,
+} from '#app/platform';
 import { WEEKDAYS } from '../domain/weekly-timeslots.js';
 import type { Named } from '../rota/rota-decisions.js';
+import {
+  type DateRange,
+  ROTA_INCLUDES,
+  ROTA_SORTS,
+  type RotaListFilters,
+  type RotaListOrder,
+} from '../rota/rota.queries.js';
 
 // Types and presence here; the rules (name length, dates, pattern, teams, role profiles, contacts,
 // the one-rota-per-team rule, timeslots) are the decisions' (rota/rota-decisions.ts), keyed like
@@ -315,4 +336,68 @@ export class UpdateTimeslotsBody {
   @IsDefined()
   @IsObject()
   weekdays!: Record<string, unknown>;
+}
+
+const ROTA_LIST_SPEC = {
+  sorts: ROTA_SORTS,
+  defaultSort: 'team_name' as const,
+  defaultDirection: 'desc' as const,
+  includes: ROTA_INCLUDES,
+};
+
+/** `GET /api/rotas` (not paged): s, o and include, then archived, then teams. */
+export class RotaListQuery {
+  readonly order!: RotaListOrder;
+  readonly filters!: RotaListFilters;
+
+  static fromQuery(query: RawQuery): RotaListQuery {
+    const q = parseListQuery({ s: query.s, o: query.o, include: query.include }, ROTA_LIST_SPEC);
+    const archived = parseBooleanQuery(query, 'archived') ?? false;
+    return {
+      order: { sort: q.sort!, direction: q.direction, include: q.include },
+      filters: { archived, teams: parseIdList(query, 'teams') },
+    };
+  }
+}
+
+/** `GET /api/rota/teams`: `active_on` and `active_between`, read by activeRange. */
+export class RotasByTeamQuery {
+  readonly range!: DateRange | null | 'none';
+
+  static fromQuery(query: RawQuery): RotasByTeamQuery {
+    return { range: activeRange(query) };
+  }
+}
+
+/**
+ * `active_on` and `active_between` of rotas by team: the range a rota must be active on a day of
+ * (both ends inclusive), null for no filter, or 'none' when both are given and active_on lies
+ * outside active_between (no rota can match both).
+ */
+function activeRange(query: RawQuery): DateRange | null | 'none' {
+  let on: string | undefined;
+  let between: DateRange | undefined;
+  if (query.active_on !== undefined) {
+    on = String(query.active_on);
+    if (!isCalendarDate(on)) throw new ValidationError({ active_on: [calendarDateMessage('active_on')] });
+  }
+  if (query.active_between !== undefined) {
+    const parts = String(query.active_between)
+      .split(',')
+      .map((s) => s.trim());
+    if (parts.length !== 2 || !parts.every((p) => isCalendarDate(p))) {
+      throw new ValidationError({
+        active_between: ['The active_between field must be two dates joined by a comma (YYYY-MM-DD,YYYY-MM-DD).'],
+      });
+    }
+    const [from, to] = parts as [string, string];
+    if (to < from)
+      throw new ValidationError({
+        active_between: ['The active_between field’s second date must not be before its first.'],
+      });
+    between = { from, to };
+  }
+  if (on === undefined) return between ?? null;
+  if (between && (on < between.from || on > between.to)) return 'none';
+  return { from: on, to: on };
 }

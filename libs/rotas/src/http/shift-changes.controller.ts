@@ -1,22 +1,16 @@
 import { Body, Controller, Delete, HttpCode, Param, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type Caller, CurrentCaller } from '#app/identity';
-import { ApiData, ApiErrors, ApiIdParam, pathId } from '#app/platform';
+import { pathId } from '#app/platform';
 import { CancelShiftCommand } from '../shift/cancel-shift.command.js';
 import { ChangeShiftCommand } from '../shift/change-shift.command.js';
 import { ShiftQueries } from '../shift/shift.queries.js';
 import { UpdateShiftBody } from './shift.dto.js';
 import { ShiftDto } from './shift.responses.js';
-import { BOOKING_RULES } from './shifts.controller.js';
-
-const BEFORE =
-  'A shift of another organisation, unknown or cancelled is a 404; one on a rota the caller does not see a 403; another user’s shift without being a manager ' +
-  '(manage-rotas or add-user-shifts over the rota’s team) a 403; one’s own on a rota without self_manage, unless a manager, a 403.';
+import { ShiftChangesDocs } from './shift-changes.openapi.js';
 
 /** Changes of one booked shift: update (single, or recurring over its series) and cancel. Booking, list and get: shifts.controller.ts. */
-@ApiTags('shifts')
-@ApiBearerAuth()
+@ShiftChangesDocs.controller()
 @Controller('api/rota/shifts')
 export class ShiftChangesController {
   constructor(
@@ -25,27 +19,7 @@ export class ShiftChangesController {
   ) {}
 
   @Put(':id')
-  @ApiOperation({
-    summary: 'Update shift',
-    description:
-      `Permission: as booking. ${BEFORE} The new times are checked as a booking (the rules below, the shift itself left out; rule 8 on its current ` +
-      'date and on its new one). Rules 4 and 5 bind an edit as they bind a create: a manager moving the shift of a user on hold, or of a user without ' +
-      `an allowed role on a restricted rota, sends ignore_on_hold / confirm_role_restriction (additions to the spec’s update body); a volunteer cannot override them. ${BOOKING_RULES} ` +
-      'edit_mode single: this shift only; it leaves its series (recurrence_pattern null afterwards); a non-null recurrence_pattern is a 422 naming it. ' +
-      'edit_mode recurring, on a shift of a series: its date cannot change (422 naming start_datetime); this and every later occurrence of the series ' +
-      'that has not started take the new times of day, each on its own date (occurrences edited on their own earlier have left the series and are left ' +
-      'alone), and the series’ future occurrences are generated at them. A later occurrence that no longer fits its rota day at the new times (no ' +
-      'timeslot holds it, or the time does not exist that day) is cancelled (reason outside_timeslot, or the rota’s reason); one that would overlap ' +
-      'another shift of the user refuses the request (422 naming start_datetime and the date). With a recurrence_pattern different from the series’, ' +
-      'the series splits: the old one ends the day before this shift (its later occurrences cancelled) and a new one starts with this shift, the ' +
-      'worker booking its occurrences, except on the dates the old series had left without an occurrence (cancelled or edited alone: skipped as ' +
-      'series_exception). recurrence_pattern null ends the series at this shift (later occurrences cancelled). edit_mode recurring with ' +
-      'a recurrence_pattern on a shift of no series makes it the first occurrence of a new series; without one it is a single edit. Nothing changed: ' +
-      'nothing is recorded.',
-  })
-  @ApiIdParam('id', 'Shift id')
-  @ApiData(ShiftDto, { description: 'The shift as it now is' })
-  @ApiErrors(400, 401, 403, 404, 406, 409, 413, 422, { 409: 'Concurrent changes kept winning the race; retry.' })
+  @ShiftChangesDocs.update()
   async update(
     @CurrentCaller() caller: Caller,
     @Param('id') raw: string,
@@ -67,16 +41,7 @@ export class ShiftChangesController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({
-    summary: 'Cancel shift',
-    description:
-      `Permission: as booking. ${BEFORE} Only this shift is cancelled, also in a series (its series never books that date again; DELETE ` +
-      '/api/rota/repeating-shifts/{id} cancels the series). Rule 8 binds a volunteer cancelling their own shift: not started, on today’s date only ' +
-      'with the rota’s allow_same_day_cancel, an overnight shift never on its start date (422 naming start_datetime). Managers are not bound by it.',
-  })
-  @ApiIdParam('id', 'Shift id')
-  @ApiNoContentResponse({ description: 'Cancelled; no body' })
-  @ApiErrors(400, 401, 403, 404, 406, 409, 422, { 409: 'The shift was changed by a concurrent request; retry.' })
+  @ShiftChangesDocs.cancel()
   async cancel(@CurrentCaller() caller: Caller, @Param('id') raw: string): Promise<void> {
     await this.commands.execute(new CancelShiftCommand(caller, pathId(raw, 'Shift')));
   }

@@ -1,8 +1,15 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
-import { IdRef } from '#app/platform';
+import { IdRef, type ListQuery, parseBooleanQuery, parseIdList, parseListQuery, type RawQuery } from '#app/platform';
 import { MAX_NAME } from '../domain/rota-rules.js';
 import { MAX_TIMESLOTS, WEEKDAYS } from '../domain/weekly-timeslots.js';
+import {
+  SHIFT_PATTERN_INCLUDES,
+  SHIFT_PATTERN_SORTS,
+  type ShiftPatternFilters,
+  type ShiftPatternInclude,
+  type ShiftPatternSort,
+} from '../shift-pattern/shift-pattern.queries.js';
 
 /*
  * The create body. Its fields are only let through here (`@Allow`: unknown top-level fields are
@@ -72,4 +79,34 @@ export class CreateShiftPatternBody {
   })
   @Allow()
   pattern!: unknown;
+}
+
+export const SHIFT_PATTERN_LIST_SPEC = {
+  sorts: SHIFT_PATTERN_SORTS,
+  defaultSort: 'created_at' as const,
+  defaultDirection: 'desc' as const,
+  includes: SHIFT_PATTERN_INCLUDES,
+};
+
+/** `GET /api/shift-patterns`: the list query of SHIFT_PATTERN_LIST_SPEC, then q, archived, teams. */
+export class ShiftPatternListQuery {
+  readonly list!: ListQuery<ShiftPatternSort, ShiftPatternInclude>;
+  readonly filters!: ShiftPatternFilters;
+
+  static fromQuery(query: RawQuery): ShiftPatternListQuery {
+    const list = parseListQuery(query, SHIFT_PATTERN_LIST_SPEC);
+    const q =
+      query.q === undefined ? undefined : String(Array.isArray(query.q) ? query.q[query.q.length - 1] : query.q);
+    const archived = parseBooleanQuery(query, 'archived') ?? false;
+    return { list, filters: { q: q || undefined, archived, teams: parseIdList(query, 'teams') } };
+  }
+}
+
+/** `include` of one pattern. */
+export class ShiftPatternIncludeQuery {
+  readonly include!: ReadonlySet<ShiftPatternInclude>;
+
+  static fromQuery(query: RawQuery): ShiftPatternIncludeQuery {
+    return { include: parseListQuery(query, { includes: SHIFT_PATTERN_INCLUDES }).include };
+  }
 }

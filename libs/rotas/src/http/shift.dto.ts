@@ -13,7 +13,20 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { IdRef, IsOptionalNotNull, IsReference } from '#app/platform';
+import {
+  calendarDateMessage,
+  type FieldErrors,
+  IdRef,
+  isCalendarDate,
+  IsOptionalNotNull,
+  IsReference,
+  type PageRequest,
+  parseIdList,
+  parseListQuery,
+  type RawQuery,
+  ValidationError,
+} from '#app/platform';
+import { addDays, dayNumber } from '../domain/calendar-dates.js';
 
 // Types and presence here; the times (formats, the spring gap, end after start), the recurrence
 // rules and the booking rules are the command's and the domain's (shift-times.ts, series-dates.ts,
@@ -23,7 +36,8 @@ const DATETIME = {
   type: 'string',
   example: '2027-03-01 09:00',
   description:
-    '`YYYY-MM-DD HH:MM`, a wall-clock time in the organisation’s zone, or ISO 8601 with an offset or `Z` (converted into the zone). Whole minutes; a time the clocks skip is a 422.',
+    '`YYYY-MM-DD HH:MM`, a wall-clock time in the organisation’s zone, or ISO 8601 with an offset or `Z` ' +
+    '(converted into the zone). Whole minutes; a time the clocks skip is a 422.',
 } as const;
 
 export const WEEKDAY_FLAGS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -33,7 +47,11 @@ export const RECURRENCE_SCHEMA = {
   type: 'object',
   nullable: true,
   description:
-    'A repeating shift: every `recurrence_frequency` weeks (counted from the Monday of the first shift’s week) on the weekdays set to 1 (none set: the first shift’s weekday), until `end_date` (inclusive) or open-ended. The posted shift is the first occurrence and must fall on a selected weekday; the worker books the others up to six calendar months ahead, skipping (and recording) those that cannot be booked.',
+    'A repeating shift: every `recurrence_frequency` weeks (counted from the Monday of the first shift’s ' +
+    'week) on the weekdays set to 1 (none set: the first shift’s weekday), until `end_date` (inclusive) ' +
+    'or open-ended. The posted shift is the first occurrence and must fall on a selected weekday; the ' +
+    'worker books the others up to six calendar months ahead, skipping (and recording) those that cannot ' +
+    'be booked.',
   properties: {
     recurrence_period: { type: 'string', enum: ['week'] },
     recurrence_frequency: { type: 'integer', minimum: 1, maximum: 52 },
@@ -167,7 +185,9 @@ export class UpdateShiftBody {
   @ApiPropertyOptional({
     ...RECURRENCE_SCHEMA,
     required: [...RECURRENCE_SCHEMA.required],
-    description: `${RECURRENCE_SCHEMA.description} With edit_mode recurring: a different pattern splits the series at this shift; null ends it at this shift. Not allowed (non-null) with edit_mode single.`,
+    description:
+      `${RECURRENCE_SCHEMA.description} With edit_mode recurring: a different pattern splits the series at ` +
+      'this shift; null ends it at this shift. Not allowed (non-null) with edit_mode single.',
   })
   @IsOptional()
   @IsObject()
@@ -202,4 +222,51 @@ export class UpdateShiftBody {
   @IsOptionalNotNull()
   @IsBoolean()
   confirm_role_restriction?: boolean;
+}
+
+/**
+ * `GET /api/rota/shifts`: page and per_page (alias limit), then teams, rotas and users, then
+ * start_date and end_date (each a date). Their range depends on the organisation's today:
+ * shiftListRange.
+ */
+export class ShiftListQuery {
+  readonly page!: PageRequest;
+  readonly teams?: number[];
+  readonly rotas?: number[];
+  readonly users?: number[];
+  readonly startDate?: string;
+  readonly endDate?: string;
+
+  static fromQuery(query: RawQuery): ShiftListQuery {
+    const { page, perPage } = parseListQuery({ page: query.page, per_page: query.per_page, limit: query.limit });
+    const [teams, rotas, users] = [
+      parseIdList(query, 'teams'),
+      parseIdList(query, 'rotas'),
+      parseIdList(query, 'users'),
+    ];
+    const errors: FieldErrors = {};
+    const read = (name: string) => {
+      const value = query[name];
+      if (value === undefined) return undefined;
+      if (!isCalendarDate(value)) errors[name] = [calendarDateMessage(name)];
+      return String(value);
+    };
+    const startDate = read('start_date');
+    const endDate = read('end_date');
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+    return { page: { page, perPage }, teams, rotas, users, startDate, endDate };
+  }
+}
+
+/**
+ * `start_date` / `end_date` of the list: local dates, start_date today and end_date 31 days after
+ * it unless given; the end not before the start, at most 365 days apart (a 422 naming end_date).
+ */
+export function shiftListRange(query: ShiftListQuery, today: string): { startDate: string; endDate: string } {
+  const startDate = query.startDate ?? today;
+  const endDate = query.endDate ?? addDays(startDate, 31);
+  if (endDate < startDate) throw new ValidationError({ end_date: ['The end_date must not be before the start_date.'] });
+  if (dayNumber(endDate) - dayNumber(startDate) > 365)
+    throw new ValidationError({ end_date: ['The end_date must be at most 365 days after the start_date.'] });
+  return { startDate, endDate };
 }
