@@ -29,8 +29,8 @@ export interface ReplayResult {
 const FINAL_CATCH_UP = 5_000;
 
 /**
- * Rebuilds projections from the log without stopping the API. The events are projected into
- * shadow tables while live appends keep updating the real ones; then, under the projections lock
+ * Rebuilds projections from the log; on PostgreSQL without stopping the API. The events are
+ * projected into shadow tables while live appends keep updating the real ones; then, under the projections lock
  * (appends wait only for this step), the last events are projected and the shadows swapped in.
  *
  * Order: events of transactions that ended before a snapshot are read in position order, then

@@ -198,12 +198,14 @@ export const catalogue: Record<string, CommandInfo> = {
 
   'projections:replay': {
     usage: 'projections:replay [name ...]',
-    summary: 'rebuild the named projections (all when none is named) from the event log, without stopping the API',
+    summary: 'rebuild the named projections (all when none is named) from the event log',
     arity: [0, Infinity],
     help: lines(
       'Rebuilds the tables of the named projections (every projection when none is named) from the event log into',
-      'shadow tables, catches up with what was appended meanwhile, and swaps them in under a short lock: the API',
-      'keeps serving. One replay at a time: another one running is a failure (exit 1). An unknown name: exit 2.',
+      'shadow tables, catches up with what was appended meanwhile, and swaps them in under a short lock. With',
+      'PostgreSQL (DATABASE_URL) the API keeps serving meanwhile; in the embedded mode the command opens the data',
+      'folder itself, so stop `npm start` first. One replay at a time: another one running is a failure (exit 1).',
+      'An unknown name: exit 2.',
       '',
       'Arguments:',
       '  [name ...]      projection names, as projections:status lists them',
