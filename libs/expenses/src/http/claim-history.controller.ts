@@ -8,7 +8,7 @@ import { ClaimQueries } from '../claim/claim.queries.js';
 import { streams } from '../expenses.events.js';
 import { ClaimHistoryDocs } from './claim-history.openapi.js';
 
-/** A claim's history (rotas.md "History"): whoever may read the claim may read its history. */
+/** A claim's history (docs/expense-rules.md#claim-history): whoever may read the claim may read its history. */
 @ClaimHistoryDocs.controller()
 @Controller('api/users/:userId/claims/:id/history')
 export class ClaimHistoryController {

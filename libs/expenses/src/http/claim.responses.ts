@@ -12,8 +12,9 @@ const DATE_TIME = {
 } as const;
 
 /**
- * The spec's Claim (unwrapped), with its id and the ids of the people it names. `user`,
- * `assignedTo`, `approvedBy`, `expenses` and `role` are present only when `include` names them.
+ * The interface's Claim (unwrapped), with its id and the ids of the people it names
+ * (docs/expense-rules.md#record-shapes). `user`, `assignedTo`, `approvedBy`, `expenses` and `role` are
+ * present only when `include` names them.
  */
 @ApiSchema({ name: 'Claim' })
 export class ClaimDto implements ClaimView {

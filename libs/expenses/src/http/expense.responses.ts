@@ -13,8 +13,9 @@ const DATE_TIME = {
 } as const;
 
 /**
- * The spec's Expense (unwrapped). `user`, `type`, `rate`, `attachments` and `role` are present
- * only when `include` names them (`role.roleProfile` adds `role.roleProfile`).
+ * The interface's Expense, unwrapped (docs/expense-rules.md#record-shapes). `user`, `type`, `rate`,
+ * `attachments` and `role` are present only when `include` names them (`role.roleProfile` adds
+ * `role.roleProfile`).
  */
 @ApiSchema({ name: 'Expense' })
 export class ExpenseDto implements ExpenseView {

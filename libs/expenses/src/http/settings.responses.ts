@@ -3,7 +3,10 @@ import type { ExpenseRateView, ExpenseTypeView } from '../types/expense-settings
 
 const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;
 const INT32 = { type: 'integer', format: 'int32' } as const;
-/** The spec's `YYYY-MM-DD HH:MM:SS` shape (UTC) of an expense rate's timestamps. */
+/**
+ * The interface's `YYYY-MM-DD HH:MM:SS` shape (UTC) of an expense rate's timestamps
+ * (docs/expense-rules.md#record-shapes).
+ */
 const STAMP = {
   type: 'string',
   pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
@@ -11,7 +14,7 @@ const STAMP = {
   description: 'YYYY-MM-DD HH:MM:SS, UTC',
 } as const;
 
-/** The spec's Expense type (unwrapped). */
+/** The interface's Expense type, unwrapped (docs/expense-rules.md#expense-types-and-rates). */
 @ApiSchema({ name: 'ExpenseType' })
 export class ExpenseTypeDto implements ExpenseTypeView {
   @ApiProperty(ID) id!: number;
@@ -20,7 +23,7 @@ export class ExpenseTypeDto implements ExpenseTypeView {
   order_id!: number;
 }
 
-/** The spec's Expense rate (unwrapped). */
+/** The interface's Expense rate, unwrapped (docs/expense-rules.md#expense-types-and-rates). */
 @ApiSchema({ name: 'ExpenseRate' })
 export class ExpenseRateDto implements ExpenseRateView {
   @ApiProperty(ID) id!: number;

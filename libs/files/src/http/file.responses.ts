@@ -3,8 +3,9 @@ import type { FileView } from '../file-records.js';
 
 /*
  * Response schemas of the records the files context owns: an uploaded file, an expense's
- * attachment (the same record under the spec's name) and the spec's Image (an organisation's
- * logo: no signed_url). Other contexts embed them through `#app/files`.
+ * attachment (the same record under the interface's name) and the interface's Image (an
+ * organisation's logo: no signed_url); docs/http-conventions.md#files-and-images. Other contexts
+ * embed them through `#app/files`.
  */
 
 const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;
@@ -26,7 +27,10 @@ export class ThumbnailsDto {
   @ApiProperty({ ...SIGNED, required: false, description: 'Longest side 1024 px' }) large?: string;
 }
 
-/** The spec's Image: a file as an organisation's logo shows it (no download URL of the original). */
+/**
+ * The interface's Image: a file as an organisation's logo shows it (no download URL of the original);
+ * docs/http-conventions.md#files-and-images.
+ */
 @ApiSchema({ name: 'Image', description: 'The spec’s Image (file reference)' })
 export class ImageDto implements Omit<FileView, 'signed_url'> {
   @ApiProperty(ID) id!: number;
@@ -49,6 +53,9 @@ export class FileDto extends ImageDto implements FileView {
   signed_url!: string;
 }
 
-/** The spec's Attachment: a file of an expense, with fresh signed URLs. */
+/**
+ * The interface's Attachment: a file of an expense, with fresh signed URLs
+ * (docs/http-conventions.md#files-and-images).
+ */
 @ApiSchema({ name: 'Attachment', description: 'The spec’s Attachment: a file of an expense' })
 export class AttachmentDto extends FileDto {}

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { TWO_FACTOR_METHODS, type TwoFactorMethod } from '../permissions.js';
 
-/** The spec's Pre-authentication token. */
+/** The interface's Pre-authentication token (docs/http-conventions.md#authentication). */
 @ApiSchema({ name: 'PreAuthToken' })
 export class PreAuthTokenDto {
   @ApiProperty({ type: 'string', description: 'Single use; pass it to POST /auth/api/token' }) token!: string;
@@ -17,7 +17,7 @@ export class PreAuthTokenDto {
   two_factor!: TwoFactorMethod | null;
 }
 
-/** The spec's JSON Web Token. */
+/** The interface's JSON Web Token (docs/http-conventions.md#authentication). */
 @ApiSchema({ name: 'JsonWebToken' })
 export class JwtDto {
   @ApiProperty({ type: 'string', description: 'HS256 JWT; send it as `Authorization: Bearer …`' }) token!: string;

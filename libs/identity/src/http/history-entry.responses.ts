@@ -3,7 +3,7 @@ import type { HistoryEntry } from '#app/event-store';
 import { UserBaseDto } from './user.responses.js';
 
 /**
- * One entry of a record's history, for the document of every history route (rotas.md "History").
+ * One entry of a record's history, for the document of every history route (docs/rota-domain.md#history).
  * It lives here rather than beside the event store's HistoryReader because its actor is identity's
  * UserBase, which the event store (below identity) may not name.
  */

@@ -19,7 +19,7 @@ export class UserStatusDto {
   @ApiProperty({ type: 'boolean' }) contactable!: boolean;
 }
 
-/** The spec's UserBase: how one user appears inside another record. */
+/** The interface's UserBase: how one user appears inside another record (docs/http-conventions.md#user-summary). */
 @ApiSchema({ name: 'UserBase', description: 'User summary (the spec’s UserBase)' })
 export class UserBaseDto implements UserBase {
   @ApiProperty(ID) id!: number;

@@ -30,10 +30,11 @@ function covers(range: string, type: string): boolean {
 const JSON_ONLY = ['application/json'] as const;
 
 /**
- * api.md's Accept rule: absent, any JSON-compatible type or our vendor type at version 3 is
- * served; the vendor type at another version is a 400; a list that accepts nothing we produce is
- * a 406. A route producing another type (`route.config.produces`) is served for a list naming it or
- * a wildcard covering it, and not for one naming only JSON. Returns the refusal, or null to serve.
+ * The Accept rule (docs/http-conventions.md#routes-and-media-types): absent, any JSON-compatible
+ * type or our vendor type at version 3 is served; the vendor type at another version is a 400; a
+ * list that accepts nothing we produce is a 406. A route producing another type
+ * (`route.config.produces`) is served for a list naming it or a wildcard covering it, and not for one
+ * naming only JSON. Returns the refusal, or null to serve.
  */
 export function checkAccept(
   header: string | undefined,
@@ -68,7 +69,8 @@ const BODY_TYPES = /^(application\/json|multipart\/form-data)\s*(;|$)/i;
 
 /**
  * A request that carries a body must send it as JSON (or multipart, for uploads): Fastify would
- * otherwise hand a text/plain body to validation, which answers 422 where api.md says 400.
+ * otherwise hand a text/plain body to validation, which answers 422 where
+ * docs/http-conventions.md#routes-and-media-types says 400.
  */
 export function checkContentType(
   headers: Record<string, string | string[] | undefined>,

@@ -1,6 +1,6 @@
 import type { FieldErrors } from '../errors/domain-error.js';
 
-/** The one error shape of api.md. */
+/** The one error shape (docs/http-conventions.md#the-error-body). */
 export interface ErrorBody {
   message: string;
   status_code: number;

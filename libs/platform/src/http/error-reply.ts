@@ -5,7 +5,10 @@ import { mapError } from './error-mapping.js';
 
 const logger = new Logger('HTTP');
 
-/** Sends an api.md error body (or any early refusal the hooks make) as JSON with its status. */
+/**
+ * Sends an error body (docs/http-conventions.md#the-error-body), or any early refusal the hooks make,
+ * as JSON with its status.
+ */
 export function replyWith(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
   return reply.status(status).type('application/json; charset=utf-8').send(body);
 }

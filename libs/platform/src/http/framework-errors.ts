@@ -9,8 +9,8 @@ export type SecurityHeaders = (req: IncomingMessage, res: ServerResponse, next: 
 
 /**
  * Fastify's `frameworkErrors`: failures its router meets before any hook runs (a path parameter
- * over `maxParamLength`, a URL it cannot decode). Answered like every other error: the api.md
- * body, the security headers and the request id.
+ * over `maxParamLength`, a URL it cannot decode). Answered like every other error: the error body
+ * (docs/http-conventions.md#the-error-body), the security headers and the request id.
  */
 export function frameworkErrorHandler(securityHeaders: SecurityHeaders) {
   return (err: unknown, req: FastifyRequest, reply: FastifyReply): void => {

@@ -30,7 +30,7 @@ const SIGNED_CONTENT = /^\/api\/files\/\d+\/content(\?|$)/;
 const BODY_CEILING = 1_048_576;
 
 /**
- * The HTTP application with every convention of api.md: error body, Accept rule, validation,
+ * The HTTP application with every convention of docs/http-conventions.md: error body, Accept rule, validation,
  * request ids, helmet and the OpenAPI document. Used by the api and standalone processes and by
  * the e2e tests, so what the tests see is what clients get.
  */

@@ -16,10 +16,10 @@ export const DEFAULT_BODY_LIMIT = 65_536;
 export const BodyLimit = (bytes: number) => RouteConfig({ bodyLimit: bytes });
 
 /**
- * JSON bodies as api.md wants them, refused before anything costly runs: over the route's byte
- * limit a 413; nested, wide or long beyond JSON_LIMITS, not JSON, or not a JSON object at the
- * top (an array, `null`, a number) a 400. Prototype-poisoning keys stay refused, as Fastify's own
- * parser does.
+ * JSON bodies as docs/http-conventions.md#routes-and-media-types, #status-codes want them, refused before
+ * anything costly runs: over the route's byte limit a 413; nested, wide or long beyond JSON_LIMITS, not JSON,
+ * or not a JSON object at the top (an array, `null`, a number) a 400. Prototype-poisoning keys stay
+ * refused, as Fastify's own parser does.
  */
 export function guardJsonBodies(app: NestFastifyApplication, ceiling: number): void {
   const fastify = app.getHttpAdapter().getInstance();

@@ -19,7 +19,10 @@ export interface ListQuery<S extends string = string, I extends string = string>
   readonly include: ReadonlySet<I>;
 }
 
-/** page / per_page (alias limit) / s / o / include of api.md; every bad value is named in one 422. */
+/**
+ * page / per_page (alias limit) / s / o / include (docs/http-conventions.md#pagination, #sorting, #includes);
+ * every bad value is named in one 422.
+ */
 export function parseListQuery<S extends string, I extends string>(
   query: RawQuery,
   spec: ListQuerySpec<S, I> = {},

@@ -17,9 +17,10 @@ import { PER_PAGE } from './pagination.js';
 
 /**
  * The reusable pieces that make the served OpenAPI document say what a route really answers:
- * the error body of api.md, the pagination envelope, the `{ data }` envelope and the list query
- * parameters. Response DTOs are plain classes with `@ApiProperty` on every field (there is no
- * swagger compiler plugin); a route names them through these decorators.
+ * the error body, the pagination envelope, the `{ data }` envelope and the list query parameters
+ * (docs/http-conventions.md#errors, #pagination, #envelopes). Response DTOs are plain classes with
+ * `@ApiProperty` on every field (there is no swagger compiler plugin); a route names them through
+ * these decorators.
  */
 
 /**
@@ -35,7 +36,7 @@ export function ApiDocs(
   return applyDecorators(...[...decorators].reverse());
 }
 
-/** api.md's one error shape, as a schema (`ErrorBody` in the document). */
+/** The one error shape (docs/http-conventions.md#the-error-body), as a schema (`ErrorBody` in the document). */
 @ApiSchema({ name: 'ErrorBody', description: 'Every error: `{ message, status_code, errors? }` (api.md).' })
 export class ErrorBodyDto implements ErrorBody {
   @ApiProperty({ example: 'The given data was invalid.' }) message!: string;
@@ -49,7 +50,7 @@ export class ErrorBodyDto implements ErrorBody {
   errors?: FieldErrors;
 }
 
-/** The statuses of api.md's error table (plus 406 of the Accept rule), each with what it means. */
+/** The statuses of the error table (docs/http-conventions.md#status-codes), each with what it means. */
 export const ERROR_STATUSES = {
   400: 'Malformed JSON, wrong content type, or an Accept naming another API version.',
   401: 'Missing, malformed, expired, wrongly signed or blacklisted JWT.',
@@ -118,7 +119,7 @@ export class PaginationLinksDto {
 
 const COUNT = { type: 'string', pattern: '^[0-9]+$' } as const;
 
-/** `meta.pagination`: counts as strings, as the spec declares them. */
+/** `meta.pagination`: counts as strings, as the interface declares them (docs/http-conventions.md#pagination). */
 @ApiSchema({ name: 'Pagination' })
 export class PaginationDto {
   @ApiProperty({ ...COUNT, description: 'Records in the whole list', example: '42' }) total!: string;
@@ -140,7 +141,10 @@ export interface EnvelopeOptions {
   readonly description?: string;
 }
 
-/** The pagination envelope of api.md around `item`: `{ data: Item[], meta: { pagination } }`. */
+/**
+ * The pagination envelope (docs/http-conventions.md#pagination) around `item`:
+ * `{ data: Item[], meta: { pagination } }`.
+ */
 export function paginatedSchema(item: Type<unknown>): SchemaObject {
   return {
     type: 'object',
@@ -187,7 +191,7 @@ export function ApiData(
 
 /**
  * The list query of `parseListQuery(query, spec)`: page, per_page, its alias limit, and s, o and
- * include when the spec offers them (an unknown value of any is a 422). Pass the same spec the
+ * include when `spec` offers them (an unknown value of any is a 422). Pass the same `spec` the
  * route parses with, so the document cannot drift from the code.
  */
 export function ApiListQuery(

@@ -1,4 +1,7 @@
-/** The pagination envelope of the spec: counts as strings, absolute links, absent links omitted. */
+/**
+ * The pagination envelope (docs/http-conventions.md#pagination): counts as strings, absolute links,
+ * absent links omitted.
+ */
 export interface Paginated<T> {
   data: T[];
   meta: {

@@ -12,7 +12,10 @@ import { CalendarFeedDocs } from './calendar-feed.openapi.js';
 
 const CALENDAR = 'text/calendar; charset=utf-8';
 
-/** The caller's secret calendar feed (rotas.md "Calendar feeds"): create or rotate, revoke, and the feed itself. */
+/**
+ * The caller's secret calendar feed (docs/rota-domain.md#calendar-feeds): create or rotate, revoke, and the
+ * feed itself.
+ */
 @CalendarFeedDocs.controller()
 @Controller()
 export class CalendarFeedController {

@@ -5,7 +5,7 @@ import type { ContactFailure, ContactValidation } from '../rota/validate-contact
 
 const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;
 
-/** The spec's Rota contact. */
+/** The interface's Rota contact (docs/rota-domain.md#record-shapes, #contacts). */
 @ApiSchema({ name: 'RotaContact', description: 'A designated contact of a rota (the spec’s Rota contact)' })
 export class ContactDto implements ContactView {
   @ApiProperty({ ...ID, description: 'The contact record’s id (DELETE /api/rotas/{rota}/contacts/{id} takes it)' })

@@ -5,7 +5,7 @@ import { APP_CONFIG, type AppConfig, PageQuery, type Paginated, paginate, pathId
 import { RotasHistoryQueries } from '../history/history.queries.js';
 import { RotasHistoryDocs } from './history.openapi.js';
 
-/** The history of a shift and of a rota (rotas.md "History"): readable by whoever may read the record. */
+/** The history of a shift and of a rota (docs/rota-domain.md#history): readable by whoever may read the record. */
 @RotasHistoryDocs.controller()
 @Controller('api')
 export class RotasHistoryController {

@@ -21,7 +21,10 @@ export class SkippedOccurrenceDto {
   reason!: string;
 }
 
-/** `GET /api/rota/repeating-shifts/{id}` (an addition): the spec's Repeating shift object, and how far generation went. */
+/**
+ * `GET /api/rota/repeating-shifts/{id}` (an addition): the interface's Repeating shift object, and how far
+ * generation went (docs/rota-domain.md#reading-a-series).
+ */
 @ApiSchema({
   name: 'RepeatingShift',
   description:

@@ -75,10 +75,11 @@ function checkPeriod(from: string, to: string): void {
 }
 
 /**
- * The period of the view. Absent, start_date and end_date take the spec's default: the first and
- * the last day of the current month in the organisation's zone. When one is given and that
- * default would make a range the view refuses (an end before the start, or more than 91 days), the
- * given date's own month fills the other instead: a request that names one valid date is answered.
+ * The period of the view (docs/rota-domain.md#period-view). Absent, start_date and end_date take the
+ * interface's default: the first and the last day of the current month in the organisation's zone.
+ * When one is given and that default would make a range the view refuses (an end before the start,
+ * or more than 91 days), the given date's own month fills the other instead: a request that names
+ * one valid date is answered.
  * (Both given, PeriodViewQuery has checked them.)
  */
 export function periodRange(query: PeriodViewQuery, today: string): { from: string; to: string } {

@@ -38,7 +38,7 @@ const STATUS_NUMBER = {
 const STATUS_TEXT = { type: 'string', enum: Object.values(STATUS) } as const;
 const SAME_DAY = { type: 'boolean', description: 'The rota’s flag (binds only while self_manage is true)' } as const;
 
-/** The spec's Hour (timeslot status) entry. */
+/** The interface's Hour (timeslot status) entry (docs/rota-domain.md#hour-entries). */
 @ApiSchema({
   name: 'HourEntry',
   description:
@@ -77,7 +77,10 @@ export class RotaPatternTimeslotDto extends PatternTimeslotDto implements RotaPa
   @ApiProperty({ ...ID, description: 'The rota the timeslot is of' }) rota_id!: number;
 }
 
-/** The day view's Pattern timeslot entry, with its status as text (the spec declares pattern_status a string). */
+/**
+ * The day view's Pattern timeslot entry, with its status as text (the interface declares pattern_status a
+ * string: docs/rota-domain.md#statuses).
+ */
 @ApiSchema({
   name: 'DayPatternTimeslot',
   description: 'A timeslot of the rota on the day, with the lowest status of its hours',
@@ -90,7 +93,10 @@ export class DayPatternTimeslotDto extends PatternTimeslotDto implements DayPatt
   pattern_status!: (typeof STATUS)[keyof typeof STATUS];
 }
 
-/** The spec's Repeating shift object (day view): the repeating shift route's record without its generation fields. */
+/**
+ * The interface's Repeating shift object (day view): the repeating shift route's record without its generation
+ * fields (docs/rota-domain.md#record-shapes).
+ */
 @ApiSchema({
   name: 'DayViewRepeatingShift',
   description:
@@ -120,7 +126,7 @@ export class ShiftPermissionsDto implements ShiftPermissions {
   can_edit_repeating_shift!: boolean;
 }
 
-/** The spec's Day-view shift as own_shifts lists it (no permissions). */
+/** The interface's Day-view shift as own_shifts lists it, without permissions (docs/rota-domain.md#day-view). */
 @ApiSchema({
   name: 'DayViewOwnShift',
   description: 'One of the caller’s shifts on the rota that day (a Day-view shift without permissions)',
@@ -138,7 +144,7 @@ export class OwnDayShiftDto implements OwnDayShift {
   repeating_shift!: DayViewRepeatingShiftDto | null;
 }
 
-/** The spec's Day-view shift as shifts lists it. */
+/** The interface's Day-view shift as shifts lists it (docs/rota-domain.md#day-view). */
 @ApiSchema({
   name: 'DayViewShift',
   description: 'A booked shift on the rota that day, with what the caller may do to it',
@@ -147,7 +153,7 @@ export class DayShiftDto extends OwnDayShiftDto implements DayShift {
   @ApiProperty({ type: ShiftPermissionsDto }) permissions!: ShiftPermissionsDto;
 }
 
-/** The spec's Day-view rota, plus status. */
+/** The interface's Day-view rota, plus status (docs/rota-domain.md#day-view). */
 @ApiSchema({ name: 'DayViewRota', description: 'One rota on one date' })
 export class DayViewRotaDto implements DayViewRota {
   @ApiProperty(ID) id!: number;
@@ -194,7 +200,7 @@ export class DayViewRotaDto implements DayViewRota {
   @ApiProperty({ type: RotaPermissionsDto }) permissions!: RotaPermissionsDto;
 }
 
-/** The spec's Date entry (period view). */
+/** The interface's Date entry of the period view (docs/rota-domain.md#period-view). */
 @ApiSchema({ name: 'DateEntry', description: 'One date of the period across the returned rotas' })
 export class DateEntryDto implements DateEntry {
   @ApiProperty(DATE) date!: string;

@@ -46,7 +46,7 @@ const DATE = { type: 'string', format: 'date', example: '2027-01-04' } as const;
 const COLOUR = /^#[0-9a-fA-F]{6}$/;
 const COLOUR_SCHEMA = { type: 'string', pattern: COLOUR.source, example: '#1f77b4' } as const;
 
-/** An id or `{ id }`, as rotas.md lets `team`, `role_profiles` and `contacts` take them. */
+/** An id or `{ id }`, as `team`, `role_profiles` and `contacts` may take them (docs/http-conventions.md#ids). */
 export type IdOrRef = number | IdRef;
 
 /** The OpenAPI schema of a list of ids or `{ id }` objects. */

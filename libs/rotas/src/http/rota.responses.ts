@@ -13,7 +13,10 @@ const SAME_DAY = (what: string) =>
     description: `A self-managing volunteer may ${what} their own shift on the current day (binds only while self_manage is true)`,
   }) as const;
 
-/** The spec's Team object as rota and shift records embed it: `id` a string, unset fields empty strings or false. */
+/**
+ * The interface's Team object as rota and shift records embed it: `id` a string, unset fields empty strings
+ * or false (docs/http-conventions.md#team-object).
+ */
 @ApiSchema({
   name: 'Team',
   description: 'The spec’s Team object: `id` is a string; fields the organisation never set are empty strings or false',
@@ -37,7 +40,10 @@ export class TeamDto implements TeamObject {
   @ApiProperty({ type: 'boolean' }) disabled!: boolean;
 }
 
-/** The spec's Rota permissions object, for the caller and one rota (rotas.md "Who sees and does what"). */
+/**
+ * The interface's Rota permissions object, for the caller and one rota
+ * (docs/rota-domain.md#the-rota-permissions-object).
+ */
 @ApiSchema({
   name: 'RotaPermissions',
   description: 'What the caller may do on the rota (the spec’s Rota permissions object)',
@@ -67,9 +73,9 @@ export class RotaPermissionsDto implements RotaPermissions {
 }
 
 /**
- * The spec's Rota (administration view) plus rotas.md's additions (pattern_id, self_manage, the
- * same-day flags, restricted_by_role, role_profiles, require_full_timeslot). `team`, `permissions`
- * and `contacts` are present only when `include` names them.
+ * The interface's Rota (administration view) plus our additions (pattern_id, self_manage, the same-day
+ * flags, restricted_by_role, role_profiles, require_full_timeslot; docs/rota-domain.md#record-shapes).
+ * `team`, `permissions` and `contacts` are present only when `include` names them.
  */
 @ApiSchema({ name: 'Rota', description: 'A rota (administration view)' })
 export class RotaDto implements RotaView {
@@ -121,7 +127,7 @@ export class RotaSummaryDto implements RotaSummaryView {
   @ApiProperty(SAME_DAY('edit')) allow_same_day_edit!: boolean;
 }
 
-/** The spec's Rota team entry. */
+/** The interface's Rota team entry (docs/rota-domain.md#rotas-by-team). */
 @ApiSchema({ name: 'RotaTeamEntry', description: 'A team the caller sees, with its matching rotas (no status)' })
 export class RotaTeamEntryDto implements RotaTeamEntryView {
   @ApiProperty({ ...ID, description: 'The team id' }) id!: number;

@@ -12,7 +12,7 @@ const STAMP = {
   description: 'YYYY-MM-DD HH:MM:SS, wall-clock time in the organisation’s zone',
 } as const;
 
-/** The spec's Pattern timeslot entry. */
+/** The interface's Pattern timeslot entry (docs/rota-domain.md#record-shapes). */
 @ApiSchema({
   name: 'ShiftPatternTimeslot',
   description: 'Pattern timeslot entry: the timeslot ends at the first weekday_end end_time after its start',
@@ -28,7 +28,7 @@ export class PatternTimeslotDto implements PatternTimeslotView {
   @ApiProperty({ type: 'integer', minimum: 1 }) max!: number;
 }
 
-/** The spec leaves a category's fields open: its id and name. */
+/** The interface leaves a category's fields open: its id and name (docs/rota-domain.md#shift-patterns). */
 @ApiSchema({ name: 'ShiftPatternCategory', description: 'An activity category of the organisation' })
 export class PatternCategoryDto {
   @ApiProperty(ID) id!: number;
@@ -42,8 +42,8 @@ export class PatternRotaDto {
 }
 
 /**
- * The spec's Shift pattern. `pattern`, `category`, `teams` and `rotas` are present only when
- * `include` names them (the create answer includes `pattern`).
+ * The interface's Shift pattern (docs/rota-domain.md#shift-patterns). `pattern`, `category`, `teams` and
+ * `rotas` are present only when `include` names them (the create answer includes `pattern`).
  */
 @ApiSchema({ name: 'ShiftPattern' })
 export class ShiftPatternDto implements ShiftPatternView {

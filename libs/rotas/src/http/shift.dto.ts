@@ -202,8 +202,9 @@ export class UpdateShiftBody {
   @IsIn(['single', 'recurring'])
   edit_mode!: 'single' | 'recurring';
 
-  // An edit of times is a booking (rotas.md "Shifts"): rules 4 and 5 bind it as they bind a create,
-  // so the create body's two overrides are taken here too (an addition to the spec's update body).
+  // An edit of times is a booking (docs/rota-domain.md#editing-a-shift): rules 4 and 5 bind it as they bind
+  // a create, so the create body's two overrides are taken here too (an addition to the interface's update
+  // body).
   @ApiPropertyOptional({
     type: 'boolean',
     default: false,

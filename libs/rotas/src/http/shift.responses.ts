@@ -18,7 +18,7 @@ const HHMM = {
 } as const;
 const FLAG = { type: 'integer', enum: [0, 1] } as const;
 
-/** The spec's recurrence_pattern of a shift in a series. */
+/** The interface's recurrence_pattern of a shift in a series (docs/rota-domain.md#the-recurrence-pattern). */
 @ApiSchema({ name: 'RecurrencePattern', description: 'The series a shift belongs to' })
 export class RecurrencePatternDto implements RecurrencePatternView {
   @ApiProperty({ ...ID, description: 'The repeating shift id' }) id!: number;
@@ -41,7 +41,7 @@ export class RecurrencePatternDto implements RecurrencePatternView {
   @ApiProperty(FLAG) sun!: 0 | 1;
 }
 
-/** The spec's Shift record plus `rota_id` (rotas.md "Shifts"). */
+/** The interface's Shift record plus `rota_id` (docs/rota-domain.md#the-shift-record-and-list). */
 @ApiSchema({
   name: 'Shift',
   description: 'A booked shift; times are wall clock in the rota’s (the organisation’s) zone',
