@@ -47,8 +47,9 @@ export const FilesDocs = {
           'attached to (an expense attachment: the expense’s owner and those who approve claims for them); ' +
           'and, ' +
           'for an organisation image (`header_logo`, `logo`), by every member. An unknown id or another ' +
-          'organisation’s file: 404 (api.md: never a hint that it exists). ' +
-          'A file of the caller’s organisation the caller may not read: 403 (api.md: a refusal by the permission or hierarchy rule).',
+          'organisation’s file: 404 (never a hint that it exists: docs/http-conventions.md#tenancy). ' +
+          'A file of the caller’s organisation the caller may not read: 403 (a refusal by the permission or hierarchy ' +
+          'rule: docs/http-conventions.md#hierarchy).',
       }),
       ApiIdParam('id', 'File id'),
       ApiData(FileDto),

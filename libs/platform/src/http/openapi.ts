@@ -37,7 +37,10 @@ export function ApiDocs(
 }
 
 /** The one error shape (docs/http-conventions.md#the-error-body), as a schema (`ErrorBody` in the document). */
-@ApiSchema({ name: 'ErrorBody', description: 'Every error: `{ message, status_code, errors? }` (api.md).' })
+@ApiSchema({
+  name: 'ErrorBody',
+  description: 'Every error: `{ message, status_code, errors? }` (docs/http-conventions.md#errors).',
+})
 export class ErrorBodyDto implements ErrorBody {
   @ApiProperty({ example: 'The given data was invalid.' }) message!: string;
   @ApiProperty({ type: 'integer', example: 422 }) status_code!: number;

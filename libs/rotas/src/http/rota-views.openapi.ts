@@ -8,7 +8,8 @@ import { DayViewDto, PeriodViewDto } from './rota-views.responses.js';
 const VISIBILITY =
   'Permission: none: the rotas of teams the caller sees (a role in the team or a team above it); teams and rotas filters naming others are simply ' +
   'left out. A rota matches when it is not archived, passes the filters and is active on a day asked for; rotas come ordered by team name, rota name ' +
-  `(case-insensitive), then id, and past ${MAX_ROTAS} only the first ${MAX_ROTAS} with truncated true. Statuses (rotas.md "Views and statuses"): each ` +
+  `(case-insensitive), then id, and past ${MAX_ROTAS} only the first ${MAX_ROTAS} with truncated true. ` +
+  'Statuses (docs/rota-domain.md#statuses-and-views): each ' +
   'timeslot is cut into hours at whole wall-clock hours from its start; shift_count is the fewest volunteers on duty at any moment of the hour, required ' +
   'max(0, min − shift_count), status −2 below-minimum, −1 below-ideal, 0 ideal, 1 full, 2 over-maximum; a timeslot, a rota-day and a date take the ' +
   'lowest status of their parts; a closed rota-day has closed true, no hours and status 0.';

@@ -22,7 +22,8 @@ import { CREATE_SHIFTS_BODY_SCHEMA, CreateShiftItem } from './shift.dto.js';
 import { ShiftDto } from './shift.responses.js';
 
 export const BOOKING_RULES =
-  'The booking rules of rotas.md, checked in this order, each failure a 422 naming the field: 1 the rota is active that date and not closed (rota); ' +
+  'The booking rules (docs/rota-domain.md#booking-rules), checked in this order, each failure a 422 naming the field: ' +
+  '1 the rota is active that date and not closed (rota); ' +
   '2 the shift lies inside one timeslot of that date, or covers it exactly when require_full_timeslot (start_datetime); 3 the user belongs to the ' +
   'organisation and sees the rota (user); 4 the user is not on hold, unless ignore_on_hold and the caller is a manager (user); 5 on a restricted_by_role ' +
   'rota the user holds an allowed role profile, unless confirm_role_restriction and the caller is a manager (user); 6 the user has no other shift ' +
