@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import type { ProvisionResult } from '#app/identity';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
+import { bootStandalone, hillsideFile, logIn, logInAll, provision, TEST_PASSWORD } from '../support/test-app.js';
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 
@@ -49,14 +49,11 @@ describe('claims: 403 within the organisation, 404 outside it; the CSV export an
         user('noperm', [], 'north-shop'),
       ],
     });
-    await provision(app, {
-      organisation: { name: 'Hillside', slug: 'hillside', timezone: 'Europe/London' },
-      role_profiles: [{ key: 'shop', name: 'P' }],
-      teams: [{ key: 't', name: 'T' }],
-      users: [{ ...user('other', ['approve-claims', 'create-expenses'], 't'), email: 'other@hillside.example' }],
-    });
-    for (const who of ['vol', 'approver', 'southern', 'selfie', 'noperm'])
-      tokens[who] = await logIn(app, `${who}@riverside.example`);
+    await provision(
+      app,
+      hillsideFile([{ ...user('other', ['approve-claims', 'create-expenses'], 't'), email: 'other@hillside.example' }]),
+    );
+    Object.assign(tokens, await logInAll(app, ['vol', 'approver', 'southern', 'selfie', 'noperm']));
     tokens.other = await logIn(app, 'other@hillside.example');
     vol = org.users.vol!;
     const type = (

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import type { ProvisionResult } from '#app/identity';
 import { mailText, startMailCatcher } from '../support/mail-catcher.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, logIn, provision } from '../support/test-app.js';
+import { bootStandalone, hillsideFile, logIn, logInAll, provision, userFile } from '../support/test-app.js';
 
 const PASSWORD = 'a long enough password';
 const today = new Date().toISOString().slice(0, 10);
@@ -70,23 +70,15 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
     env = await testEnvironment({ SMTP_URL: mail.url, AUTH_RATE_LIMIT_PER_ADDRESS: '100000' });
     app = await bootStandalone(env.config);
     org = await provision(app, riversideFile());
-    await provision(app, {
-      organisation: { name: 'Hillside', slug: 'hillside', timezone: 'Europe/London' },
-      role_profiles: [{ key: 'p', name: 'P' }],
-      teams: [{ key: 't', name: 'T' }],
-      users: [
-        {
-          key: 'other',
-          email: 'other@hillside.example',
-          password: PASSWORD,
-          display_name: 'other',
-          permissions: ['create-expenses', 'approve-claims', 'edit-expense-settings'],
-          roles: [{ team: 't', role_profile: 'p' }],
-        },
-      ],
-    });
-    for (const who of ['vol', 'approver', 'selfie', 'admin', 'noperm'])
-      tokens[who] = await logIn(app, `${who}@riverside.example`);
+    await provision(
+      app,
+      hillsideFile([
+        userFile('other', ['create-expenses', 'approve-claims', 'edit-expense-settings'], ['t'], {
+          domain: 'hillside',
+        }),
+      ]),
+    );
+    Object.assign(tokens, await logInAll(app, ['vol', 'approver', 'selfie', 'admin', 'noperm']));
     tokens.other = await logIn(app, 'other@hillside.example');
   });
   afterAll(async () => {

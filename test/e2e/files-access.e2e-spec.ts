@@ -7,7 +7,16 @@ import { ProjectionReplayer } from '#app/event-store';
 import type { ProvisionResult } from '#app/identity';
 import { FileReferences1763700007200 } from '../../migrations/1763700007200-file-references.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
+import {
+  bootStandalone,
+  hillsideFile,
+  logIn,
+  logInAll,
+  provision,
+  TEST_PASSWORD,
+  userFile,
+} from '../support/test-app.js';
+import { eventCount } from '../support/nothing-written.js';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 const png = () =>
@@ -67,22 +76,11 @@ describe('files: who may read a file (GET /api/files/{id}, issue 10, item 5)', (
     env = await testEnvironment({ AUTH_RATE_LIMIT_PER_ADDRESS: '10000' });
     app = await bootStandalone(env.config);
     org = await provision(app, riverside());
-    await provision(app, {
-      organisation: { name: 'Hillside', slug: 'hillside', timezone: 'Europe/London' },
-      role_profiles: [{ key: 'p', name: 'P' }],
-      teams: [{ key: 't', name: 'T' }],
-      users: [
-        {
-          key: 'other',
-          email: 'other@hillside.example',
-          password: TEST_PASSWORD,
-          display_name: 'other',
-          permissions: ['manage-organisation', 'approve-claims'],
-          roles: [{ team: 't', role_profile: 'p' }],
-        },
-      ],
-    });
-    for (const who of ['a', 'b', 'manager', 'admin']) tokens[who] = await logIn(app, `${who}@riverside.example`);
+    await provision(
+      app,
+      hillsideFile([userFile('other', ['manage-organisation', 'approve-claims'], ['t'], { domain: 'hillside' })]),
+    );
+    Object.assign(tokens, await logInAll(app, ['a', 'b', 'manager', 'admin']));
     tokens.other = await logIn(app, 'other@hillside.example');
 
     const type = (
@@ -240,7 +238,7 @@ describe('files: who may read a file (GET /api/files/{id}, issue 10, item 5)', (
   });
 
   it('refuses to make a member’s receipt the organisation’s logo, which would show it to everyone', async () => {
-    const events = async () => Number((await app.get(DataSource).query('SELECT count(*)::int AS n FROM events'))[0].n);
+    const events = () => eventCount(app.get(DataSource));
     const photo = await upload('a', await png(), 'receipt-photo.png');
     const before = await events();
     const res = await http()

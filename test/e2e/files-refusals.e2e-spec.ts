@@ -7,6 +7,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootStandalone, logIn, organisationFile, provision } from '../support/test-app.js';
+import { eventCount } from '../support/nothing-written.js';
 
 /** Deterministic noise, so a PNG of it does not compress to almost nothing. */
 const noise = (bytes: number) =>
@@ -78,7 +79,7 @@ describe('files: uploads refused after the type check and broken multipart (issu
       return 0;
     }
   };
-  const events = async () => Number((await app.get(DataSource).query(`SELECT count(*)::int AS n FROM events`))[0].n);
+  const events = () => eventCount(app.get(DataSource));
 
   /** Runs `send`, expects `status` and `body`, and that nothing was stored or appended. */
   async function refused(send: () => request.Test, status: number, body: unknown) {

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { PERMISSIONS } from '#app/identity';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootStandalone, logIn, organisationFile, provision } from '../support/test-app.js';
+import { eventCount } from '../support/nothing-written.js';
 
 /**
  * Issue 10's fuzz test: generated bad bodies, queries and path ids sent to every operation of the
@@ -368,8 +369,7 @@ describe('fuzz: every operation of the OpenAPI document (issue 10)', () => {
     await env?.cleanup();
   });
 
-  const eventCount = async () =>
-    Number((await app.get(DataSource).query('SELECT count(*)::int AS n FROM events'))[0].n);
+  const events = () => eventCount(app.get(DataSource));
 
   async function send(op: Operation, req: FuzzRequest) {
     let r = http()[op.method](req.url).query(req.query);
@@ -406,7 +406,7 @@ describe('fuzz: every operation of the OpenAPI document (issue 10)', () => {
         }));
       const details = await fc.check(
         fc.asyncProperty(arb, async (req) => {
-          const before = await eventCount();
+          const before = await events();
           const res = await send(op, req);
           sent++;
           const key = `${res.status}`;
@@ -424,7 +424,7 @@ describe('fuzz: every operation of the OpenAPI document (issue 10)', () => {
               for (const messages of Object.values(res.body.errors as Record<string, unknown>))
                 expect(messages).toEqual(expect.arrayContaining([expect.any(String)]));
             }
-            expect({ where, events: await eventCount() }).toEqual({ where, events: before });
+            expect({ where, events: await events() }).toEqual({ where, events: before });
           }
         }),
         {
@@ -434,10 +434,11 @@ describe('fuzz: every operation of the OpenAPI document (issue 10)', () => {
         },
       );
       // Every operation runs; the failures of all of them are reported together.
-      if (details.failed)
-        failures.push(
-          `${op.method.toUpperCase()} ${op.path}: ${JSON.stringify(details.counterexample?.[0])}\n  ${String(details.errorInstance).split('\n').slice(0, 12).join('\n  ')}`,
-        );
+      if (details.failed) {
+        const example = JSON.stringify(details.counterexample?.[0]);
+        const trace = String(details.errorInstance).split('\n').slice(0, 12).join('\n  ');
+        failures.push(`${op.method.toUpperCase()} ${op.path}: ${example}\n  ${trace}`);
+      }
     }
     expect(failures).toEqual([]);
   });

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { ProvisionResult } from '#app/identity';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, logIn, organisationFile, provision } from '../support/test-app.js';
+import { bootStandalone, logIn, logInAll, organisationFile, provision } from '../support/test-app.js';
 
 describe('organisation settings (spec: Organisation; api.md permissions)', () => {
   let env: TestEnvironment;
@@ -40,8 +40,7 @@ describe('organisation settings (spec: Organisation; api.md permissions)', () =>
         { key: 'other', email: 'other@hillside.example', permissions: ['manage-organisation'] },
       ]),
     );
-    for (const who of ['admin', 'integrator', 'finance', 'plain', 'both'])
-      tokens[who] = await logIn(app, `${who}@riverside.example`);
+    Object.assign(tokens, await logInAll(app, ['admin', 'integrator', 'finance', 'plain', 'both']));
     tokens.other = await logIn(app, 'other@hillside.example');
   });
   afterAll(async () => {

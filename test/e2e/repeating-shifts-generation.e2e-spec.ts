@@ -13,6 +13,7 @@ import { todayIn } from '#app/platform';
 import { eventually } from '../support/eventually.js';
 import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
+import { eventCount } from '../support/nothing-written.js';
 
 const ZONE = 'Europe/London';
 /** The worker's queues, job name and scheduler (libs/rotas/src/repeating-shift: generation.reactor.ts, series-extension.ts). */
@@ -88,7 +89,6 @@ describe('repeating shifts: generation by the worker', () => {
   const http = () => request(app.getHttpServer());
   const boss = () => ({ authorization: `Bearer ${tokens.boss}` });
   const queue = (name: string) => app.get<Queue>(getQueueToken(name), { strict: false });
-  const events = async () => Number((await ds.query('SELECT count(*)::int AS n FROM events'))[0].n);
   /** A provider of the running app by its class name. */
   const provider = <T>(name: string): T => {
     const found = app
@@ -139,7 +139,9 @@ describe('repeating shifts: generation by the worker', () => {
   const seriesRow = async (id: number) =>
     (
       await ds.query(
-        `SELECT to_char(until, 'YYYY-MM-DD') AS until, to_char(generated_until, 'YYYY-MM-DD') AS generated_until, generated_until < until AS pending FROM rota_repeating_shifts WHERE id = $1`,
+        `SELECT to_char(until, 'YYYY-MM-DD') AS until, to_char(generated_until, 'YYYY-MM-DD') AS generated_until,
+                generated_until < until AS pending
+           FROM rota_repeating_shifts WHERE id = $1`,
         [id],
       )
     )[0] as {
@@ -225,20 +227,24 @@ describe('repeating shifts: generation by the worker', () => {
     await env?.cleanup();
   });
 
-  it('a weekly series is booked on exactly its dates, six calendar months from the first shift, each 09:00–17:00 local, and nothing stays pending', async () => {
-    const rota = await seedRota();
-    const id = await startSeries(rota, 'weekly', day, '09:00', '17:00', { recurrence_frequency: 1, end_date: null });
-    await generatedFully(id);
-    const until = plusMonths(day, 6);
-    expect(await seriesRow(id)).toEqual({ until, generated_until: until, pending: false });
-    const shifts = await listed('weekly', day, plusDays(until, 30));
-    expect(shifts.map((s) => s.date)).toEqual(expectedDates(day, 1, [weekdayOf(day)], until));
-    expect(new Set(shifts.map((s) => `${s.start_time}–${s.end_time} ${s.recurrence_pattern?.id}`))).toEqual(
-      new Set([`09:00–17:00 ${id}`]),
-    );
-    expect(await skips(id)).toEqual([]);
-    expect(await pendingRotas([rota])).toEqual(new Set());
-  });
+  it(
+    'a weekly series is booked on exactly its dates, six calendar months from the first shift, each ' +
+      '09:00–17:00 local, and nothing stays pending',
+    async () => {
+      const rota = await seedRota();
+      const id = await startSeries(rota, 'weekly', day, '09:00', '17:00', { recurrence_frequency: 1, end_date: null });
+      await generatedFully(id);
+      const until = plusMonths(day, 6);
+      expect(await seriesRow(id)).toEqual({ until, generated_until: until, pending: false });
+      const shifts = await listed('weekly', day, plusDays(until, 30));
+      expect(shifts.map((s) => s.date)).toEqual(expectedDates(day, 1, [weekdayOf(day)], until));
+      expect(new Set(shifts.map((s) => `${s.start_time}–${s.end_time} ${s.recurrence_pattern?.id}`))).toEqual(
+        new Set([`09:00–17:00 ${id}`]),
+      );
+      expect(await skips(id)).toEqual([]);
+      expect(await pendingRotas([rota])).toEqual(new Set());
+    },
+  );
 
   it('a fortnightly series on two weekdays with an end date is booked on exactly its dates, up to the end date', async () => {
     const rota = await seedRota();
@@ -294,38 +300,43 @@ describe('repeating shifts: generation by the worker', () => {
     ]);
   });
 
-  it('a weekly Sunday 09:00–17:00 Europe/London series from 2027-03-14 keeps 09:00–17:00 local: 09:00Z before the spring change, 08:00Z after; a time in the gap is skipped', async () => {
-    const rota = await seedRota();
-    const id = await startSeries(rota, 'dst', '2027-03-14', '09:00', '17:00', {
-      recurrence_frequency: 1,
-      end_date: '2027-04-11',
-    });
-    const night = await startSeries(rota, 'dst', '2027-03-21', '01:30', '03:00', {
-      recurrence_frequency: 1,
-      end_date: '2027-04-04',
-    });
-    await generatedFully(id);
-    await generatedFully(night);
-    const rows = (await ds.query(
-      `SELECT to_char(date, 'YYYY-MM-DD') AS date, start_wall, end_wall, to_char(starts_at AT TIME ZONE 'UTC', 'HH24:MI') AS utc FROM rota_shifts WHERE series_id = $1 AND status = 'booked' ORDER BY starts_at`,
-      [id],
-    )) as { date: string; start_wall: string; end_wall: string; utc: string }[];
-    expect(rows.map((r) => `${r.start_wall}–${r.end_wall.slice(11)} ${r.utc}Z`)).toEqual([
-      '2027-03-14 09:00–17:00 09:00Z',
-      '2027-03-21 09:00–17:00 09:00Z',
-      '2027-03-28 09:00–17:00 08:00Z',
-      '2027-04-04 09:00–17:00 08:00Z',
-      '2027-04-11 09:00–17:00 08:00Z',
-    ]);
-    const listedTimes = (await listed('dst', '2027-03-14', '2027-04-11')).map(
-      (s) => `${s.date} ${s.start_time}–${s.end_time}`,
-    );
-    expect(listedTimes).toEqual(
-      expect.arrayContaining(['2027-03-21 09:00–17:00', '2027-03-28 09:00–17:00', '2027-04-04 09:00–17:00']),
-    );
-    expect(await skips(night)).toEqual([{ date: '2027-03-28', reason: 'time_does_not_exist' }]);
-    expect((await perDate(night)).map((r) => r.date)).toEqual(['2027-03-21', '2027-04-04']);
-  });
+  it(
+    'a weekly Sunday 09:00–17:00 Europe/London series from 2027-03-14 keeps 09:00–17:00 local: 09:00Z ' +
+      'before the spring change, 08:00Z after; a time in the gap is skipped',
+    async () => {
+      const rota = await seedRota();
+      const id = await startSeries(rota, 'dst', '2027-03-14', '09:00', '17:00', {
+        recurrence_frequency: 1,
+        end_date: '2027-04-11',
+      });
+      const night = await startSeries(rota, 'dst', '2027-03-21', '01:30', '03:00', {
+        recurrence_frequency: 1,
+        end_date: '2027-04-04',
+      });
+      await generatedFully(id);
+      await generatedFully(night);
+      const rows = (await ds.query(
+        `SELECT to_char(date, 'YYYY-MM-DD') AS date, start_wall, end_wall, to_char(starts_at AT TIME ZONE 'UTC', 'HH24:MI') AS utc
+           FROM rota_shifts WHERE series_id = $1 AND status = 'booked' ORDER BY starts_at`,
+        [id],
+      )) as { date: string; start_wall: string; end_wall: string; utc: string }[];
+      expect(rows.map((r) => `${r.start_wall}–${r.end_wall.slice(11)} ${r.utc}Z`)).toEqual([
+        '2027-03-14 09:00–17:00 09:00Z',
+        '2027-03-21 09:00–17:00 09:00Z',
+        '2027-03-28 09:00–17:00 08:00Z',
+        '2027-04-04 09:00–17:00 08:00Z',
+        '2027-04-11 09:00–17:00 08:00Z',
+      ]);
+      const listedTimes = (await listed('dst', '2027-03-14', '2027-04-11')).map(
+        (s) => `${s.date} ${s.start_time}–${s.end_time}`,
+      );
+      expect(listedTimes).toEqual(
+        expect.arrayContaining(['2027-03-21 09:00–17:00', '2027-03-28 09:00–17:00', '2027-04-04 09:00–17:00']),
+      );
+      expect(await skips(night)).toEqual([{ date: '2027-03-28', reason: 'time_does_not_exist' }]);
+      expect((await perDate(night)).map((r) => r.date)).toEqual(['2027-03-21', '2027-04-04']);
+    },
+  );
 
   it('pending until the job is done; a worker killed after one chunk, then concurrent and repeated runs, book each date once', async () => {
     const rota = await seedRota();
@@ -365,13 +376,13 @@ describe('repeating shifts: generation by the worker', () => {
         [cause, ...others].flatMap((by) => [run({ chunkSize: 5 }, by), run({ chunkSize: 7 }, by), run({}, by)]),
       );
       expect(await run()).toBe(0);
-      const before = await events();
+      const before = await eventCount(ds);
       await generation.resume();
       await eventually(
         async () => (await (await generation.getJob(started!.eventId))?.getState()) === 'completed',
         30_000,
       );
-      expect(await events()).toBe(before);
+      expect(await eventCount(ds)).toBe(before);
 
       expect(await perDate(id)).toEqual(expected.map((date) => ({ date, n: 1 })));
       // No run decided on a stale read: none saw the others' shifts as its own occurrences' overlaps.
@@ -391,74 +402,83 @@ describe('repeating shifts: generation by the worker', () => {
     }
   }, 120_000);
 
-  it('the daily extension: one scheduler however often the worker starts; it moves an open-ended series six months past today, the new dates are booked, and a second run changes nothing', async () => {
-    const extension = queue(EXTENSION_QUEUE);
-    await provider<Scheduler>('SeriesExtensionScheduler').onApplicationBootstrap();
-    expect(await extension.getJobScheduler(EXTENSION_SCHEDULER)).toMatchObject({
-      name: EXTEND_JOB,
-      pattern: EXTENSION_PATTERN,
-      tz: 'UTC',
-    });
-    expect(await extension.getJobSchedulersCount()).toBe(1);
-    // The scheduler's next run waits in its own queue, delayed to 03:00 UTC; generation's queue holds no delayed job.
-    expect((await extension.getDelayed()).map((j) => j.name)).toEqual([EXTEND_JOB]);
-
-    const rota = await seedRota();
-    const id = await startSeries(rota, 'extended', day, '12:00', '13:00', { recurrence_frequency: 1, end_date: null });
-    await generatedFully(id);
-    // The scheduled job's work, as the worker runs it (a job added by hand would wait behind the
-    // delayed one in the embedded mode: see series-extension.ts); then every generation it caused.
-    let runs = 0;
-    const extend = async (data: { asOf?: string }): Promise<number> => {
-      const extended = await provider<ExtensionProcessor>('SeriesExtensionProcessor').process({
-        id: `test-${++runs}`,
+  it(
+    'the daily extension: one scheduler however often the worker starts; it moves an open-ended series ' +
+      'six months past today, the new dates are booked, and a second run changes nothing',
+    async () => {
+      const extension = queue(EXTENSION_QUEUE);
+      await provider<Scheduler>('SeriesExtensionScheduler').onApplicationBootstrap();
+      expect(await extension.getJobScheduler(EXTENSION_SCHEDULER)).toMatchObject({
         name: EXTEND_JOB,
-        data,
+        pattern: EXTENSION_PATTERN,
+        tz: 'UTC',
       });
-      await eventually(
-        async () =>
-          Number(
-            (await ds.query('SELECT count(*)::int AS n FROM rota_repeating_shifts WHERE generated_until < until'))[0].n,
-          ) === 0,
-        60_000,
+      expect(await extension.getJobSchedulersCount()).toBe(1);
+      // The scheduler's next run waits in its own queue, delayed to 03:00 UTC; generation's queue holds no delayed job.
+      expect((await extension.getDelayed()).map((j) => j.name)).toEqual([EXTEND_JOB]);
+
+      const rota = await seedRota();
+      const id = await startSeries(rota, 'extended', day, '12:00', '13:00', {
+        recurrence_frequency: 1,
+        end_date: null,
+      });
+      await generatedFully(id);
+      // The scheduled job's work, as the worker runs it (a job added by hand would wait behind the
+      // delayed one in the embedded mode: see series-extension.ts); then every generation it caused.
+      let runs = 0;
+      const extend = async (data: { asOf?: string }): Promise<number> => {
+        const extended = await provider<ExtensionProcessor>('SeriesExtensionProcessor').process({
+          id: `test-${++runs}`,
+          name: EXTEND_JOB,
+          data,
+        });
+        await eventually(
+          async () =>
+            Number(
+              (await ds.query('SELECT count(*)::int AS n FROM rota_repeating_shifts WHERE generated_until < until'))[0]
+                .n,
+            ) === 0,
+          60_000,
+        );
+        await eventually(
+          async () =>
+            Object.values(
+              await queue(GENERATION_QUEUE).getJobCounts('waiting', 'active', 'delayed', 'prioritized'),
+            ).every((n) => n === 0),
+          60_000,
+        );
+        return extended;
+      };
+
+      // Today: every open-ended series already reaches six months ahead. Twice: nothing either time.
+      const before = await eventCount(ds);
+      expect(await extend({})).toBe(0);
+      expect(await extend({})).toBe(0);
+      expect(await eventCount(ds)).toBe(before);
+
+      // Two months on: the series moves to six months after that day, and the worker books the new dates.
+      const later = plusDays(today, 60);
+      expect(await extend({ asOf: later })).toBeGreaterThanOrEqual(1);
+      const until = plusMonths(later, 6);
+      expect(await seriesRow(id)).toEqual({ until, generated_until: until, pending: false });
+      const expected = expectedDates(day, 1, [weekdayOf(day)], until);
+      expect((await listed('extended', day, until)).map((s) => s.date)).toEqual(expected);
+      const [extendedEvent, ...more] = (await app.get(EventStore).readStream(`rotas.RepeatingShift-${id}`)).filter(
+        (e) => e.type === 'rotas.RepeatingShiftExtended',
       );
-      await eventually(
-        async () =>
-          Object.values(
-            await queue(GENERATION_QUEUE).getJobCounts('waiting', 'active', 'delayed', 'prioritized'),
-          ).every((n) => n === 0),
-        60_000,
-      );
-      return extended;
-    };
+      expect(more).toEqual([]);
+      expect(extendedEvent!).toMatchObject({
+        data: { id, until },
+        metadata: { organisationId: org.organisation.id, actor: { kind: 'system', reason: 'series extension' } },
+      });
 
-    // Today: every open-ended series already reaches six months ahead. Twice: nothing either time.
-    const before = await events();
-    expect(await extend({})).toBe(0);
-    expect(await extend({})).toBe(0);
-    expect(await events()).toBe(before);
-
-    // Two months on: the series moves to six months after that day, and the worker books the new dates.
-    const later = plusDays(today, 60);
-    expect(await extend({ asOf: later })).toBeGreaterThanOrEqual(1);
-    const until = plusMonths(later, 6);
-    expect(await seriesRow(id)).toEqual({ until, generated_until: until, pending: false });
-    const expected = expectedDates(day, 1, [weekdayOf(day)], until);
-    expect((await listed('extended', day, until)).map((s) => s.date)).toEqual(expected);
-    const [extendedEvent, ...more] = (await app.get(EventStore).readStream(`rotas.RepeatingShift-${id}`)).filter(
-      (e) => e.type === 'rotas.RepeatingShiftExtended',
-    );
-    expect(more).toEqual([]);
-    expect(extendedEvent!).toMatchObject({
-      data: { id, until },
-      metadata: { organisationId: org.organisation.id, actor: { kind: 'system', reason: 'series extension' } },
-    });
-
-    // The same day's second run, and two more at once: nothing at all.
-    const after = await events();
-    expect(await extend({ asOf: later })).toBe(0);
-    expect(await Promise.all([extend({ asOf: later }), extend({ asOf: later })])).toEqual([0, 0]);
-    expect(await events()).toBe(after);
-    expect(await perDate(id)).toEqual(expected.map((date) => ({ date, n: 1 })));
-  }, 180_000);
+      // The same day's second run, and two more at once: nothing at all.
+      const after = await eventCount(ds);
+      expect(await extend({ asOf: later })).toBe(0);
+      expect(await Promise.all([extend({ asOf: later }), extend({ asOf: later })])).toEqual([0, 0]);
+      expect(await eventCount(ds)).toBe(after);
+      expect(await perDate(id)).toEqual(expected.map((date) => ({ date, n: 1 })));
+    },
+    180_000,
+  );
 });

@@ -11,6 +11,7 @@ import { todayIn } from '#app/platform';
 import { eventually } from '../support/eventually.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
+import { eventCount } from '../support/nothing-written.js';
 
 const ZONE = 'Europe/London';
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
@@ -91,7 +92,6 @@ describe('rota changes cancel the booked shifts they leave outside the rota', ()
     (await store.readStream(`rotas.Rota-${rotaId}`)).filter((e) => e.type === type).at(-1)!;
   const cancellations = async (shiftId: number) =>
     (await store.readStream(`rotas.Shift-${shiftId}`)).filter((e) => e.type === 'rotas.ShiftCancelled');
-  const eventCount = async () => Number((await ds.query('SELECT count(*)::int AS n FROM events'))[0].n);
 
   beforeAll(async () => {
     env = await testEnvironment({ AUTH_RATE_LIMIT_PER_ADDRESS: '100000' });
@@ -122,61 +122,72 @@ describe('rota changes cancel the booked shifts they leave outside the rota', ()
     await env?.cleanup();
   });
 
-  it('bulk close: the shift on the closed date is cancelled (rota_closed) as the system, caused by the RotaClosed; it leaves the list and its GET is a 404; the other stays; a job run again adds nothing', async () => {
-    const rota = await seedRota('close');
-    const [closedDay, openDay] = [plusDays(today, 3), plusDays(today, 4)];
-    const onClosed = await book(rota, closedDay, '10:00', '12:00');
-    const onOpen = await book(rota, openDay, '10:00', '12:00');
-    await http()
-      .post('/api/rotas/bulk')
-      .set(as('boss'))
-      .send({ action: 'close', rota_ids: [rota], data: { dates: [closedDay] } })
-      .expect(204);
+  it(
+    'bulk close: the shift on the closed date is cancelled (rota_closed) as the system, caused by the ' +
+      'RotaClosed; it leaves the list and its GET is a 404; the other stays; a job run again adds nothing',
+    async () => {
+      const rota = await seedRota('close');
+      const [closedDay, openDay] = [plusDays(today, 3), plusDays(today, 4)];
+      const onClosed = await book(rota, closedDay, '10:00', '12:00');
+      const onOpen = await book(rota, openDay, '10:00', '12:00');
+      await http()
+        .post('/api/rotas/bulk')
+        .set(as('boss'))
+        .send({ action: 'close', rota_ids: [rota], data: { dates: [closedDay] } })
+        .expect(204);
 
-    await eventually(async () => (await status(onClosed)).status === 'cancelled', 30_000);
-    expect(await status(onClosed)).toEqual({ status: 'cancelled', cancel_reason: 'rota_closed', sequence: 1 });
-    expect(await status(onOpen)).toMatchObject({ status: 'booked' });
-    expect(await listed(rota)).toEqual([onOpen]);
-    await http().get(`/api/rota/shifts/${onClosed}`).set(as('boss')).expect(404);
-    await http().get(`/api/rota/shifts/${onOpen}`).set(as('boss')).expect(200);
+      await eventually(async () => (await status(onClosed)).status === 'cancelled', 30_000);
+      expect(await status(onClosed)).toEqual({ status: 'cancelled', cancel_reason: 'rota_closed', sequence: 1 });
+      expect(await status(onOpen)).toMatchObject({ status: 'booked' });
+      expect(await listed(rota)).toEqual([onOpen]);
+      await http().get(`/api/rota/shifts/${onClosed}`).set(as('boss')).expect(404);
+      await http().get(`/api/rota/shifts/${onOpen}`).set(as('boss')).expect(200);
 
-    const closed = await lastRotaEvent(rota, 'rotas.RotaClosed');
-    const [cancel] = await cancellations(onClosed);
-    expect(cancel).toMatchObject({
-      eventId: derivedEventId(closed.eventId, `rotas.Shift-${onClosed}/0`),
-      data: { id: onClosed, rotaId: rota, userId: org.users.vol, date: closedDay, reason: 'rota_closed', sequence: 1 },
-      metadata: {
-        organisationId: org.organisation.id,
-        actor: systemActor('rota change'),
-        causationId: closed.eventId,
-        correlationId: closed.metadata.correlationId,
-      },
-    });
+      const closed = await lastRotaEvent(rota, 'rotas.RotaClosed');
+      const [cancel] = await cancellations(onClosed);
+      expect(cancel).toMatchObject({
+        eventId: derivedEventId(closed.eventId, `rotas.Shift-${onClosed}/0`),
+        data: {
+          id: onClosed,
+          rotaId: rota,
+          userId: org.users.vol,
+          date: closedDay,
+          reason: 'rota_closed',
+          sequence: 1,
+        },
+        metadata: {
+          organisationId: org.organisation.id,
+          actor: systemActor('rota change'),
+          causationId: closed.eventId,
+          correlationId: closed.metadata.correlationId,
+        },
+      });
 
-    // The job as BullMQ keeps it (the event id is its id), run twice more by the worker (a retry, a double): nothing new.
-    const queue = app.get<Queue>(getQueueToken(ROTA_MISFITS), { strict: false });
-    const job = (await queue.getJob(closed.eventId)) as Job;
-    expect(job.data).toMatchObject({
-      id: rota,
-      effectiveFrom: closedDay,
-      type: 'rotas.RotaClosed',
-      cause: { eventId: closed.eventId },
-    });
-    const before = await eventCount();
-    const again = await Promise.all(
-      ['again-1', 'again-2'].map((suffix) => queue.add(job.name, job.data, { jobId: `${closed.eventId}-${suffix}` })),
-    );
-    await eventually(
-      async () =>
-        (await Promise.all(again.map((j) => j.getState()))).every(
-          (state) => state === 'completed' || state === 'failed',
-        ),
-      30_000,
-    );
-    expect(await Promise.all(again.map((j) => j.getState()))).toEqual(['completed', 'completed']);
-    expect(await eventCount()).toBe(before);
-    expect(await cancellations(onClosed)).toHaveLength(1);
-  });
+      // The job as BullMQ keeps it (the event id is its id), run twice more by the worker (a retry, a double): nothing new.
+      const queue = app.get<Queue>(getQueueToken(ROTA_MISFITS), { strict: false });
+      const job = (await queue.getJob(closed.eventId)) as Job;
+      expect(job.data).toMatchObject({
+        id: rota,
+        effectiveFrom: closedDay,
+        type: 'rotas.RotaClosed',
+        cause: { eventId: closed.eventId },
+      });
+      const before = await eventCount(ds);
+      const again = await Promise.all(
+        ['again-1', 'again-2'].map((suffix) => queue.add(job.name, job.data, { jobId: `${closed.eventId}-${suffix}` })),
+      );
+      await eventually(
+        async () =>
+          (await Promise.all(again.map((j) => j.getState()))).every(
+            (state) => state === 'completed' || state === 'failed',
+          ),
+        30_000,
+      );
+      expect(await Promise.all(again.map((j) => j.getState()))).toEqual(['completed', 'completed']);
+      expect(await eventCount(ds)).toBe(before);
+      expect(await cancellations(onClosed)).toHaveLength(1);
+    },
+  );
 
   it('PUT timeslots: a shift outside the new timeslots is cancelled (outside_timeslot); one inside them, and one before `from`, stay', async () => {
     const rota = await seedRota('slots');

@@ -7,7 +7,7 @@ import request from 'supertest';
 import type { ProvisionResult } from '#app/identity';
 import { todayIn } from '#app/platform';
 import { eventually } from '../support/eventually.js';
-import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
+import { bootStandalone, logIn, logInAll, provision, userFile } from '../support/test-app.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 
 const ZONE = 'Europe/London';
@@ -50,14 +50,8 @@ describe('rota views: period and day', () => {
   const dayView = (who: string, date: string, query: Record<string, string> = {}) =>
     http().get(`/api/rota/day/${date}`).set(as(who)).query(query);
   const ids = (...keys: string[]) => keys.map((k) => rotas[k]).join(',');
-  const user = (key: string, permissions: string[], teams: string[], domain = 'riverside') => ({
-    key,
-    email: `${key}@${domain}.example`,
-    password: TEST_PASSWORD,
-    display_name: `${key} name`,
-    permissions,
-    roles: teams.map((team) => ({ team, role_profile: 'shop' })),
-  });
+  const user = (key: string, permissions: string[], teams: string[], domain?: string) =>
+    userFile(key, permissions, teams, { name: `${key} name`, domain });
   const book = async (rota: string, who: string, from: string, to: string, extra: object = {}) => {
     const body = {
       rota: { id: rotas[rota] },
@@ -111,7 +105,7 @@ describe('rota views: period and day', () => {
       teams: [{ key: 't', name: 'T' }],
       users: [user('hill', [], ['t'], 'hillside')],
     });
-    for (const who of ['boss', 'vol', 'southvol']) tokens[who] = await logIn(app, `${who}@riverside.example`);
+    Object.assign(tokens, await logInAll(app, ['boss', 'vol', 'southvol']));
     tokens.hill = await logIn(app, 'hill@hillside.example');
     const pattern = (
       await http().post('/api/shift-patterns').set(as('boss')).send({ name: 'Stairs', pattern: stairs }).expect(201)
@@ -319,46 +313,51 @@ describe('rota views: period and day', () => {
     );
   });
 
-  it('the period: the current month by default, at most 92 dates, a 422 naming end_date past that or before start_date, list and user_flags checked', async () => {
-    const { body } = await period('vol', {}).expect(200);
-    const first = `${today.slice(0, 8)}01`;
-    const last = DateTime.fromISO(first).endOf('month').toISODate();
-    expect([body.start_date, body.end_date, body.dates.length, body.dates[0].date]).toEqual([
-      first,
-      last,
-      DateTime.fromISO(first).daysInMonth,
-      first,
-    ]);
-    expect(
-      (await period('vol', { start_date: '2027-01-01', end_date: '2027-04-02' }).expect(200)).body.dates,
-    ).toHaveLength(92);
-    const refused = async (query: Record<string, string>) => {
-      const res = await period('vol', query).expect(422);
-      return Object.keys(res.body.errors);
-    };
-    expect(await refused({ start_date: '2027-01-01', end_date: '2027-04-03' })).toEqual(['end_date']);
-    expect(await refused({ start_date: '2027-01-10', end_date: '2027-01-09' })).toEqual(['end_date']);
-    expect(await refused({ start_date: '2027-02-30' })).toEqual(['start_date']);
-    expect(await refused({ list: 'full' })).toEqual(['list']);
-    expect(await refused({ user_flags: 'yes' })).toEqual(['user_flags']);
-    expect(await refused({ rotas: 'one' })).toEqual(['rotas']);
-    // One end given: the other is the spec's default (the current month's first or last day), unless that makes a range the view refuses; then the given date's month.
-    const later = DateTime.fromISO(first).plus({ days: 40 }).toISODate()!;
-    expect((await period('vol', { end_date: later }).expect(200)).body).toEqual(
-      expect.objectContaining({ start_date: first, end_date: later }),
-    );
-    expect((await period('vol', { start_date: first.replace(/-01$/, '-05') }).expect(200)).body).toEqual(
-      expect.objectContaining({ start_date: first.replace(/-01$/, '-05'), end_date: last }),
-    );
-    expect((await period('vol', { start_date: '2099-02-10' }).expect(200)).body).toEqual(
-      expect.objectContaining({ start_date: '2099-02-10', end_date: '2099-02-28' }),
-    );
-    expect((await period('vol', { end_date: '2099-02-10' }).expect(200)).body).toEqual(
-      expect.objectContaining({ start_date: '2099-02-01', end_date: '2099-02-10' }),
-    );
-    expect(Object.keys((await dayView('vol', 'tomorrow').expect(422)).body.errors)).toEqual(['date']);
-    expect(Object.keys((await dayView('vol', '2027-02-30').expect(422)).body.errors)).toEqual(['date']);
-  });
+  it(
+    'the period: the current month by default, at most 92 dates, a 422 naming end_date past that or ' +
+      'before start_date, list and user_flags checked',
+    async () => {
+      const { body } = await period('vol', {}).expect(200);
+      const first = `${today.slice(0, 8)}01`;
+      const last = DateTime.fromISO(first).endOf('month').toISODate();
+      expect([body.start_date, body.end_date, body.dates.length, body.dates[0].date]).toEqual([
+        first,
+        last,
+        DateTime.fromISO(first).daysInMonth,
+        first,
+      ]);
+      expect(
+        (await period('vol', { start_date: '2027-01-01', end_date: '2027-04-02' }).expect(200)).body.dates,
+      ).toHaveLength(92);
+      const refused = async (query: Record<string, string>) => {
+        const res = await period('vol', query).expect(422);
+        return Object.keys(res.body.errors);
+      };
+      expect(await refused({ start_date: '2027-01-01', end_date: '2027-04-03' })).toEqual(['end_date']);
+      expect(await refused({ start_date: '2027-01-10', end_date: '2027-01-09' })).toEqual(['end_date']);
+      expect(await refused({ start_date: '2027-02-30' })).toEqual(['start_date']);
+      expect(await refused({ list: 'full' })).toEqual(['list']);
+      expect(await refused({ user_flags: 'yes' })).toEqual(['user_flags']);
+      expect(await refused({ rotas: 'one' })).toEqual(['rotas']);
+      // One end given: the other is the spec's default (the current month's first or last day),
+      // unless that makes a range the view refuses; then the given date's month.
+      const later = DateTime.fromISO(first).plus({ days: 40 }).toISODate()!;
+      expect((await period('vol', { end_date: later }).expect(200)).body).toEqual(
+        expect.objectContaining({ start_date: first, end_date: later }),
+      );
+      expect((await period('vol', { start_date: first.replace(/-01$/, '-05') }).expect(200)).body).toEqual(
+        expect.objectContaining({ start_date: first.replace(/-01$/, '-05'), end_date: last }),
+      );
+      expect((await period('vol', { start_date: '2099-02-10' }).expect(200)).body).toEqual(
+        expect.objectContaining({ start_date: '2099-02-10', end_date: '2099-02-28' }),
+      );
+      expect((await period('vol', { end_date: '2099-02-10' }).expect(200)).body).toEqual(
+        expect.objectContaining({ start_date: '2099-02-01', end_date: '2099-02-10' }),
+      );
+      expect(Object.keys((await dayView('vol', 'tomorrow').expect(422)).body.errors)).toEqual(['date']);
+      expect(Object.keys((await dayView('vol', '2027-02-30').expect(422)).body.errors)).toEqual(['date']);
+    },
+  );
 
   it('data_ready is false while the worker is still booking a series of a returned rota, true once it is done; the day view shows the series', async () => {
     const queue = app.get<Queue>(getQueueToken(GENERATION_QUEUE), { strict: false });

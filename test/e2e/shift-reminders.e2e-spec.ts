@@ -11,6 +11,7 @@ import { eventually } from '../support/eventually.js';
 import { mailText, startMailCatcher } from '../support/mail-catcher.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
+import { eventCount } from '../support/nothing-written.js';
 
 /**
  * A zone where it is about noon while the suite runs (fixed offsets: Etc/GMT-3 is UTC+3), so a
@@ -214,50 +215,63 @@ describe('shift reminders', () => {
     await mail?.stop();
   });
 
-  it('a shift booked a little over the window ahead is reminded when the window reaches it: one mail at the SMTP server, to its volunteer, naming the rota, the local date and the start time', async () => {
-    const w = await world();
-    const { start, hours, due } = timing(lead(2));
-    await w.setHours(hours);
-    const id = await w.book('vol', start);
-    await expectWaiting(id, start);
+  it(
+    'a shift booked a little over the window ahead is reminded when the window reaches it: one mail at ' +
+      'the SMTP server, to its volunteer, naming the rota, the local date and the start time',
+    async () => {
+      const w = await world();
+      const { start, hours, due } = timing(lead(2));
+      await w.setHours(hours);
+      const id = await w.book('vol', start);
+      await expectWaiting(id, start);
 
-    await sleep(due - 500 - Date.now());
-    expect(w.inbox('vol')).toHaveLength(0);
-    const message = await w.reminder('vol');
-    expect(subjectOf(message.raw)).toBe(`Shift reminder: Café, ${start.toFormat('cccc yyyy-LL-dd HH:mm')}`);
-    expect(message.to).toEqual([w.address('vol')]);
-    expect(bodyOf(message.raw)).toContain(
-      `A reminder of your shift on Café:\n\n${start.toFormat('cccc yyyy-LL-dd')}, ${start.toFormat('HH:mm')} to ${start.plus({ minutes: 30 }).toFormat('HH:mm')}`,
-    );
-    expect(bodyOf(message.raw)).toContain('Hello Vol,');
-    await eventually(async () => (await reminderState(reminderJob(id, start))) === undefined, 10_000);
-    expect(w.inbox('vol')).toHaveLength(1);
-  }, 90_000);
+      await sleep(due - 500 - Date.now());
+      expect(w.inbox('vol')).toHaveLength(0);
+      const message = await w.reminder('vol');
+      expect(subjectOf(message.raw)).toBe(`Shift reminder: Café, ${start.toFormat('cccc yyyy-LL-dd HH:mm')}`);
+      expect(message.to).toEqual([w.address('vol')]);
+      const [day, from, to] = [
+        start.toFormat('cccc yyyy-LL-dd'),
+        start.toFormat('HH:mm'),
+        start.plus({ minutes: 30 }).toFormat('HH:mm'),
+      ];
+      expect(bodyOf(message.raw)).toContain(`A reminder of your shift on Café:\n\n${day}, ${from} to ${to}`);
+      expect(bodyOf(message.raw)).toContain('Hello Vol,');
+      await eventually(async () => (await reminderState(reminderJob(id, start))) === undefined, 10_000);
+      expect(w.inbox('vol')).toHaveLength(1);
+    },
+    90_000,
+  );
 
-  it('moving the shift moves its reminder: one mail, for the new time; the old time’s job sends nothing, and moving back to a time already reminded sends nothing', async () => {
-    const w = await world();
-    const { start, hours, due } = timing(lead(3));
-    const later = start.plus({ minutes: 1 }); // its reminder a minute after the new time's
-    await w.setHours(hours);
-    const id = await w.book('vol', later);
-    await expectWaiting(id, later);
-    await w.move(id, start);
-    await expectWaiting(id, start);
+  it(
+    'moving the shift moves its reminder: one mail, for the new time; the old time’s job sends nothing, ' +
+      'and moving back to a time already reminded sends nothing',
+    async () => {
+      const w = await world();
+      const { start, hours, due } = timing(lead(3));
+      const later = start.plus({ minutes: 1 }); // its reminder a minute after the new time's
+      await w.setHours(hours);
+      const id = await w.book('vol', later);
+      await expectWaiting(id, later);
+      await w.move(id, start);
+      await expectWaiting(id, start);
 
-    await sleep(due - 500 - Date.now());
-    expect(w.inbox('vol')).toHaveLength(0);
-    const message = await w.reminder('vol');
-    expect(bodyOf(message.raw)).toContain(`${start.toFormat('cccc yyyy-LL-dd')}, ${start.toFormat('HH:mm')} to`);
+      await sleep(due - 500 - Date.now());
+      expect(w.inbox('vol')).toHaveLength(0);
+      const message = await w.reminder('vol');
+      expect(bodyOf(message.raw)).toContain(`${start.toFormat('cccc yyyy-LL-dd')}, ${start.toFormat('HH:mm')} to`);
 
-    // The old time's job, run now rather than in a minute: the shift starts at another time, so nothing.
-    await (await reminders.getJob(reminderJob(id, later)))!.promote();
-    await eventually(async () => (await reminderState(reminderJob(id, later))) === undefined, 30_000);
-    // Away and back to the time reminded (inside the window now, so due at once): the outbox has sent it.
-    await w.move(id, later);
-    await w.move(id, start);
-    await sleep(1_000);
-    expect(w.inbox('vol')).toHaveLength(1);
-  }, 90_000);
+      // The old time's job, run now rather than in a minute: the shift starts at another time, so nothing.
+      await (await reminders.getJob(reminderJob(id, later)))!.promote();
+      await eventually(async () => (await reminderState(reminderJob(id, later))) === undefined, 30_000);
+      // Away and back to the time reminded (inside the window now, so due at once): the outbox has sent it.
+      await w.move(id, later);
+      await w.move(id, start);
+      await sleep(1_000);
+      expect(w.inbox('vol')).toHaveLength(1);
+    },
+    90_000,
+  );
 
   it('cancelling the shift sends no reminder: its waiting job is dropped, and nothing comes when it would have been due', async () => {
     const w = await world();
@@ -318,7 +332,7 @@ describe('shift reminders', () => {
   it('shift_reminder_hours: a string holding 0–336 (else 422), "48" by default, seen and set only by holders of manage-rotas', async () => {
     const w = await world();
     const ds = app.get(DataSource);
-    const events = async () => (await ds.query(`SELECT count(*)::int AS n FROM events`))[0].n as number;
+    const events = () => eventCount(ds);
     expect((await w.detailed('boss')).shift_reminder_hours).toBe('48');
     for (const who of ['admin', 'vol']) expect(await w.detailed(who)).not.toHaveProperty('shift_reminder_hours');
     expect((await http().get('/api/organisation').set(w.as('boss')).expect(200)).body.data).not.toHaveProperty(

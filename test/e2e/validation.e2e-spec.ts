@@ -5,7 +5,8 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { ProvisionResult } from '#app/identity';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, logIn, organisationFile, provision } from '../support/test-app.js';
+import { bootStandalone, logIn, logInAll, organisationFile, provision } from '../support/test-app.js';
+import { eventCount, expectRefused } from '../support/nothing-written.js';
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 
@@ -21,7 +22,7 @@ describe('validation at the edge (api.md: 422 naming the field; bad input never 
   const tokens: Record<string, string> = {};
   const http = () => request(app.getHttpServer());
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
-  const events = async () => (await app.get(DataSource).query(`SELECT count(*)::int AS n FROM events`))[0].n as number;
+  const events = () => eventCount(app.get(DataSource));
   let type: { id: number; name: string; order_id: number };
   let rate: Record<string, unknown> & { id: number };
   let expense: Record<string, unknown> & { id: number };
@@ -30,15 +31,9 @@ describe('validation at the edge (api.md: 422 naming the field; bad input never 
 
   /** Sends a request that must be refused with `status` naming exactly `fields`, and checks that no event was appended. */
   async function refused(send: () => request.Test, status: number, fields?: string[]) {
-    const before = await events();
-    const res = await send();
-    expect({ status: res.status, body: res.body }).toEqual({
-      status,
-      body: expect.objectContaining({ status_code: status, message: expect.any(String) }),
-    });
-    if (fields) expect(Object.keys(res.body.errors ?? {}).sort()).toEqual([...fields].sort());
-    expect(await events()).toBe(before);
-    return res.body as { message: string; errors?: Record<string, string[]> };
+    const body = await expectRefused(app.get(DataSource), send, status);
+    if (fields) expect(Object.keys(body.errors ?? {}).sort()).toEqual([...fields].sort());
+    return body;
   }
 
   /** Sends an update that changes nothing: a 200 with the current record, and no event. */
@@ -69,7 +64,7 @@ describe('validation at the edge (api.md: 422 naming the field; bad input never 
         },
       ]),
     );
-    for (const who of ['admin', 'vol']) tokens[who] = await logIn(app, `${who}@riverside.example`);
+    Object.assign(tokens, await logInAll(app, ['admin', 'vol']));
     type = (await http().post('/api/expenses/types').set(as('admin')).send({ name: 'Travel', position: 1 }).expect(201))
       .body;
     rate = (
