@@ -215,41 +215,45 @@ describe('calendar feeds (issue 16 item 1)', () => {
     expect((await feed(url)).res.status).toBe(200);
   });
 
-  it('the feed is RFC 5545 text/calendar that node-ical reads: one VEVENT per booked shift with the shift’s UID, SEQUENCE, rota name and team, in the rota zone with its VTIMEZONE', async () => {
-    const url = await issue('ann');
-    const date = plusDays(today, 5);
-    const shift = await book('ann', date, '07:30', '15:00');
-    const { res, text, events: list } = await feed(url);
-    expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toBe('text/calendar; charset=utf-8');
-    expect(res.headers['cache-control']).toBe('private, no-cache');
-    expect(res.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
-    // CRLF line ends, VERSION, PRODID, no METHOD (a feed, not an invitation), one VTIMEZONE, DTSTAMP per VEVENT.
-    expect(text.split('\r\n').every((line) => !line.includes('\n'))).toBe(true);
-    expect(text).toMatch(/^BEGIN:VCALENDAR\r\nVERSION:2\.0\r\nPRODID:[^\r\n]+\r\n/);
-    expect(text).not.toMatch(/\r\nMETHOD:/);
-    expect(text).toContain(`BEGIN:VTIMEZONE\r\nTZID:${zone}\r\n`);
-    expect(text.match(/BEGIN:VTIMEZONE/g)).toHaveLength(1);
-    expect(text.match(/BEGIN:VEVENT/g)?.length).toBe(text.match(/\r\nDTSTAMP:\d{8}T\d{6}Z\r\n/g)?.length);
-    expect(text).toContain(`DTSTART;TZID=${zone}:${date.replaceAll('-', '')}T073000\r\n`);
-    const event = byUid(list).get(uid(shift))!;
-    expect(event).toBeDefined();
-    expect({
-      start: event.start.toISOString(),
-      end: event.end?.toISOString(),
-      tz: event.start.tz,
-      summary: event.summary,
-      description: event.description,
-      sequence: Number(event.sequence),
-    }).toEqual({
-      start: utc(date, '07:30', zone),
-      end: utc(date, '15:00', zone),
-      tz: zone,
-      summary: 'Café, mornings',
-      description: 'Team: Shop floor',
-      sequence: 0,
-    });
-  });
+  it(
+    'the feed is RFC 5545 text/calendar that node-ical reads: one VEVENT per booked shift with the ' +
+      'shift’s UID, SEQUENCE, rota name and team, in the rota zone with its VTIMEZONE',
+    async () => {
+      const url = await issue('ann');
+      const date = plusDays(today, 5);
+      const shift = await book('ann', date, '07:30', '15:00');
+      const { res, text, events: list } = await feed(url);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('text/calendar; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('private, no-cache');
+      expect(res.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      // CRLF line ends, VERSION, PRODID, no METHOD (a feed, not an invitation), one VTIMEZONE, DTSTAMP per VEVENT.
+      expect(text.split('\r\n').every((line) => !line.includes('\n'))).toBe(true);
+      expect(text).toMatch(/^BEGIN:VCALENDAR\r\nVERSION:2\.0\r\nPRODID:[^\r\n]+\r\n/);
+      expect(text).not.toMatch(/\r\nMETHOD:/);
+      expect(text).toContain(`BEGIN:VTIMEZONE\r\nTZID:${zone}\r\n`);
+      expect(text.match(/BEGIN:VTIMEZONE/g)).toHaveLength(1);
+      expect(text.match(/BEGIN:VEVENT/g)?.length).toBe(text.match(/\r\nDTSTAMP:\d{8}T\d{6}Z\r\n/g)?.length);
+      expect(text).toContain(`DTSTART;TZID=${zone}:${date.replaceAll('-', '')}T073000\r\n`);
+      const event = byUid(list).get(uid(shift))!;
+      expect(event).toBeDefined();
+      expect({
+        start: event.start.toISOString(),
+        end: event.end?.toISOString(),
+        tz: event.start.tz,
+        summary: event.summary,
+        description: event.description,
+        sequence: Number(event.sequence),
+      }).toEqual({
+        start: utc(date, '07:30', zone),
+        end: utc(date, '15:00', zone),
+        tz: zone,
+        summary: 'Café, mornings',
+        description: 'Team: Shop floor',
+        sequence: 0,
+      });
+    },
+  );
 
   it('times are right across a daylight-saving change: 09:00 local the day before and the day after are an hour apart in UTC', async () => {
     const url = await issue('ann');

@@ -186,30 +186,34 @@ describe('record history: shifts, rotas and claims', () => {
     for (const who of ['vol', 'boss']) await history(who, `/api/rota/shifts/${shift.id}`).expect(404);
   });
 
-  it('refuses as the record does: another organisation’s shift or rota and unknown ids 404, a shift or rota the hierarchy hides 403, a bad page 422', async () => {
-    const d = plusDays(today, 12);
-    const mine = await book('boss', rotas.shop!, org.users.vol!, `${d} 09:00`, `${d} 10:00`);
-    const theirs = await book('other', rotas.theirs!, hill.users.other!, `${d} 09:00`, `${d} 10:00`);
-    const refused = async (who: string, path: string, status: number) =>
-      expect((await history(who, path)).body).toEqual({ status_code: status, message: expect.any(String) });
-    await refused('other', `/api/rota/shifts/${mine.id}`, 404);
-    await refused('other', `/api/rotas/${rotas.shop}`, 404);
-    await refused('vol', `/api/rota/shifts/${theirs.id}`, 404);
-    await refused('boss', `/api/rotas/${rotas.theirs}`, 404);
-    await refused('boss', '/api/rota/shifts/999999999', 404);
-    await refused('boss', '/api/rotas/999999999', 404);
-    await refused('southvol', `/api/rota/shifts/${mine.id}`, 403);
-    await refused('southvol', `/api/rotas/${rotas.shop}`, 403);
-    expect(
-      Object.keys(
-        (await http().get(`/api/rotas/${rotas.shop}/history?per_page=101`).set(as('boss')).expect(422)).body.errors,
-      ),
-    ).toEqual(['per_page']);
-    // Their own records read as usual.
-    expect((await entries('other', `/api/rota/shifts/${theirs.id}`)).map((x) => [x.action, x.actor])).toEqual([
-      ['ShiftBooked', actor('other', hill)],
-    ]);
-  });
+  it(
+    'refuses as the record does: another organisation’s shift or rota and unknown ids 404, a shift or ' +
+      'rota the hierarchy hides 403, a bad page 422',
+    async () => {
+      const d = plusDays(today, 12);
+      const mine = await book('boss', rotas.shop!, org.users.vol!, `${d} 09:00`, `${d} 10:00`);
+      const theirs = await book('other', rotas.theirs!, hill.users.other!, `${d} 09:00`, `${d} 10:00`);
+      const refused = async (who: string, path: string, status: number) =>
+        expect((await history(who, path)).body).toEqual({ status_code: status, message: expect.any(String) });
+      await refused('other', `/api/rota/shifts/${mine.id}`, 404);
+      await refused('other', `/api/rotas/${rotas.shop}`, 404);
+      await refused('vol', `/api/rota/shifts/${theirs.id}`, 404);
+      await refused('boss', `/api/rotas/${rotas.theirs}`, 404);
+      await refused('boss', '/api/rota/shifts/999999999', 404);
+      await refused('boss', '/api/rotas/999999999', 404);
+      await refused('southvol', `/api/rota/shifts/${mine.id}`, 403);
+      await refused('southvol', `/api/rotas/${rotas.shop}`, 403);
+      expect(
+        Object.keys(
+          (await http().get(`/api/rotas/${rotas.shop}/history?per_page=101`).set(as('boss')).expect(422)).body.errors,
+        ),
+      ).toEqual(['per_page']);
+      // Their own records read as usual.
+      expect((await entries('other', `/api/rota/shifts/${theirs.id}`)).map((x) => [x.action, x.actor])).toEqual([
+        ['ShiftBooked', actor('other', hill)],
+      ]);
+    },
+  );
 
   it('an occurrence the worker booked for a series shows the system as its actor (null)', async () => {
     const first = plusDays(today, 14);
@@ -244,138 +248,148 @@ describe('record history: shifts, rotas and claims', () => {
     ]);
   }, 60_000);
 
-  it('a rota’s history lists its creation, change and closure with their actors, page by page; the shift the closure cancelled (the system’s doing) is a 404', async () => {
-    const rota = await seedRota('boss', org.teams.till!, 'Till');
-    const closedDay = plusDays(today, 20);
-    const onClosed = await book('boss', rota, org.users.vol!, `${closedDay} 09:00`, `${closedDay} 10:00`);
-    await http()
-      .put(`/api/rotas/${rota}`)
-      .set(as('deputy'))
-      .send({ name: 'Till two', allow_same_day_edit: true })
-      .expect(200);
-    await http()
-      .post('/api/rotas/bulk')
-      .set(as('boss'))
-      .send({ action: 'close', rota_ids: [rota], data: { dates: [closedDay] } })
-      .expect(204);
-
-    const all = await entries('vol', `/api/rotas/${rota}`);
-    expect(all.map((x) => [x.action, x.actor])).toEqual([
-      ['RotaCreated', actor('boss')],
-      ['RotaChanged', actor('deputy')],
-      ['RotaClosed', actor('boss')],
-    ]);
-    expect(all[0]!.changes).toEqual(
-      expect.objectContaining({
-        name: 'Till',
-        colour: '#112233',
-        self_manage: true,
-        start: plusDays(today, -7),
-        end: null,
-        team_id: org.teams.till,
-        timeslots: expect.any(Array),
-      }),
-    );
-    expect(all[1]!.changes).toEqual({ name: 'Till two', allow_same_day_edit: true });
-    expect(all[2]!.changes).toEqual({ dates: [closedDay] });
-
-    const first = (await http().get(`/api/rotas/${rota}/history?per_page=2`).set(as('vol')).expect(200)).body;
-    expect(first.data).toEqual(all.slice(0, 2));
-    expect(first.meta.pagination).toEqual({
-      total: '3',
-      count: '2',
-      per_page: '2',
-      current_page: '1',
-      total_pages: '2',
-      links: { next: `http://api.test/api/rotas/${rota}/history?per_page=2&page=2` },
-    });
-    const second = (
-      await http().get(first.meta.pagination.links.next.replace('http://api.test', '')).set(as('vol')).expect(200)
-    ).body;
-    expect(second.data).toEqual(all.slice(2));
-    expect(second.meta.pagination).toMatchObject({
-      count: '1',
-      current_page: '2',
-      links: { previous: expect.stringContaining('page=1') },
-    });
-    const beyond = (await http().get(`/api/rotas/${rota}/history?page=5`).set(as('vol')).expect(200)).body;
-    expect([beyond.data, beyond.meta.pagination.total]).toEqual([[], '3']);
-
-    // The worker cancels the shift on the closed date as the system; its history then answers as the shift: 404.
-    await eventually(async () => (await history('vol', `/api/rota/shifts/${onClosed.id}`)).status === 404, 20_000);
-  }, 60_000);
-
-  it('a claim’s history lists its creation, approval and submission with their actors, and the finance mail the system sent; 403 in the organisation, 404 outside it', async () => {
-    const type = (
-      await http().post('/api/expenses/types').set(as('approver')).send({ name: 'Travel', position: 1 }).expect(201)
-    ).body;
-    const expense = (
+  it(
+    'a rota’s history lists its creation, change and closure with their actors, page by page; the shift ' +
+      'the closure cancelled (the system’s doing) is a 404',
+    async () => {
+      const rota = await seedRota('boss', org.teams.till!, 'Till');
+      const closedDay = plusDays(today, 20);
+      const onClosed = await book('boss', rota, org.users.vol!, `${closedDay} 09:00`, `${closedDay} 10:00`);
       await http()
-        .post('/api/expenses')
-        .set(as('claimant'))
-        .send({ type: { id: type.id }, date: plusDays(today, -2), amount: 12.5, description: 'bus' })
-        .expect(201)
-    ).body;
-    const claim = (
+        .put(`/api/rotas/${rota}`)
+        .set(as('deputy'))
+        .send({ name: 'Till two', allow_same_day_edit: true })
+        .expect(200);
       await http()
-        .post('/api/claims')
-        .set(as('claimant'))
-        .send({ assignedTo: { id: org.users.approver }, expenses: [{ id: expense.id }], notes: 'March' })
-        .expect(201)
-    ).body;
-    const path = `/api/users/${org.users.claimant}/claims/${claim.id}`;
-    await http().put(path).set(as('approver')).send({ approved: true, approval_note: 'fine' }).expect(200);
-    await http().put(path).set(as('claimant')).send({ submitted: true }).expect(200);
+        .post('/api/rotas/bulk')
+        .set(as('boss'))
+        .send({ action: 'close', rota_ids: [rota], data: { dates: [closedDay] } })
+        .expect(204);
 
-    await eventually(async () => (await entries('claimant', path)).length === 4, 20_000);
-    const shown = await entries('claimant', path);
-    expect(shown).toEqual([
-      {
-        at: expect.stringMatching(ISO),
-        actor: actor('claimant'),
-        action: 'ClaimCreated',
-        changes: {
-          user_id: org.users.claimant,
-          assigned_to_id: org.users.approver,
-          amount: 12.5,
-          notes: 'March',
-          role: null,
-          expenses: [{ id: expense.id }],
-        },
-      },
-      {
-        at: expect.stringMatching(ISO),
-        actor: actor('approver'),
-        action: 'ClaimApproved',
-        changes: {
-          approved: true,
-          approved_by_id: org.users.approver,
-          approved_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
-          approval_note: 'fine',
-        },
-      },
-      {
-        at: expect.stringMatching(ISO),
-        actor: actor('claimant'),
-        action: 'ClaimSubmitted',
-        changes: { submitted: true, submitted_at: expect.stringMatching(/Z$/) },
-      },
-      { at: expect.stringMatching(ISO), actor: null, action: 'ClaimSubmissionMailed', changes: {} },
-    ]);
-    // As the claim reads: the record's times are the history's.
-    const record = (await http().get(path).set(as('claimant')).expect(200)).body;
-    expect([shown[1]!.changes.approved_at, shown[2]!.changes.submitted_at]).toEqual([
-      record.approved_at,
-      record.submitted_at,
-    ]);
-    expect(JSON.stringify(shown)).not.toContain('finance@');
-    expect(await entries('approver', path)).toEqual(
-      shown.map((x) => ({ ...x, actor: x.actor && expect.objectContaining({ id: x.actor.id }) })),
-    );
+      const all = await entries('vol', `/api/rotas/${rota}`);
+      expect(all.map((x) => [x.action, x.actor])).toEqual([
+        ['RotaCreated', actor('boss')],
+        ['RotaChanged', actor('deputy')],
+        ['RotaClosed', actor('boss')],
+      ]);
+      expect(all[0]!.changes).toEqual(
+        expect.objectContaining({
+          name: 'Till',
+          colour: '#112233',
+          self_manage: true,
+          start: plusDays(today, -7),
+          end: null,
+          team_id: org.teams.till,
+          timeslots: expect.any(Array),
+        }),
+      );
+      expect(all[1]!.changes).toEqual({ name: 'Till two', allow_same_day_edit: true });
+      expect(all[2]!.changes).toEqual({ dates: [closedDay] });
 
-    await history('southern', path).expect(403);
-    await history('other', path).expect(404);
-    await history('approver', `/api/users/${org.users.approver}/claims/${claim.id}`).expect(404);
-    await history('claimant', `/api/users/${org.users.claimant}/claims/999999999`).expect(404);
-  }, 60_000);
+      const first = (await http().get(`/api/rotas/${rota}/history?per_page=2`).set(as('vol')).expect(200)).body;
+      expect(first.data).toEqual(all.slice(0, 2));
+      expect(first.meta.pagination).toEqual({
+        total: '3',
+        count: '2',
+        per_page: '2',
+        current_page: '1',
+        total_pages: '2',
+        links: { next: `http://api.test/api/rotas/${rota}/history?per_page=2&page=2` },
+      });
+      const second = (
+        await http().get(first.meta.pagination.links.next.replace('http://api.test', '')).set(as('vol')).expect(200)
+      ).body;
+      expect(second.data).toEqual(all.slice(2));
+      expect(second.meta.pagination).toMatchObject({
+        count: '1',
+        current_page: '2',
+        links: { previous: expect.stringContaining('page=1') },
+      });
+      const beyond = (await http().get(`/api/rotas/${rota}/history?page=5`).set(as('vol')).expect(200)).body;
+      expect([beyond.data, beyond.meta.pagination.total]).toEqual([[], '3']);
+
+      // The worker cancels the shift on the closed date as the system; its history then answers as the shift: 404.
+      await eventually(async () => (await history('vol', `/api/rota/shifts/${onClosed.id}`)).status === 404, 20_000);
+    },
+    60_000,
+  );
+
+  it(
+    'a claim’s history lists its creation, approval and submission with their actors, and the finance ' +
+      'mail the system sent; 403 in the organisation, 404 outside it',
+    async () => {
+      const type = (
+        await http().post('/api/expenses/types').set(as('approver')).send({ name: 'Travel', position: 1 }).expect(201)
+      ).body;
+      const expense = (
+        await http()
+          .post('/api/expenses')
+          .set(as('claimant'))
+          .send({ type: { id: type.id }, date: plusDays(today, -2), amount: 12.5, description: 'bus' })
+          .expect(201)
+      ).body;
+      const claim = (
+        await http()
+          .post('/api/claims')
+          .set(as('claimant'))
+          .send({ assignedTo: { id: org.users.approver }, expenses: [{ id: expense.id }], notes: 'March' })
+          .expect(201)
+      ).body;
+      const path = `/api/users/${org.users.claimant}/claims/${claim.id}`;
+      await http().put(path).set(as('approver')).send({ approved: true, approval_note: 'fine' }).expect(200);
+      await http().put(path).set(as('claimant')).send({ submitted: true }).expect(200);
+
+      await eventually(async () => (await entries('claimant', path)).length === 4, 20_000);
+      const shown = await entries('claimant', path);
+      expect(shown).toEqual([
+        {
+          at: expect.stringMatching(ISO),
+          actor: actor('claimant'),
+          action: 'ClaimCreated',
+          changes: {
+            user_id: org.users.claimant,
+            assigned_to_id: org.users.approver,
+            amount: 12.5,
+            notes: 'March',
+            role: null,
+            expenses: [{ id: expense.id }],
+          },
+        },
+        {
+          at: expect.stringMatching(ISO),
+          actor: actor('approver'),
+          action: 'ClaimApproved',
+          changes: {
+            approved: true,
+            approved_by_id: org.users.approver,
+            approved_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
+            approval_note: 'fine',
+          },
+        },
+        {
+          at: expect.stringMatching(ISO),
+          actor: actor('claimant'),
+          action: 'ClaimSubmitted',
+          changes: { submitted: true, submitted_at: expect.stringMatching(/Z$/) },
+        },
+        { at: expect.stringMatching(ISO), actor: null, action: 'ClaimSubmissionMailed', changes: {} },
+      ]);
+      // As the claim reads: the record's times are the history's.
+      const record = (await http().get(path).set(as('claimant')).expect(200)).body;
+      expect([shown[1]!.changes.approved_at, shown[2]!.changes.submitted_at]).toEqual([
+        record.approved_at,
+        record.submitted_at,
+      ]);
+      expect(JSON.stringify(shown)).not.toContain('finance@');
+      expect(await entries('approver', path)).toEqual(
+        shown.map((x) => ({ ...x, actor: x.actor && expect.objectContaining({ id: x.actor.id }) })),
+      );
+
+      await history('southern', path).expect(403);
+      await history('other', path).expect(404);
+      await history('approver', `/api/users/${org.users.approver}/claims/${claim.id}`).expect(404);
+      await history('claimant', `/api/users/${org.users.claimant}/claims/999999999`).expect(404);
+    },
+    60_000,
+  );
 });

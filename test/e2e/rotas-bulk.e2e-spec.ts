@@ -58,7 +58,8 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
     expectRefused(ds, send, status, ['rotas', 'rota_contacts']);
   const rows = async (ids: number[]) =>
     (await ds.query(
-      `SELECT id::int, name, pattern_id::int, to_char(start_date, 'YYYY-MM-DD') AS start_date, to_char(end_date, 'YYYY-MM-DD') AS end_date, archived, closed_dates, timeline
+      `SELECT id::int, name, pattern_id::int, to_char(start_date, 'YYYY-MM-DD') AS start_date,
+              to_char(end_date, 'YYYY-MM-DD') AS end_date, archived, closed_dates, timeline
          FROM rotas WHERE id = ANY($1) ORDER BY id`,
       [ids],
     )) as {
@@ -165,35 +166,39 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
       expect((await row(rota)).archived).toBe(false);
     });
 
-    it('a rota outside the caller’s reach, another organisation’s or an unknown id among good ones is one 422 naming rota_ids with those ids, and no rota changes', async () => {
-      const [a, b] = [await seedRota(org, 'north-shop', 'A'), await seedRota(org, 'north', 'B')];
-      const south = await seedRota(org, 'south', 'South');
-      const theirs = await seedRota(hill, 't', 'Theirs');
-      for (const action of [
-        { action: 'end_date', data: { date: addDays(today, 5) } },
-        { action: 'name', data: { name: 'Renamed' } },
-        { action: 'close', data: { dates: [addDays(today, 3)] } },
-        { action: 'reopen', data: { dates: [addDays(today, 3)] } },
-        { action: 'archive_rotas' },
-        { action: 'add_contacts', data: { user_ids: [org.users.shifter] } },
-      ]) {
-        const body = await refused(
-          () => bulk('admin', { ...action, rota_ids: [a, south, b, theirs, 99_999_999] }),
-          422,
-        );
-        expect(body.errors).toEqual({
-          rota_ids: [expect.stringMatching(new RegExp(`: ${south}, ${theirs}, 99999999\\.$`))],
-        });
-      }
-      // The other organisation's own admin cannot reach riverside's rotas either.
-      expect(
-        (await refused(() => bulk('other', { action: 'archive_rotas', rota_ids: [theirs, a] }), 422)).errors,
-      ).toEqual({ rota_ids: [expect.stringMatching(new RegExp(`: ${a}\\.$`))] });
-      expect((await rows([a, b])).map((r) => [r.name, r.end_date, r.archived, r.closed_dates])).toEqual([
-        ['A', null, false, []],
-        ['B', null, false, []],
-      ]);
-    });
+    it(
+      'a rota outside the caller’s reach, another organisation’s or an unknown id among good ones is one ' +
+        '422 naming rota_ids with those ids, and no rota changes',
+      async () => {
+        const [a, b] = [await seedRota(org, 'north-shop', 'A'), await seedRota(org, 'north', 'B')];
+        const south = await seedRota(org, 'south', 'South');
+        const theirs = await seedRota(hill, 't', 'Theirs');
+        for (const action of [
+          { action: 'end_date', data: { date: addDays(today, 5) } },
+          { action: 'name', data: { name: 'Renamed' } },
+          { action: 'close', data: { dates: [addDays(today, 3)] } },
+          { action: 'reopen', data: { dates: [addDays(today, 3)] } },
+          { action: 'archive_rotas' },
+          { action: 'add_contacts', data: { user_ids: [org.users.shifter] } },
+        ]) {
+          const body = await refused(
+            () => bulk('admin', { ...action, rota_ids: [a, south, b, theirs, 99_999_999] }),
+            422,
+          );
+          expect(body.errors).toEqual({
+            rota_ids: [expect.stringMatching(new RegExp(`: ${south}, ${theirs}, 99999999\\.$`))],
+          });
+        }
+        // The other organisation's own admin cannot reach riverside's rotas either.
+        expect(
+          (await refused(() => bulk('other', { action: 'archive_rotas', rota_ids: [theirs, a] }), 422)).errors,
+        ).toEqual({ rota_ids: [expect.stringMatching(new RegExp(`: ${a}\\.$`))] });
+        expect((await rows([a, b])).map((r) => [r.name, r.end_date, r.archived, r.closed_dates])).toEqual([
+          ['A', null, false, []],
+          ['B', null, false, []],
+        ]);
+      },
+    );
 
     it('malformed bodies are 422s naming the field: action, rota_ids, data', async () => {
       const rota = await seedRota(org, 'north-shop', 'Shape');
@@ -555,58 +560,62 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
       expect(replaced.data).toMatchObject({ patternId: p, from: start, to: end, effectiveFrom: start, name: null });
     });
 
-    it('refuses, all or nothing: rotas out of reach (422 replace_rotas), a pattern unknown, foreign or archived (422 pattern_id), bad dates and names, archived rotas (409)', async () => {
-      const a = await seedRota(org, 'north-shop', 'A');
-      const south = await seedRota(org, 'south', 'South');
-      const theirs = await seedRota(hill, 't', 'Theirs');
-      const p = await seedPattern('admin', pattern);
-      const archivedPattern = await seedPattern('admin', pattern, true);
-      const foreignPattern = await seedPattern('other', pattern);
-      const start = addDays(today, 7);
-      const out = await refused(
-        () => replace('admin', { start_date: start, pattern_id: p, replace_rotas: [a, south, theirs] }),
-        422,
-      );
-      expect(out.errors).toEqual({ replace_rotas: [expect.stringMatching(new RegExp(`: ${south}, ${theirs}\\.$`))] });
-      for (const bad of [archivedPattern, foreignPattern, 99_999_999]) {
+    it(
+      'refuses, all or nothing: rotas out of reach (422 replace_rotas), a pattern unknown, foreign or ' +
+        'archived (422 pattern_id), bad dates and names, archived rotas (409)',
+      async () => {
+        const a = await seedRota(org, 'north-shop', 'A');
+        const south = await seedRota(org, 'south', 'South');
+        const theirs = await seedRota(hill, 't', 'Theirs');
+        const p = await seedPattern('admin', pattern);
+        const archivedPattern = await seedPattern('admin', pattern, true);
+        const foreignPattern = await seedPattern('other', pattern);
+        const start = addDays(today, 7);
+        const out = await refused(
+          () => replace('admin', { start_date: start, pattern_id: p, replace_rotas: [a, south, theirs] }),
+          422,
+        );
+        expect(out.errors).toEqual({ replace_rotas: [expect.stringMatching(new RegExp(`: ${south}, ${theirs}\\.$`))] });
+        for (const bad of [archivedPattern, foreignPattern, 99_999_999]) {
+          expect(
+            Object.keys(
+              (await refused(() => replace('admin', { start_date: start, pattern_id: bad, replace_rotas: [a] }), 422))
+                .errors!,
+            ),
+          ).toEqual(['pattern_id']);
+        }
+        const dates = await refused(
+          () => replace('admin', { start_date: addDays(today, -1), pattern_id: p, replace_rotas: [a], name: '' }),
+          422,
+        );
+        expect(Object.keys(dates.errors!).sort()).toEqual(['name', 'start_date']);
         expect(
           Object.keys(
-            (await refused(() => replace('admin', { start_date: start, pattern_id: bad, replace_rotas: [a] }), 422))
-              .errors!,
+            (
+              await refused(
+                () =>
+                  replace('admin', {
+                    start_date: start,
+                    end_date: addDays(start, -1),
+                    pattern_id: p,
+                    replace_rotas: [a],
+                  }),
+                422,
+              )
+            ).errors!,
           ),
-        ).toEqual(['pattern_id']);
-      }
-      const dates = await refused(
-        () => replace('admin', { start_date: addDays(today, -1), pattern_id: p, replace_rotas: [a], name: '' }),
-        422,
-      );
-      expect(Object.keys(dates.errors!).sort()).toEqual(['name', 'start_date']);
-      expect(
-        Object.keys(
-          (
-            await refused(
-              () =>
-                replace('admin', {
-                  start_date: start,
-                  end_date: addDays(start, -1),
-                  pattern_id: p,
-                  replace_rotas: [a],
-                }),
-              422,
-            )
-          ).errors!,
-        ),
-      ).toEqual(['end_date']);
-      expect(
-        Object.keys((await refused(() => replace('admin', { start_date: start, pattern_id: p }), 422)).errors!),
-      ).toEqual(['replace_rotas']);
-      expect(
-        Object.keys((await refused(() => replace('admin', { pattern_id: p, replace_rotas: [a] }), 422)).errors!),
-      ).toEqual(['start_date']);
-      const gone = await seedRota(org, 'north', 'Gone');
-      await bulk('admin', { action: 'archive_rotas', rota_ids: [gone] }).expect(204);
-      await refused(() => replace('admin', { start_date: start, pattern_id: p, replace_rotas: [a, gone] }), 409);
-    });
+        ).toEqual(['end_date']);
+        expect(
+          Object.keys((await refused(() => replace('admin', { start_date: start, pattern_id: p }), 422)).errors!),
+        ).toEqual(['replace_rotas']);
+        expect(
+          Object.keys((await refused(() => replace('admin', { pattern_id: p, replace_rotas: [a] }), 422)).errors!),
+        ).toEqual(['start_date']);
+        const gone = await seedRota(org, 'north', 'Gone');
+        await bulk('admin', { action: 'archive_rotas', rota_ids: [gone] }).expect(204);
+        await refused(() => replace('admin', { start_date: start, pattern_id: p, replace_rotas: [a, gone] }), 409);
+      },
+    );
   });
 
   it('replaying the rotas projection gives the same rows as the live one', async () => {

@@ -230,16 +230,20 @@ describe('rota contacts (rotas.md "Contacts")', () => {
       }
     });
 
-    it('changing needs manage-rotas over the rota’s team: a rota the caller does not see is a 403; another organisation’s rota a 404, before the body', async () => {
-      const [contact] = (await list('admin', rotas.shop!).expect(200)).body.data;
-      await refused(() => add('southadmin', rotas.shop!, { user_id: org.users.southvol }), 403);
-      await refused(() => remove('southadmin', rotas.shop!, contact.id), 403);
-      await refused(() => add('other', rotas.shop!, { user_id: hill.users.other }), 404);
-      await refused(() => remove('other', rotas.shop!, contact.id), 404);
-      await refused(() => add('admin', rotas.theirs!, { user_id: org.users.vol }), 404);
-      await refused(() => add('admin', 99_999_999, { user_id: org.users.vol }), 404);
-      await refused(() => remove('admin', rotas.theirs!, 1), 404);
-    });
+    it(
+      'changing needs manage-rotas over the rota’s team: a rota the caller does not see is a 403; another ' +
+        'organisation’s rota a 404, before the body',
+      async () => {
+        const [contact] = (await list('admin', rotas.shop!).expect(200)).body.data;
+        await refused(() => add('southadmin', rotas.shop!, { user_id: org.users.southvol }), 403);
+        await refused(() => remove('southadmin', rotas.shop!, contact.id), 403);
+        await refused(() => add('other', rotas.shop!, { user_id: hill.users.other }), 404);
+        await refused(() => remove('other', rotas.shop!, contact.id), 404);
+        await refused(() => add('admin', rotas.theirs!, { user_id: org.users.vol }), 404);
+        await refused(() => add('admin', 99_999_999, { user_id: org.users.vol }), 404);
+        await refused(() => remove('admin', rotas.theirs!, 1), 404);
+      },
+    );
   });
 
   describe('validate', () => {

@@ -292,50 +292,54 @@ describe('rotas: create, list, update, timeslots, rotas by team', () => {
   });
 
   describe('one rota per team per day', () => {
-    it('ends the team’s running rota the day before a new one starts, in the same change; a later-starting rota clashes; archived rotas take no part', async () => {
-      const first = await createOne('north-cafe', { start_date: '2090-01-01' });
-      const before = await eventCount(ds);
-      const second = await createOne('north-cafe', { start_date: '2090-03-01' });
-      const cafe = async () =>
-        Object.fromEntries(
-          (await list('admin', `?teams=${org.teams['north-cafe']}&archived=false`)).map((r) => [r.id, r.end]),
+    it(
+      'ends the team’s running rota the day before a new one starts, in the same change; a later-starting ' +
+        'rota clashes; archived rotas take no part',
+      async () => {
+        const first = await createOne('north-cafe', { start_date: '2090-01-01' });
+        const before = await eventCount(ds);
+        const second = await createOne('north-cafe', { start_date: '2090-03-01' });
+        const cafe = async () =>
+          Object.fromEntries(
+            (await list('admin', `?teams=${org.teams['north-cafe']}&archived=false`)).map((r) => [r.id, r.end]),
+          );
+        expect(await cafe()).toEqual({ [first.id]: '2090-02-28', [second.id]: null });
+        // One append: the new rota, the ended one and the team's record, in one transaction.
+        expect(await eventCount(ds)).toBe(before + 3);
+        const appended: { type: string; data: Record<string, unknown>; tx: string }[] = await ds.query(
+          `SELECT type, data, transaction_id::text AS tx FROM events ORDER BY position DESC LIMIT 3`,
         );
-      expect(await cafe()).toEqual({ [first.id]: '2090-02-28', [second.id]: null });
-      // One append: the new rota, the ended one and the team's record, in one transaction.
-      expect(await eventCount(ds)).toBe(before + 3);
-      const appended: { type: string; data: Record<string, unknown>; tx: string }[] = await ds.query(
-        `SELECT type, data, transaction_id::text AS tx FROM events ORDER BY position DESC LIMIT 3`,
-      );
-      expect(appended.map((e) => e.type).sort()).toEqual([
-        'rotas.RotaCreated',
-        'rotas.RotaEnded',
-        'rotas.TeamRotaAdded',
-      ]);
-      expect(new Set(appended.map((e) => e.tx)).size).toBe(1);
-      expect(appended.find((e) => e.type === 'rotas.RotaEnded')!.data).toMatchObject({
-        id: first.id,
-        endDate: '2090-02-28',
-        effectiveFrom: '2090-03-01',
-        reason: 'superseded',
-        supersededBy: second.id,
-      });
+        expect(appended.map((e) => e.type).sort()).toEqual([
+          'rotas.RotaCreated',
+          'rotas.RotaEnded',
+          'rotas.TeamRotaAdded',
+        ]);
+        expect(new Set(appended.map((e) => e.tx)).size).toBe(1);
+        expect(appended.find((e) => e.type === 'rotas.RotaEnded')!.data).toMatchObject({
+          id: first.id,
+          endDate: '2090-02-28',
+          effectiveFrom: '2090-03-01',
+          reason: 'superseded',
+          supersededBy: second.id,
+        });
 
-      expect(await errorKeys(() => create('admin', body(['north-cafe'], { start_date: '2090-02-01' })))).toEqual([
-        'team',
-      ]);
-      expect(
-        await errorKeys(() =>
-          create('admin', body(['north-cafe'], { start_date: '2090-03-01', end_date: '2090-03-01' })),
-        ),
-      ).toEqual(['team']);
+        expect(await errorKeys(() => create('admin', body(['north-cafe'], { start_date: '2090-02-01' })))).toEqual([
+          'team',
+        ]);
+        expect(
+          await errorKeys(() =>
+            create('admin', body(['north-cafe'], { start_date: '2090-03-01', end_date: '2090-03-01' })),
+          ),
+        ).toEqual(['team']);
 
-      await archive(second.id);
-      const third = await createOne('north-cafe', { start_date: '2090-02-15' });
-      expect(await cafe()).toEqual({ [first.id]: '2090-02-14', [third.id]: null });
-      expect(
-        (await list('admin', `?teams=${org.teams['north-cafe']}&archived=true`)).map((r) => [r.id, r.end]),
-      ).toEqual([[second.id, null]]);
-    });
+        await archive(second.id);
+        const third = await createOne('north-cafe', { start_date: '2090-02-15' });
+        expect(await cafe()).toEqual({ [first.id]: '2090-02-14', [third.id]: null });
+        expect(
+          (await list('admin', `?teams=${org.teams['north-cafe']}&archived=true`)).map((r) => [r.id, r.end]),
+        ).toEqual([[second.id, null]]);
+      },
+    );
   });
 
   describe('list', () => {
@@ -355,17 +359,21 @@ describe('rotas: create, list, update, timeslots, rotas by team', () => {
       await archive(archivedId);
     });
 
-    it('lists what the caller sees, for everyone: a volunteer their team’s rotas, a regional user the teams below theirs, never another organisation’s', async () => {
-      const teamsOf = async (who: string) => new Set((await list(who)).map((r) => r.team_id));
-      expect(await teamsOf('vol')).toEqual(new Set([org.teams['north-shop']]));
-      expect(await teamsOf('regional')).toEqual(
-        new Set([org.teams.north, org.teams['north-shop'], org.teams['north-cafe']]),
-      );
-      expect(await teamsOf('shopadmin')).toEqual(new Set([org.teams['north-shop']]));
-      expect((await teamsOf('admin')).has(org.teams.south)).toBe(true);
-      expect((await list('other')).map((r) => r.id)).toEqual([hillRota]);
-      expect((await list('admin')).map((r) => r.id)).not.toContain(hillRota);
-    });
+    it(
+      'lists what the caller sees, for everyone: a volunteer their team’s rotas, a regional user the teams ' +
+        'below theirs, never another organisation’s',
+      async () => {
+        const teamsOf = async (who: string) => new Set((await list(who)).map((r) => r.team_id));
+        expect(await teamsOf('vol')).toEqual(new Set([org.teams['north-shop']]));
+        expect(await teamsOf('regional')).toEqual(
+          new Set([org.teams.north, org.teams['north-shop'], org.teams['north-cafe']]),
+        );
+        expect(await teamsOf('shopadmin')).toEqual(new Set([org.teams['north-shop']]));
+        expect((await teamsOf('admin')).has(org.teams.south)).toBe(true);
+        expect((await list('other')).map((r) => r.id)).toEqual([hillRota]);
+        expect((await list('admin')).map((r) => r.id)).not.toContain(hillRota);
+      },
+    );
 
     it('filters by teams (unseen teams left out) and archived (true: only archived; default: only the others)', async () => {
       expect((await list('admin', `?teams=${org.teams.order}`)).map((r) => r.id).sort()).toEqual([a, b].sort());
@@ -517,17 +525,21 @@ describe('rotas: create, list, update, timeslots, rotas by team', () => {
       expect(await eventCount(ds)).toBe(before);
     });
 
-    it('replaces the contact set with `contacts`: users left out removed, new ones added, staying ones keep their record; null or absent leaves it', async () => {
-      const [c1] = await contactsOf(rota.id);
-      await update('admin', rota.id, { contacts: [{ id: org.users.c3 }, org.users.c1] }).expect(200);
-      const now = await contactsOf(rota.id);
-      expect(now.map((c) => c.user_id)).toEqual([org.users.c1, org.users.c3]);
-      expect(now[0]!.id).toBe(c1!.id);
-      await update('admin', rota.id, { name: 'Still' }).expect(200);
-      expect((await contactsOf(rota.id)).map((c) => c.user_id)).toEqual([org.users.c1, org.users.c3]);
-      await update('admin', rota.id, { contacts: [] }).expect(200);
-      expect(await contactsOf(rota.id)).toEqual([]);
-    });
+    it(
+      'replaces the contact set with `contacts`: users left out removed, new ones added, staying ones keep ' +
+        'their record; null or absent leaves it',
+      async () => {
+        const [c1] = await contactsOf(rota.id);
+        await update('admin', rota.id, { contacts: [{ id: org.users.c3 }, org.users.c1] }).expect(200);
+        const now = await contactsOf(rota.id);
+        expect(now.map((c) => c.user_id)).toEqual([org.users.c1, org.users.c3]);
+        expect(now[0]!.id).toBe(c1!.id);
+        await update('admin', rota.id, { name: 'Still' }).expect(200);
+        expect((await contactsOf(rota.id)).map((c) => c.user_id)).toEqual([org.users.c1, org.users.c3]);
+        await update('admin', rota.id, { contacts: [] }).expect(200);
+        expect(await contactsOf(rota.id)).toEqual([]);
+      },
+    );
 
     it('sets role restriction and role profiles (ids or { id }); a restricted rota needs role profiles', async () => {
       expect(await errorKeys(() => update('admin', rota.id, { restricted_by_role: true }))).toEqual(['role_profiles']);

@@ -213,154 +213,179 @@ describe('shift changes (rotas.md "Shifts": update, cancel, repeating shifts)', 
   });
 
   describe('update', () => {
-    it('a volunteer moves their own shift on a self-managed rota: 200 { data: Shift } with the new times; ShiftMoved with sequence 1 and the times it had', async () => {
-      const [d, e] = [plusDays(today, 10), plusDays(today, 11)];
-      const booked = await book('boss', 'shop', 'vol', `${d} 09:00`, `${d} 10:00`);
-      const res = await move('vol', booked.id, `${e} 11:00`, `${e} 12:30`).expect(200);
-      expect(res.body).toEqual({
-        data: {
-          ...booked,
-          date: e,
-          start_time: '11:00',
-          start_datetime: `${e} 11:00`,
-          end_time: '12:30',
-          end_datetime: `${e} 12:30`,
-        },
-      });
-      expect((await getShift('vol2', booked.id).expect(200)).body).toEqual(res.body);
-      expect(await lastEvent(`rotas.Shift-${booked.id}`)).toEqual({
-        type: 'rotas.ShiftMoved',
-        data: expect.objectContaining({
-          id: booked.id,
-          date: e,
-          startWall: `${e} 11:00`,
-          endWall: `${e} 12:30`,
-          sequence: 1,
-          was: expect.objectContaining({ date: d, startWall: `${d} 09:00` }),
-        }),
-      });
-      // The same times again: 200, nothing recorded.
-      const before = await eventCount(ds);
-      expect((await move('vol', booked.id, `${e} 11:00`, `${e} 12:30`).expect(200)).body).toEqual(res.body);
-      expect(await eventCount(ds)).toBe(before);
-    });
-
-    it('refuses before the rules: another organisation’s, unknown or cancelled shift 404; a rota the caller does not see 403; another user’s shift 403 unless a manager; one’s own on a rota without self_manage 403', async () => {
-      const d = plusDays(today, 12);
-      const theirs = (
-        await http()
-          .post('/api/rota/shifts')
-          .set(as('other'))
-          .send({
-            rota: { id: rotas.theirs },
-            user: { id: hill.users.other },
-            start_datetime: `${d} 09:00`,
-            end_datetime: `${d} 10:00`,
-          })
-          .expect(201)
-      ).body.data;
-      const mine = await book('boss', 'shop', 'vol', `${d} 09:00`, `${d} 10:00`);
-      const body = { start_datetime: `${d} 10:00`, end_datetime: `${d} 11:00`, edit_mode: 'single' };
-      for (const id of [theirs.id, 99_999_999, 'x']) {
-        await refused(() => put('vol', id, body), 404);
-        await refused(() => cancel('vol', id), 404);
-      }
-      await refused(() => put('southvol', mine.id, body), 403);
-      await refused(() => cancel('southvol', mine.id), 403);
-      await refused(() => put('vol2', mine.id, body), 403);
-      await refused(() => cancel('vol2', mine.id), 403);
-      expect((await put('shifter', mine.id, body).expect(200)).body.data.start_datetime).toBe(`${d} 10:00`);
-
-      const locked = await book('boss', 'locked', 'vol', `${d} 12:00`, `${d} 13:00`);
-      await refused(() => move('vol', locked.id, `${d} 13:00`, `${d} 14:00`), 403);
-      await refused(() => cancel('vol', locked.id), 403);
-      await move('boss', locked.id, `${d} 13:00`, `${d} 14:00`).expect(200);
-      await cancel('shifter', locked.id).expect(204);
-      // Cancelled: 404 on every route.
-      await refused(() => move('boss', locked.id, `${d} 13:00`, `${d} 14:00`), 404);
-      await refused(() => cancel('boss', locked.id), 404);
-      await refused(() => getShift('boss', locked.id), 404);
-    });
-
-    it('checks the new times as a booking (outside every timeslot, over another shift of the user, malformed) and the body (edit_mode, a pattern with single): 422s naming the field', async () => {
-      const d = plusDays(today, 13);
-      const first = await book('boss', 'night', 'vol', `${d} 20:00`, `${d} 22:00`);
-      await book('boss', 'shop', 'vol', `${d} 23:00`, `${d} 23:30`);
-      expect(await fields(() => move('vol', first.id, `${d} 19:00`, `${d} 22:00`))).toEqual(['start_datetime']);
-      expect(await fields(() => move('vol', first.id, `${d} 22:00`, `${plusDays(d, 1)} 01:00`))).toEqual([
-        'start_datetime',
-      ]);
-      expect(await fields(() => move('vol', first.id, 'soon', `${d} 22:00`))).toEqual(['start_datetime']);
-      expect(await fields(() => move('vol', first.id, `${d} 22:00`, `${d} 21:00`))).toEqual(['end_datetime']);
-      expect(
-        await fields(() => put('vol', first.id, { start_datetime: `${d} 20:30`, end_datetime: `${d} 22:00` })),
-      ).toEqual(['edit_mode']);
-      expect(
-        await fields(() =>
-          put('vol', first.id, { start_datetime: `${d} 20:30`, end_datetime: `${d} 22:00`, edit_mode: 'all' }),
-        ),
-      ).toEqual(['edit_mode']);
-      expect(
-        await fields(() =>
-          move('vol', first.id, `${d} 20:30`, `${d} 22:00`, {
-            recurrence_pattern: { recurrence_period: 'week', recurrence_frequency: 1 },
+    it(
+      'a volunteer moves their own shift on a self-managed rota: 200 { data: Shift } with the new times; ' +
+        'ShiftMoved with sequence 1 and the times it had',
+      async () => {
+        const [d, e] = [plusDays(today, 10), plusDays(today, 11)];
+        const booked = await book('boss', 'shop', 'vol', `${d} 09:00`, `${d} 10:00`);
+        const res = await move('vol', booked.id, `${e} 11:00`, `${e} 12:30`).expect(200);
+        expect(res.body).toEqual({
+          data: {
+            ...booked,
+            date: e,
+            start_time: '11:00',
+            start_datetime: `${e} 11:00`,
+            end_time: '12:30',
+            end_datetime: `${e} 12:30`,
+          },
+        });
+        expect((await getShift('vol2', booked.id).expect(200)).body).toEqual(res.body);
+        expect(await lastEvent(`rotas.Shift-${booked.id}`)).toEqual({
+          type: 'rotas.ShiftMoved',
+          data: expect.objectContaining({
+            id: booked.id,
+            date: e,
+            startWall: `${e} 11:00`,
+            endWall: `${e} 12:30`,
+            sequence: 1,
+            was: expect.objectContaining({ date: d, startWall: `${d} 09:00` }),
           }),
-        ),
-      ).toEqual(['recurrence_pattern']);
-      expect(
-        await fields(() =>
-          put('vol', first.id, {
-            start_datetime: `${d} 20:30`,
-            end_datetime: `${d} 22:00`,
-            edit_mode: 'recurring',
-            recurrence_pattern: { recurrence_period: 'month', recurrence_frequency: 1 },
-          }),
-        ),
-      ).toEqual(['recurrence_pattern.recurrence_period']);
-      // Overnight into the next morning, clear of the other shift: allowed.
-      expect(
-        (await move('vol', first.id, `${d} 23:30`, `${plusDays(d, 1)} 07:00`).expect(200)).body.data.end_datetime,
-      ).toBe(`${plusDays(d, 1)} 07:00`);
-    });
+        });
+        // The same times again: 200, nothing recorded.
+        const before = await eventCount(ds);
+        expect((await move('vol', booked.id, `${e} 11:00`, `${e} 12:30`).expect(200)).body).toEqual(res.body);
+        expect(await eventCount(ds)).toBe(before);
+      },
+    );
 
-    it('rule 8: a volunteer edits their own shift today only with allow_same_day_edit, never a started one, never an overnight one on its start date; managers are not bound', async () => {
-      const yesterday = plusDays(today, -1);
-      const past = await book('boss', 'cafe', 'vol', `${yesterday} 09:00`, `${yesterday} 10:00`);
-      expect(
-        await fields(() => move('vol', past.id, `${plusDays(today, 14)} 09:00`, `${plusDays(today, 14)} 10:00`)),
-      ).toEqual(['start_datetime']);
-      await move('boss', past.id, `${yesterday} 10:00`, `${yesterday} 11:00`).expect(200);
-      if (!sameDay) return;
-      const later = soon.plus({ minutes: 10 });
-      // Shop: no same-day edits. Its shift today cannot be edited, nor another moved onto today.
-      const todays = await book('boss', 'shop', 'vol', wall(soon), wall(later));
-      expect(await fields(() => move('vol', todays.id, wall(soon.plus({ minutes: 1 })), wall(later)))).toEqual([
-        'start_datetime',
-      ]);
-      const future = await book('boss', 'shop', 'vol', `${plusDays(today, 14)} 12:00`, `${plusDays(today, 14)} 13:00`);
-      expect(
-        await fields(() => move('vol', future.id, wall(later.plus({ minutes: 1 })), wall(later.plus({ minutes: 5 })))),
-      ).toEqual(['start_datetime']);
-      await move('shifter', todays.id, wall(soon.plus({ minutes: 1 })), wall(later)).expect(200);
-      // Cafe allows it.
-      const cafe = await book(
-        'boss',
-        'cafe',
-        'vol',
-        wall(later.plus({ minutes: 10 })),
-        wall(later.plus({ minutes: 15 })),
-      );
-      await move('vol', cafe.id, wall(later.plus({ minutes: 11 })), wall(later.plus({ minutes: 15 }))).expect(200);
-      // Night allows it, but an overnight shift is never edited on its start date.
-      const start = soon.hour >= 20 ? soon.plus({ minutes: 30 }) : soon.set({ hour: 20, minute: 30 });
-      if (start.toISODate() !== today) return;
-      const overnight = await book('boss', 'night', 'vol', wall(start), `${plusDays(today, 1)} 06:00`);
-      expect(await fields(() => move('vol', overnight.id, wall(start), `${plusDays(today, 1)} 05:00`))).toEqual([
-        'start_datetime',
-      ]);
-      await move('boss', overnight.id, wall(start), `${plusDays(today, 1)} 05:00`).expect(200);
-      await cancel('boss', overnight.id).expect(204);
-    });
+    it(
+      'refuses before the rules: another organisation’s, unknown or cancelled shift 404; a rota the caller ' +
+        'does not see 403; another user’s shift 403 unless a manager; one’s own on a rota without ' +
+        'self_manage 403',
+      async () => {
+        const d = plusDays(today, 12);
+        const theirs = (
+          await http()
+            .post('/api/rota/shifts')
+            .set(as('other'))
+            .send({
+              rota: { id: rotas.theirs },
+              user: { id: hill.users.other },
+              start_datetime: `${d} 09:00`,
+              end_datetime: `${d} 10:00`,
+            })
+            .expect(201)
+        ).body.data;
+        const mine = await book('boss', 'shop', 'vol', `${d} 09:00`, `${d} 10:00`);
+        const body = { start_datetime: `${d} 10:00`, end_datetime: `${d} 11:00`, edit_mode: 'single' };
+        for (const id of [theirs.id, 99_999_999, 'x']) {
+          await refused(() => put('vol', id, body), 404);
+          await refused(() => cancel('vol', id), 404);
+        }
+        await refused(() => put('southvol', mine.id, body), 403);
+        await refused(() => cancel('southvol', mine.id), 403);
+        await refused(() => put('vol2', mine.id, body), 403);
+        await refused(() => cancel('vol2', mine.id), 403);
+        expect((await put('shifter', mine.id, body).expect(200)).body.data.start_datetime).toBe(`${d} 10:00`);
+
+        const locked = await book('boss', 'locked', 'vol', `${d} 12:00`, `${d} 13:00`);
+        await refused(() => move('vol', locked.id, `${d} 13:00`, `${d} 14:00`), 403);
+        await refused(() => cancel('vol', locked.id), 403);
+        await move('boss', locked.id, `${d} 13:00`, `${d} 14:00`).expect(200);
+        await cancel('shifter', locked.id).expect(204);
+        // Cancelled: 404 on every route.
+        await refused(() => move('boss', locked.id, `${d} 13:00`, `${d} 14:00`), 404);
+        await refused(() => cancel('boss', locked.id), 404);
+        await refused(() => getShift('boss', locked.id), 404);
+      },
+    );
+
+    it(
+      'checks the new times as a booking (outside every timeslot, over another shift of the user, ' +
+        'malformed) and the body (edit_mode, a pattern with single): 422s naming the field',
+      async () => {
+        const d = plusDays(today, 13);
+        const first = await book('boss', 'night', 'vol', `${d} 20:00`, `${d} 22:00`);
+        await book('boss', 'shop', 'vol', `${d} 23:00`, `${d} 23:30`);
+        expect(await fields(() => move('vol', first.id, `${d} 19:00`, `${d} 22:00`))).toEqual(['start_datetime']);
+        expect(await fields(() => move('vol', first.id, `${d} 22:00`, `${plusDays(d, 1)} 01:00`))).toEqual([
+          'start_datetime',
+        ]);
+        expect(await fields(() => move('vol', first.id, 'soon', `${d} 22:00`))).toEqual(['start_datetime']);
+        expect(await fields(() => move('vol', first.id, `${d} 22:00`, `${d} 21:00`))).toEqual(['end_datetime']);
+        expect(
+          await fields(() => put('vol', first.id, { start_datetime: `${d} 20:30`, end_datetime: `${d} 22:00` })),
+        ).toEqual(['edit_mode']);
+        expect(
+          await fields(() =>
+            put('vol', first.id, { start_datetime: `${d} 20:30`, end_datetime: `${d} 22:00`, edit_mode: 'all' }),
+          ),
+        ).toEqual(['edit_mode']);
+        expect(
+          await fields(() =>
+            move('vol', first.id, `${d} 20:30`, `${d} 22:00`, {
+              recurrence_pattern: { recurrence_period: 'week', recurrence_frequency: 1 },
+            }),
+          ),
+        ).toEqual(['recurrence_pattern']);
+        expect(
+          await fields(() =>
+            put('vol', first.id, {
+              start_datetime: `${d} 20:30`,
+              end_datetime: `${d} 22:00`,
+              edit_mode: 'recurring',
+              recurrence_pattern: { recurrence_period: 'month', recurrence_frequency: 1 },
+            }),
+          ),
+        ).toEqual(['recurrence_pattern.recurrence_period']);
+        // Overnight into the next morning, clear of the other shift: allowed.
+        expect(
+          (await move('vol', first.id, `${d} 23:30`, `${plusDays(d, 1)} 07:00`).expect(200)).body.data.end_datetime,
+        ).toBe(`${plusDays(d, 1)} 07:00`);
+      },
+    );
+
+    it(
+      'rule 8: a volunteer edits their own shift today only with allow_same_day_edit, never a started one, ' +
+        'never an overnight one on its start date; managers are not bound',
+      async () => {
+        const yesterday = plusDays(today, -1);
+        const past = await book('boss', 'cafe', 'vol', `${yesterday} 09:00`, `${yesterday} 10:00`);
+        expect(
+          await fields(() => move('vol', past.id, `${plusDays(today, 14)} 09:00`, `${plusDays(today, 14)} 10:00`)),
+        ).toEqual(['start_datetime']);
+        await move('boss', past.id, `${yesterday} 10:00`, `${yesterday} 11:00`).expect(200);
+        if (!sameDay) return;
+        const later = soon.plus({ minutes: 10 });
+        // Shop: no same-day edits. Its shift today cannot be edited, nor another moved onto today.
+        const todays = await book('boss', 'shop', 'vol', wall(soon), wall(later));
+        expect(await fields(() => move('vol', todays.id, wall(soon.plus({ minutes: 1 })), wall(later)))).toEqual([
+          'start_datetime',
+        ]);
+        const future = await book(
+          'boss',
+          'shop',
+          'vol',
+          `${plusDays(today, 14)} 12:00`,
+          `${plusDays(today, 14)} 13:00`,
+        );
+        expect(
+          await fields(() =>
+            move('vol', future.id, wall(later.plus({ minutes: 1 })), wall(later.plus({ minutes: 5 }))),
+          ),
+        ).toEqual(['start_datetime']);
+        await move('shifter', todays.id, wall(soon.plus({ minutes: 1 })), wall(later)).expect(200);
+        // Cafe allows it.
+        const cafe = await book(
+          'boss',
+          'cafe',
+          'vol',
+          wall(later.plus({ minutes: 10 })),
+          wall(later.plus({ minutes: 15 })),
+        );
+        await move('vol', cafe.id, wall(later.plus({ minutes: 11 })), wall(later.plus({ minutes: 15 }))).expect(200);
+        // Night allows it, but an overnight shift is never edited on its start date.
+        const start = soon.hour >= 20 ? soon.plus({ minutes: 30 }) : soon.set({ hour: 20, minute: 30 });
+        if (start.toISODate() !== today) return;
+        const overnight = await book('boss', 'night', 'vol', wall(start), `${plusDays(today, 1)} 06:00`);
+        expect(await fields(() => move('vol', overnight.id, wall(start), `${plusDays(today, 1)} 05:00`))).toEqual([
+          'start_datetime',
+        ]);
+        await move('boss', overnight.id, wall(start), `${plusDays(today, 1)} 05:00`).expect(200);
+        await cancel('boss', overnight.id).expect(204);
+      },
+    );
   });
 
   describe('repeating shifts', () => {
@@ -434,64 +459,72 @@ describe('shift changes (rotas.md "Shifts": update, cancel, repeating shifts)', 
       });
     });
 
-    it('recurring with another pattern splits the series: the old one ends the day before, its later occurrences are cancelled, the new one starts here and the worker books it', async () => {
-      const d = plusDays(today, 22);
-      const last = plusDays(d, 28);
-      const { id: oldId } = await weekly('series', 's3', `${d} 09:00`, `${d} 10:00`, last);
-      const [, second, third] = await shiftsOf('s3', 'series', d, last);
-      const res = await put('s3', second!.id, {
-        start_datetime: `${second!.date} 11:00`,
-        end_datetime: `${second!.date} 12:00`,
-        edit_mode: 'recurring',
-        recurrence_pattern: { recurrence_period: 'week', recurrence_frequency: 2, end_date: last },
-      }).expect(200);
-      const newSeries = res.body.data.recurrence_pattern;
-      expect(newSeries).toEqual(
-        expect.objectContaining({ recurrence_frequency: 2, end_date: last, [weekdayOf(d)]: 1 }),
-      );
-      expect(newSeries.id).not.toBe(oldId);
-      expect((await getSeries('s3', oldId).expect(200)).body.data).toEqual(
-        expect.objectContaining({ end_date: `${plusDays(d, 6)} 23:59:59` }),
-      );
-      await refused(() => getShift('s3', third!.id), 404);
-      await generated(newSeries.id, last);
-      expect(times(await shiftsOf('s3', 'series', d, last))).toEqual([
-        `${d} 09:00–10:00`,
-        `${plusDays(d, 7)} 11:00–12:00`,
-        `${plusDays(d, 21)} 11:00–12:00`,
-      ]);
-      expect(
-        (await getShift('s3', (await shiftsOf('s3', 'series', plusDays(d, 21), plusDays(d, 21)))[0]!.id).expect(200))
-          .body.data.recurrence_pattern.id,
-      ).toBe(newSeries.id);
-    });
+    it(
+      'recurring with another pattern splits the series: the old one ends the day before, its later ' +
+        'occurrences are cancelled, the new one starts here and the worker books it',
+      async () => {
+        const d = plusDays(today, 22);
+        const last = plusDays(d, 28);
+        const { id: oldId } = await weekly('series', 's3', `${d} 09:00`, `${d} 10:00`, last);
+        const [, second, third] = await shiftsOf('s3', 'series', d, last);
+        const res = await put('s3', second!.id, {
+          start_datetime: `${second!.date} 11:00`,
+          end_datetime: `${second!.date} 12:00`,
+          edit_mode: 'recurring',
+          recurrence_pattern: { recurrence_period: 'week', recurrence_frequency: 2, end_date: last },
+        }).expect(200);
+        const newSeries = res.body.data.recurrence_pattern;
+        expect(newSeries).toEqual(
+          expect.objectContaining({ recurrence_frequency: 2, end_date: last, [weekdayOf(d)]: 1 }),
+        );
+        expect(newSeries.id).not.toBe(oldId);
+        expect((await getSeries('s3', oldId).expect(200)).body.data).toEqual(
+          expect.objectContaining({ end_date: `${plusDays(d, 6)} 23:59:59` }),
+        );
+        await refused(() => getShift('s3', third!.id), 404);
+        await generated(newSeries.id, last);
+        expect(times(await shiftsOf('s3', 'series', d, last))).toEqual([
+          `${d} 09:00–10:00`,
+          `${plusDays(d, 7)} 11:00–12:00`,
+          `${plusDays(d, 21)} 11:00–12:00`,
+        ]);
+        expect(
+          (await getShift('s3', (await shiftsOf('s3', 'series', plusDays(d, 21), plusDays(d, 21)))[0]!.id).expect(200))
+            .body.data.recurrence_pattern.id,
+        ).toBe(newSeries.id);
+      },
+    );
 
-    it("a split keeps the old series' exceptions: a date cancelled alone before the split is not booked again by the new series (skipped as series_exception)", async () => {
-      const d = plusDays(today, 50);
-      const last = plusDays(d, 28);
-      await weekly('series', 's7', `${d} 09:00`, `${d} 10:00`, last);
-      const [, second, , fourth] = await shiftsOf('s7', 'series', d, last);
-      await cancel('boss', fourth!.id).expect(204);
-      const res = await put('boss', second!.id, {
-        start_datetime: `${second!.date} 11:00`,
-        end_datetime: `${second!.date} 12:00`,
-        edit_mode: 'recurring',
-        // A later end than the series': another pattern, so a split (the same pattern would retime it).
-        recurrence_pattern: { recurrence_period: 'week', recurrence_frequency: 1, end_date: plusDays(last, 7) },
-      }).expect(200);
-      const newSeries = res.body.data.recurrence_pattern.id;
-      await generated(newSeries, plusDays(last, 7));
-      expect(times(await shiftsOf('s7', 'series', d, plusDays(last, 7)))).toEqual([
-        `${d} 09:00–10:00`,
-        `${plusDays(d, 7)} 11:00–12:00`,
-        `${plusDays(d, 14)} 11:00–12:00`,
-        `${plusDays(d, 28)} 11:00–12:00`,
-        `${plusDays(d, 35)} 11:00–12:00`,
-      ]);
-      expect((await getSeries('boss', newSeries).expect(200)).body.data.skipped).toEqual([
-        { date: plusDays(d, 21), reason: 'series_exception' },
-      ]);
-    });
+    it(
+      "a split keeps the old series' exceptions: a date cancelled alone before the split is not booked " +
+        'again by the new series (skipped as series_exception)',
+      async () => {
+        const d = plusDays(today, 50);
+        const last = plusDays(d, 28);
+        await weekly('series', 's7', `${d} 09:00`, `${d} 10:00`, last);
+        const [, second, , fourth] = await shiftsOf('s7', 'series', d, last);
+        await cancel('boss', fourth!.id).expect(204);
+        const res = await put('boss', second!.id, {
+          start_datetime: `${second!.date} 11:00`,
+          end_datetime: `${second!.date} 12:00`,
+          edit_mode: 'recurring',
+          // A later end than the series': another pattern, so a split (the same pattern would retime it).
+          recurrence_pattern: { recurrence_period: 'week', recurrence_frequency: 1, end_date: plusDays(last, 7) },
+        }).expect(200);
+        const newSeries = res.body.data.recurrence_pattern.id;
+        await generated(newSeries, plusDays(last, 7));
+        expect(times(await shiftsOf('s7', 'series', d, plusDays(last, 7)))).toEqual([
+          `${d} 09:00–10:00`,
+          `${plusDays(d, 7)} 11:00–12:00`,
+          `${plusDays(d, 14)} 11:00–12:00`,
+          `${plusDays(d, 28)} 11:00–12:00`,
+          `${plusDays(d, 35)} 11:00–12:00`,
+        ]);
+        expect((await getSeries('boss', newSeries).expect(200)).body.data.skipped).toEqual([
+          { date: plusDays(d, 21), reason: 'series_exception' },
+        ]);
+      },
+    );
 
     it('recurring with recurrence_pattern null ends the series at this shift: later occurrences cancelled, this one its last', async () => {
       const d = plusDays(today, 23);
@@ -561,38 +594,42 @@ describe('shift changes (rotas.md "Shifts": update, cancel, repeating shifts)', 
       expect((await shiftsOf('s6', 'series', d, last)).map((s) => s.date)).toEqual([last]);
     });
 
-    it('GET a repeating shift: the spec’s object with generated_until and skipped, for whoever sees the rota (403 otherwise, 404 another organisation’s or unknown)', async () => {
-      const d = plusDays(today, 26);
-      // Open-ended, no weekday chosen: the first shift's weekday is stored; booked six months ahead.
-      const series = await book('boss', 'series', 's7', `${d} 08:00`, `${d} 09:15`, {});
-      const id = series.recurrence_pattern!.id;
-      const horizon = DateTime.fromISO(d, { zone: 'UTC' }).plus({ months: 6 }).toISODate()!;
-      await generated(id, horizon);
-      const res = await getSeries('vol2', id).expect(200);
-      expect(res.body).toEqual({
-        data: {
-          id,
-          user_id: org.users.s7,
-          rota_id: rotas.series,
-          hierarchy_id: org.teams.series,
-          period: 'week',
-          frequency: 1,
-          start_date: `${d} 08:00:00`,
-          end_date: null,
-          ...Object.fromEntries(SHORT.map((w) => [w, w === weekdayOf(d) ? 1 : 0])),
-          generated_until: horizon,
-          skipped: [],
-        },
-      });
-      await refused(() => getSeries('southvol', id), 403);
-      await refused(() => getSeries('other', id), 404);
-      await refused(() => getSeries('vol', 99_999_999), 404);
-      // The cancel of a repeating shift, by someone who may not: another volunteer 403; another organisation 404.
-      await refused(() => cancelSeries('vol2', id), 403);
-      await refused(() => cancelSeries('southvol', id), 403);
-      await refused(() => cancelSeries('other', id), 404);
-      await refused(() => cancelSeries('vol', 99_999_999), 404);
-    });
+    it(
+      'GET a repeating shift: the spec’s object with generated_until and skipped, for whoever sees the ' +
+        'rota (403 otherwise, 404 another organisation’s or unknown)',
+      async () => {
+        const d = plusDays(today, 26);
+        // Open-ended, no weekday chosen: the first shift's weekday is stored; booked six months ahead.
+        const series = await book('boss', 'series', 's7', `${d} 08:00`, `${d} 09:15`, {});
+        const id = series.recurrence_pattern!.id;
+        const horizon = DateTime.fromISO(d, { zone: 'UTC' }).plus({ months: 6 }).toISODate()!;
+        await generated(id, horizon);
+        const res = await getSeries('vol2', id).expect(200);
+        expect(res.body).toEqual({
+          data: {
+            id,
+            user_id: org.users.s7,
+            rota_id: rotas.series,
+            hierarchy_id: org.teams.series,
+            period: 'week',
+            frequency: 1,
+            start_date: `${d} 08:00:00`,
+            end_date: null,
+            ...Object.fromEntries(SHORT.map((w) => [w, w === weekdayOf(d) ? 1 : 0])),
+            generated_until: horizon,
+            skipped: [],
+          },
+        });
+        await refused(() => getSeries('southvol', id), 403);
+        await refused(() => getSeries('other', id), 404);
+        await refused(() => getSeries('vol', 99_999_999), 404);
+        // The cancel of a repeating shift, by someone who may not: another volunteer 403; another organisation 404.
+        await refused(() => cancelSeries('vol2', id), 403);
+        await refused(() => cancelSeries('southvol', id), 403);
+        await refused(() => cancelSeries('other', id), 404);
+        await refused(() => cancelSeries('vol', 99_999_999), 404);
+      },
+    );
 
     it('cancel a repeating shift: every occurrence not started is cancelled and the series ends today; again: 204, nothing recorded', async () => {
       const d = plusDays(today, 27);
@@ -637,35 +674,39 @@ describe('shift changes (rotas.md "Shifts": update, cancel, repeating shifts)', 
   });
 
   describe('cancel', () => {
-    it('rule 8: a volunteer cancels their own shift today only with allow_same_day_cancel, never a started one, never an overnight one on its start date; managers are not bound', async () => {
-      const yesterday = plusDays(today, -1);
-      const past = await book('boss', 'cafe', 'vol', `${yesterday} 12:00`, `${yesterday} 13:00`);
-      expect(await fields(() => cancel('vol', past.id))).toEqual(['start_datetime']);
-      await cancel('boss', past.id).expect(204);
-      if (!sameDay) return;
-      const later = soon.plus({ minutes: 10 });
-      const shop = await book(
-        'boss',
-        'shop',
-        'vol',
-        wall(later.plus({ minutes: 5 })),
-        wall(later.plus({ minutes: 8 })),
-      );
-      expect(await fields(() => cancel('vol', shop.id))).toEqual(['start_datetime']);
-      await cancel('shifter', shop.id).expect(204);
-      const cafe = await book(
-        'boss',
-        'cafe',
-        'vol',
-        wall(later.plus({ minutes: 9 })),
-        wall(later.plus({ minutes: 10 })),
-      );
-      await cancel('vol', cafe.id).expect(204);
-      const start = soon.hour >= 20 ? later.plus({ minutes: 12 }) : soon.set({ hour: 21, minute: 0 });
-      if (start.toISODate() !== today) return;
-      const overnight = await book('boss', 'night', 'vol', wall(start), `${plusDays(today, 1)} 07:30`);
-      expect(await fields(() => cancel('vol', overnight.id))).toEqual(['start_datetime']);
-      await cancel('boss', overnight.id).expect(204);
-    });
+    it(
+      'rule 8: a volunteer cancels their own shift today only with allow_same_day_cancel, never a started ' +
+        'one, never an overnight one on its start date; managers are not bound',
+      async () => {
+        const yesterday = plusDays(today, -1);
+        const past = await book('boss', 'cafe', 'vol', `${yesterday} 12:00`, `${yesterday} 13:00`);
+        expect(await fields(() => cancel('vol', past.id))).toEqual(['start_datetime']);
+        await cancel('boss', past.id).expect(204);
+        if (!sameDay) return;
+        const later = soon.plus({ minutes: 10 });
+        const shop = await book(
+          'boss',
+          'shop',
+          'vol',
+          wall(later.plus({ minutes: 5 })),
+          wall(later.plus({ minutes: 8 })),
+        );
+        expect(await fields(() => cancel('vol', shop.id))).toEqual(['start_datetime']);
+        await cancel('shifter', shop.id).expect(204);
+        const cafe = await book(
+          'boss',
+          'cafe',
+          'vol',
+          wall(later.plus({ minutes: 9 })),
+          wall(later.plus({ minutes: 10 })),
+        );
+        await cancel('vol', cafe.id).expect(204);
+        const start = soon.hour >= 20 ? later.plus({ minutes: 12 }) : soon.set({ hour: 21, minute: 0 });
+        if (start.toISODate() !== today) return;
+        const overnight = await book('boss', 'night', 'vol', wall(start), `${plusDays(today, 1)} 07:30`);
+        expect(await fields(() => cancel('vol', overnight.id))).toEqual(['start_datetime']);
+        await cancel('boss', overnight.id).expect(204);
+      },
+    );
   });
 });

@@ -152,20 +152,24 @@ describe('shift notification e-mails', () => {
     await mail?.stop();
   });
 
-  it('a manager books a volunteer’s shift: one mail whose invite.ics (METHOD:REQUEST) node-ical reads back with the shift’s UID; the job run again sends nothing', async () => {
-    const date = plusDays(today, 3);
-    const shift = await book('boss', 'ann', date);
-    const message = await mail.waitFor(address('ann'));
-    expect(mailText(message.raw)).toContain('Boss has changed your shifts:');
-    const invite = calendarOf(message, 'invite.ics');
-    expect(invite.method).toBe('REQUEST');
-    expect(invite.events.map((e) => [e.uid, e.sequence, e.summary])).toEqual([[uid(shift), 0, 'Café']]);
-    expect(attachment(message.raw, 'cancel.ics')).toBeNull();
+  it(
+    'a manager books a volunteer’s shift: one mail whose invite.ics (METHOD:REQUEST) node-ical reads ' +
+      'back with the shift’s UID; the job run again sends nothing',
+    async () => {
+      const date = plusDays(today, 3);
+      const shift = await book('boss', 'ann', date);
+      const message = await mail.waitFor(address('ann'));
+      expect(mailText(message.raw)).toContain('Boss has changed your shifts:');
+      const invite = calendarOf(message, 'invite.ics');
+      expect(invite.method).toBe('REQUEST');
+      expect(invite.events.map((e) => [e.uid, e.sequence, e.summary])).toEqual([[uid(shift), 0, 'Café']]);
+      expect(attachment(message.raw, 'cancel.ics')).toBeNull();
 
-    await runAgain(await settledJob(shift));
-    await new Promise((r) => setTimeout(r, 300));
-    expect(inbox('ann')).toHaveLength(1);
-  });
+      await runAgain(await settledJob(shift));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(inbox('ann')).toHaveLength(1);
+    },
+  );
 
   it('a bulk booking of three shifts for one volunteer: one mail listing the three', async () => {
     const dates = [3, 4, 5].map((n) => plusDays(today, n));
@@ -198,21 +202,25 @@ describe('shift notification e-mails', () => {
     expect(attachment(message.raw, 'invite.ics')).toBeNull();
   });
 
-  it('a volunteer booking their own shift gets nothing; cancelling it mails the rota’s contact and its add-user-shifts manager once each, and not the volunteer', async () => {
-    const shift = await book('dan', 'dan', plusDays(today, 5));
-    await settledJob(shift);
-    await http().delete(`/api/rota/shifts/${shift}`).set(as('dan')).expect(204);
-    const [toContact, toManager] = [await mail.waitFor(address('contact')), await mail.waitFor(address('shifter'))];
-    expect(mailText(toContact.raw)).toContain('Dan has cancelled their shift:');
-    expect(mailText(toManager.raw)).toContain('Dan has cancelled their shift:');
+  it(
+    'a volunteer booking their own shift gets nothing; cancelling it mails the rota’s contact and its ' +
+      'add-user-shifts manager once each, and not the volunteer',
+    async () => {
+      const shift = await book('dan', 'dan', plusDays(today, 5));
+      await settledJob(shift);
+      await http().delete(`/api/rota/shifts/${shift}`).set(as('dan')).expect(204);
+      const [toContact, toManager] = [await mail.waitFor(address('contact')), await mail.waitFor(address('shifter'))];
+      expect(mailText(toContact.raw)).toContain('Dan has cancelled their shift:');
+      expect(mailText(toManager.raw)).toContain('Dan has cancelled their shift:');
 
-    const job = await settledJob(shift);
-    await runAgain(job);
-    await new Promise((r) => setTimeout(r, 300));
-    expect([inbox('contact').length, inbox('shifter').length, inbox('dan').length, inbox('boss').length]).toEqual([
-      1, 1, 0, 0,
-    ]);
-  });
+      const job = await settledJob(shift);
+      await runAgain(job);
+      await new Promise((r) => setTimeout(r, 300));
+      expect([inbox('contact').length, inbox('shifter').length, inbox('dan').length, inbox('boss').length]).toEqual([
+        1, 1, 0, 0,
+      ]);
+    },
+  );
 
   it('a rota change that cancels a volunteer’s shift mails them, as the rota’s doing, with the reason and a cancel.ics', async () => {
     const date = plusDays(today, 6);

@@ -162,29 +162,34 @@ describe('shifts: booking (rotas.md "Shifts")', () => {
     expect(type).toBe('rotas.ShiftBooked');
   });
 
-  it('refuses before any rule: another organisation’s or an unknown rota 404, a rota the caller does not see 403, another user’s shift without being a manager 403, one’s own on a rota without self_manage 403', async () => {
-    const d = plusDays(today, 11);
-    await refused(
-      () => book('vol', { ...shift('shop', org.users.vol!, `${d} 09:00`, `${d} 10:00`), rota: { id: rotas.theirs } }),
-      404,
-    );
-    await refused(
-      () => book('vol', { ...shift('shop', org.users.vol!, `${d} 09:00`, `${d} 10:00`), rota: { id: 99_999_999 } }),
-      404,
-    );
-    await refused(() => book('southvol', shift('shop', org.users.southvol!, `${d} 09:00`, `${d} 10:00`)), 403);
-    await refused(() => book('vol', shift('shop', org.users.vol2!, `${d} 09:00`, `${d} 10:00`)), 403);
-    const locked = await seedRota('boss', org.teams.locked!, 'Managed only', everyDay, { self_manage: false });
-    await refused(
-      () => book('vol', { ...shift('shop', org.users.vol!, `${d} 09:00`, `${d} 10:00`), rota: { id: locked } }),
-      403,
-    );
-    // A manager books on it, for anyone who sees it.
-    await book('shifter', {
-      ...shift('shop', org.users.vol!, `${d} 12:00`, `${d} 13:00`),
-      rota: { id: locked },
-    }).expect(201);
-  });
+  it(
+    'refuses before any rule: another organisation’s or an unknown rota 404, a rota the caller does not ' +
+      'see 403, another user’s shift without being a manager 403, one’s own on a rota without self_manage ' +
+      '403',
+    async () => {
+      const d = plusDays(today, 11);
+      await refused(
+        () => book('vol', { ...shift('shop', org.users.vol!, `${d} 09:00`, `${d} 10:00`), rota: { id: rotas.theirs } }),
+        404,
+      );
+      await refused(
+        () => book('vol', { ...shift('shop', org.users.vol!, `${d} 09:00`, `${d} 10:00`), rota: { id: 99_999_999 } }),
+        404,
+      );
+      await refused(() => book('southvol', shift('shop', org.users.southvol!, `${d} 09:00`, `${d} 10:00`)), 403);
+      await refused(() => book('vol', shift('shop', org.users.vol2!, `${d} 09:00`, `${d} 10:00`)), 403);
+      const locked = await seedRota('boss', org.teams.locked!, 'Managed only', everyDay, { self_manage: false });
+      await refused(
+        () => book('vol', { ...shift('shop', org.users.vol!, `${d} 09:00`, `${d} 10:00`), rota: { id: locked } }),
+        403,
+      );
+      // A manager books on it, for anyone who sees it.
+      await book('shifter', {
+        ...shift('shop', org.users.vol!, `${d} 12:00`, `${d} 13:00`),
+        rota: { id: locked },
+      }).expect(201);
+    },
+  );
 
   it('rule 1: a date before the rota starts or a closed date is a 422 naming rota; rule 2: outside every timeslot a 422 naming start_datetime', async () => {
     const closed = plusDays(today, 12);
@@ -211,54 +216,58 @@ describe('shifts: booking (rotas.md "Shifts")', () => {
     await book('vol', shift('van', org.users.vol!, `${d} 23:00`, `${plusDays(d, 1)} 05:00`)).expect(201);
   });
 
-  it('rules 3–5: a user of another organisation or outside the rota’s teams, on hold, or without an allowed role is a 422 naming user; managers override 4 and 5 with the flags', async () => {
-    const d = plusDays(today, 14);
-    expect(await fields(() => book('boss', shift('shop', hill.users.other!, `${d} 09:00`, `${d} 10:00`)))).toEqual([
-      'user',
-    ]);
-    expect(await fields(() => book('boss', shift('shop', org.users.southvol!, `${d} 09:00`, `${d} 10:00`)))).toEqual([
-      'user',
-    ]);
-    // On hold: their own booking is the 422 (not a 403); a manager needs ignore_on_hold; the flag means nothing from the volunteer.
-    expect(await fields(() => book('held', shift('shop', org.users.held!, `${d} 09:00`, `${d} 10:00`)))).toEqual([
-      'user',
-    ]);
-    expect(
-      await fields(() =>
-        book('held', shift('shop', org.users.held!, `${d} 09:00`, `${d} 10:00`, { ignore_on_hold: true })),
-      ),
-    ).toEqual(['user']);
-    expect(await fields(() => book('shifter', shift('shop', org.users.held!, `${d} 09:00`, `${d} 10:00`)))).toEqual([
-      'user',
-    ]);
-    const heldShift = (
-      await book(
-        'shifter',
-        shift('shop', org.users.held!, `${d} 09:00`, `${d} 10:00`, { ignore_on_hold: true }),
-      ).expect(201)
-    ).body.data;
-    // An edit of times is a booking: moving the held user's shift needs ignore_on_hold again.
-    const moveHeld = (extra: object = {}) =>
-      http()
-        .put(`/api/rota/shifts/${heldShift.id}`)
-        .set(as('shifter'))
-        .send({ start_datetime: `${d} 10:00`, end_datetime: `${d} 11:00`, edit_mode: 'single', ...extra });
-    expect(await fields(() => moveHeld())).toEqual(['user']);
-    expect((await moveHeld({ ignore_on_hold: true }).expect(200)).body.data.start_datetime).toBe(`${d} 10:00`);
-    // Restricted to drivers: vol (shop) is refused; a manager confirms the restriction.
-    const drivers = await seedRota('boss', org.teams.drivers!, 'Drivers', everyDay, {
-      restricted_by_role: true,
-      role_profiles: [org.role_profiles.driver],
-    });
-    const onDrivers = (extra: object = {}) => ({
-      ...shift('shop', org.users.vol!, `${d} 12:00`, `${d} 13:00`, extra),
-      rota: { id: drivers },
-    });
-    expect(await fields(() => book('vol', onDrivers()))).toEqual(['user']);
-    expect(await fields(() => book('vol', onDrivers({ confirm_role_restriction: true })))).toEqual(['user']);
-    expect(await fields(() => book('boss', onDrivers()))).toEqual(['user']);
-    await book('boss', onDrivers({ confirm_role_restriction: true })).expect(201);
-  });
+  it(
+    'rules 3–5: a user of another organisation or outside the rota’s teams, on hold, or without an ' +
+      'allowed role is a 422 naming user; managers override 4 and 5 with the flags',
+    async () => {
+      const d = plusDays(today, 14);
+      expect(await fields(() => book('boss', shift('shop', hill.users.other!, `${d} 09:00`, `${d} 10:00`)))).toEqual([
+        'user',
+      ]);
+      expect(await fields(() => book('boss', shift('shop', org.users.southvol!, `${d} 09:00`, `${d} 10:00`)))).toEqual([
+        'user',
+      ]);
+      // On hold: their own booking is the 422 (not a 403); a manager needs ignore_on_hold; the flag means nothing from the volunteer.
+      expect(await fields(() => book('held', shift('shop', org.users.held!, `${d} 09:00`, `${d} 10:00`)))).toEqual([
+        'user',
+      ]);
+      expect(
+        await fields(() =>
+          book('held', shift('shop', org.users.held!, `${d} 09:00`, `${d} 10:00`, { ignore_on_hold: true })),
+        ),
+      ).toEqual(['user']);
+      expect(await fields(() => book('shifter', shift('shop', org.users.held!, `${d} 09:00`, `${d} 10:00`)))).toEqual([
+        'user',
+      ]);
+      const heldShift = (
+        await book(
+          'shifter',
+          shift('shop', org.users.held!, `${d} 09:00`, `${d} 10:00`, { ignore_on_hold: true }),
+        ).expect(201)
+      ).body.data;
+      // An edit of times is a booking: moving the held user's shift needs ignore_on_hold again.
+      const moveHeld = (extra: object = {}) =>
+        http()
+          .put(`/api/rota/shifts/${heldShift.id}`)
+          .set(as('shifter'))
+          .send({ start_datetime: `${d} 10:00`, end_datetime: `${d} 11:00`, edit_mode: 'single', ...extra });
+      expect(await fields(() => moveHeld())).toEqual(['user']);
+      expect((await moveHeld({ ignore_on_hold: true }).expect(200)).body.data.start_datetime).toBe(`${d} 10:00`);
+      // Restricted to drivers: vol (shop) is refused; a manager confirms the restriction.
+      const drivers = await seedRota('boss', org.teams.drivers!, 'Drivers', everyDay, {
+        restricted_by_role: true,
+        role_profiles: [org.role_profiles.driver],
+      });
+      const onDrivers = (extra: object = {}) => ({
+        ...shift('shop', org.users.vol!, `${d} 12:00`, `${d} 13:00`, extra),
+        rota: { id: drivers },
+      });
+      expect(await fields(() => book('vol', onDrivers()))).toEqual(['user']);
+      expect(await fields(() => book('vol', onDrivers({ confirm_role_restriction: true })))).toEqual(['user']);
+      expect(await fields(() => book('boss', onDrivers()))).toEqual(['user']);
+      await book('boss', onDrivers({ confirm_role_restriction: true })).expect(201);
+    },
+  );
 
   it('rule 6: an overlapping shift of the user on any rota is a 422 naming start_datetime; touching ends do not overlap', async () => {
     const d = plusDays(today, 15);
@@ -317,31 +326,35 @@ describe('shifts: booking (rotas.md "Shifts")', () => {
     }
   });
 
-  it('reads times as wall clock in the zone or ISO 8601 with an offset; a time in the spring gap, a malformed one or an end not after the start is a 422 naming it', async () => {
-    const d = plusDays(today, 17);
-    const utc = DateTime.fromISO(`${d}T11:00`, { zone: ZONE }).toUTC().toISO({ suppressMilliseconds: true })!;
-    const res = await book(
-      'vol',
-      shift('shop', org.users.vol!, utc, DateTime.fromISO(utc).plus({ hours: 1 }).toISO()!),
-    ).expect(201);
-    expect(res.body.data).toEqual(
-      expect.objectContaining({ start_datetime: `${d} 11:00`, end_datetime: `${d} 12:00` }),
-    );
-    expect(
-      await fields(() => book('boss', shift('shop', org.users.vol!, '2027-03-28 01:30', '2027-03-28 03:00'))),
-    ).toEqual(['start_datetime']);
-    expect(await fields(() => book('boss', shift('shop', org.users.vol!, 'tomorrow', `${d} 13:00`)))).toEqual([
-      'start_datetime',
-    ]);
-    expect(await fields(() => book('boss', shift('shop', org.users.vol!, `${d} 13:00`, `${d} 13:00`)))).toEqual([
-      'end_datetime',
-    ]);
-    expect(await fields(() => book('boss', { start_datetime: `${d} 13:00` }))).toEqual([
-      'end_datetime',
-      'rota',
-      'user',
-    ]);
-  });
+  it(
+    'reads times as wall clock in the zone or ISO 8601 with an offset; a time in the spring gap, a ' +
+      'malformed one or an end not after the start is a 422 naming it',
+    async () => {
+      const d = plusDays(today, 17);
+      const utc = DateTime.fromISO(`${d}T11:00`, { zone: ZONE }).toUTC().toISO({ suppressMilliseconds: true })!;
+      const res = await book(
+        'vol',
+        shift('shop', org.users.vol!, utc, DateTime.fromISO(utc).plus({ hours: 1 }).toISO()!),
+      ).expect(201);
+      expect(res.body.data).toEqual(
+        expect.objectContaining({ start_datetime: `${d} 11:00`, end_datetime: `${d} 12:00` }),
+      );
+      expect(
+        await fields(() => book('boss', shift('shop', org.users.vol!, '2027-03-28 01:30', '2027-03-28 03:00'))),
+      ).toEqual(['start_datetime']);
+      expect(await fields(() => book('boss', shift('shop', org.users.vol!, 'tomorrow', `${d} 13:00`)))).toEqual([
+        'start_datetime',
+      ]);
+      expect(await fields(() => book('boss', shift('shop', org.users.vol!, `${d} 13:00`, `${d} 13:00`)))).toEqual([
+        'end_datetime',
+      ]);
+      expect(await fields(() => book('boss', { start_datetime: `${d} 13:00` }))).toEqual([
+        'end_datetime',
+        'rota',
+        'user',
+      ]);
+    },
+  );
 
   it('bulk: 201 { data: [Shift, …] } in order; all or nothing, errors keyed shifts.N, shifts of one request must not overlap for one user', async () => {
     const d = plusDays(today, 18);
@@ -382,55 +395,59 @@ describe('shifts: booking (rotas.md "Shifts")', () => {
     ]);
   });
 
-  it('lists booked shifts on rotas the caller sees, by start, with filters and the 365-day limit; get is 404 across organisations and 403 outside the hierarchy', async () => {
-    const d = plusDays(today, 18);
-    const listed = (
-      await http()
-        .get(`/api/rota/shifts?start_date=${d}&end_date=${d}&users=${org.users.vol}`)
-        .set(as('boss'))
-        .expect(200)
-    ).body;
-    // vol2 sees only the Shop rota: vol's Van shift is left out.
-    expect(
-      (
+  it(
+    'lists booked shifts on rotas the caller sees, by start, with filters and the 365-day limit; get is ' +
+      '404 across organisations and 403 outside the hierarchy',
+    async () => {
+      const d = plusDays(today, 18);
+      const listed = (
         await http()
           .get(`/api/rota/shifts?start_date=${d}&end_date=${d}&users=${org.users.vol}`)
-          .set(as('vol2'))
+          .set(as('boss'))
           .expect(200)
-      ).body.data,
-    ).toHaveLength(1);
-    expect(listed.data.map((s: { start_time: string }) => s.start_time)).toEqual(['09:00', '11:00']);
-    expect(listed.meta.pagination).toEqual(expect.objectContaining({ total: '2' }));
-    expect(
-      (
-        await http()
-          .get(`/api/rota/shifts?start_date=${d}&end_date=${d}&rotas=${rotas.shop}`)
-          .set(as('vol2'))
-          .expect(200)
-      ).body.data,
-    ).toHaveLength(2);
-    expect(
-      (await http().get(`/api/rota/shifts?start_date=${d}&end_date=${d}`).set(as('southvol')).expect(200)).body.data,
-    ).toEqual([]);
-    expect(
-      await fields(() =>
-        http()
-          .get(`/api/rota/shifts?start_date=${d}&end_date=${plusDays(d, 366)}`)
-          .set(as('vol')),
-      ),
-    ).toEqual(['end_date']);
-    expect(
-      await fields(() =>
-        http()
-          .get(`/api/rota/shifts?start_date=${d}&end_date=${plusDays(d, -1)}`)
-          .set(as('vol')),
-      ),
-    ).toEqual(['end_date']);
-    const id = listed.data[0].id;
-    await refused(() => http().get(`/api/rota/shifts/${id}`).set(as('other')), 404);
-    await refused(() => http().get(`/api/rota/shifts/${id}`).set(as('southvol')), 403);
-    await refused(() => http().get('/api/rota/shifts/99999999').set(as('vol')), 404);
-  });
+      ).body;
+      // vol2 sees only the Shop rota: vol's Van shift is left out.
+      expect(
+        (
+          await http()
+            .get(`/api/rota/shifts?start_date=${d}&end_date=${d}&users=${org.users.vol}`)
+            .set(as('vol2'))
+            .expect(200)
+        ).body.data,
+      ).toHaveLength(1);
+      expect(listed.data.map((s: { start_time: string }) => s.start_time)).toEqual(['09:00', '11:00']);
+      expect(listed.meta.pagination).toEqual(expect.objectContaining({ total: '2' }));
+      expect(
+        (
+          await http()
+            .get(`/api/rota/shifts?start_date=${d}&end_date=${d}&rotas=${rotas.shop}`)
+            .set(as('vol2'))
+            .expect(200)
+        ).body.data,
+      ).toHaveLength(2);
+      expect(
+        (await http().get(`/api/rota/shifts?start_date=${d}&end_date=${d}`).set(as('southvol')).expect(200)).body.data,
+      ).toEqual([]);
+      expect(
+        await fields(() =>
+          http()
+            .get(`/api/rota/shifts?start_date=${d}&end_date=${plusDays(d, 366)}`)
+            .set(as('vol')),
+        ),
+      ).toEqual(['end_date']);
+      expect(
+        await fields(() =>
+          http()
+            .get(`/api/rota/shifts?start_date=${d}&end_date=${plusDays(d, -1)}`)
+            .set(as('vol')),
+        ),
+      ).toEqual(['end_date']);
+      const id = listed.data[0].id;
+      await refused(() => http().get(`/api/rota/shifts/${id}`).set(as('other')), 404);
+      await refused(() => http().get(`/api/rota/shifts/${id}`).set(as('southvol')), 403);
+      await refused(() => http().get('/api/rota/shifts/99999999').set(as('vol')), 404);
+    },
+  );
 
   it('races: ten volunteers at once for a max-1 place book exactly one shift; the others get the 422', async () => {
     const d = plusDays(today, 20);

@@ -131,8 +131,10 @@ function record(req: FastifyRequest, reply: FastifyReply, problem: string): void
   });
 }
 
+const describeError = (e: ErrorObject) =>
+  `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`;
 const describeErrors = (where: string, errors: readonly ErrorObject[] | null | undefined) =>
-  `${where}: ${(errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`).join('; ')}`;
+  `${where}: ${(errors ?? []).map(describeError).join('; ')}`;
 
 /** The formats OpenAPI 3.0 defines beyond JSON Schema's (ajv-formats adds date, date-time, uri, email). */
 const OPENAPI_FORMATS: Record<string, { type: 'number' | 'string'; validate: (value: never) => boolean }> = {

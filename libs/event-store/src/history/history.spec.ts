@@ -35,36 +35,40 @@ describe('record history (one mechanism for every context)', () => {
     expect(actionOf('rotas.ShiftBooked')).toBe('ShiftBooked');
   });
 
-  it('given events by a user, the system and a removed user, when read, then each entry has its time, actor (null for the system and the unknown), action and changes, users resolved in one call', async () => {
-    const calls: number[][] = [];
-    const users = async (ids: readonly number[]) => {
-      calls.push([...ids].sort());
-      return new Map([
-        [5, { id: 5, display_name: 'Five' }],
-        [9, { id: 9, display_name: 'Nine' }],
-      ]);
-    };
-    const events = [
-      stored('test.ThingMade', { id: 1, ownerId: 5, name: 'a' }, { actor: userActor(5) }),
-      stored('test.ThingRenamed', { id: 1, name: 'b' }, { actor: systemActor('generation') }),
-      stored('test.ThingRenamed', { id: 1, name: 'c' }, { actorId: 77 }),
-    ];
-    expect(await historyEntries(events, history, users)).toEqual([
-      {
-        at: events[0]!.recordedAt.toISOString(),
-        actor: { id: 5, display_name: 'Five' },
-        action: 'ThingMade',
-        changes: {
-          name: 'a',
-          owner: { id: 5, display_name: 'Five' },
-          helpers: [{ user: { id: 9, display_name: 'Nine' } }],
+  it(
+    'given events by a user, the system and a removed user, when read, then each entry has its time, ' +
+      'actor (null for the system and the unknown), action and changes, users resolved in one call',
+    async () => {
+      const calls: number[][] = [];
+      const users = async (ids: readonly number[]) => {
+        calls.push([...ids].sort());
+        return new Map([
+          [5, { id: 5, display_name: 'Five' }],
+          [9, { id: 9, display_name: 'Nine' }],
+        ]);
+      };
+      const events = [
+        stored('test.ThingMade', { id: 1, ownerId: 5, name: 'a' }, { actor: userActor(5) }),
+        stored('test.ThingRenamed', { id: 1, name: 'b' }, { actor: systemActor('generation') }),
+        stored('test.ThingRenamed', { id: 1, name: 'c' }, { actorId: 77 }),
+      ];
+      expect(await historyEntries(events, history, users)).toEqual([
+        {
+          at: events[0]!.recordedAt.toISOString(),
+          actor: { id: 5, display_name: 'Five' },
+          action: 'ThingMade',
+          changes: {
+            name: 'a',
+            owner: { id: 5, display_name: 'Five' },
+            helpers: [{ user: { id: 9, display_name: 'Nine' } }],
+          },
         },
-      },
-      { at: events[1]!.recordedAt.toISOString(), actor: null, action: 'ThingRenamed', changes: { name: 'b' } },
-      { at: events[2]!.recordedAt.toISOString(), actor: null, action: 'ThingRenamed', changes: { name: 'c' } },
-    ]);
-    expect(calls).toEqual([[5, 77, 9].sort()]);
-  });
+        { at: events[1]!.recordedAt.toISOString(), actor: null, action: 'ThingRenamed', changes: { name: 'b' } },
+        { at: events[2]!.recordedAt.toISOString(), actor: null, action: 'ThingRenamed', changes: { name: 'c' } },
+      ]);
+      expect(calls).toEqual([[5, 77, 9].sort()]);
+    },
+  );
 
   it('given no user anywhere on the page, then the resolver is not asked', async () => {
     const users = async () => {

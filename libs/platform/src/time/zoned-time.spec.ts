@@ -265,20 +265,24 @@ describe('wallClockToInstant and instantToWallClock', () => {
         }
       });
 
-      it('given every minute of the day around the repeat, then each instant reads back to a wall clock that maps to it or, in the second pass, to an hour before', () => {
-        const from = wallClockToInstant(date, '00:00', zone).getTime();
-        const to = from + 25 * HOUR;
-        let secondPass = 0;
-        for (let t = from; t < to; t += MINUTE) {
-          const wall = instantToWallClock(new Date(t), zone);
-          const back = wallClockToInstant(wall.date, wall.time, zone).getTime();
-          if (back !== t) {
-            expect(back).toBe(t - HOUR);
-            secondPass++;
+      it(
+        'given every minute of the day around the repeat, then each instant reads back to a wall clock that ' +
+          'maps to it or, in the second pass, to an hour before',
+        () => {
+          const from = wallClockToInstant(date, '00:00', zone).getTime();
+          const to = from + 25 * HOUR;
+          let secondPass = 0;
+          for (let t = from; t < to; t += MINUTE) {
+            const wall = instantToWallClock(new Date(t), zone);
+            const back = wallClockToInstant(wall.date, wall.time, zone).getTime();
+            if (back !== t) {
+              expect(back).toBe(t - HOUR);
+              secondPass++;
+            }
           }
-        }
-        expect(secondPass).toBe(60);
-      });
+          expect(secondPass).toBe(60);
+        },
+      );
 
       it('given the day is an hour long, then 00:00 to 23:59 spans 25 hours less a minute', () => {
         expect(

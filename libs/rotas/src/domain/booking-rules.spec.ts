@@ -224,16 +224,24 @@ describe('bookingRefusal: rules 1–8 in order', () => {
     });
   });
 
-  it('rule 7: given a full timeslot, then a manager books beyond max; given one a manager overfilled 10:00–11:00, then a volunteer still fits 11:00–12:00', () => {
-    expect(
-      refused({ rotaDayShifts: [booked(9, '2027-01-11 09:00', '2027-01-11 10:00')], user: { id: 8 }, caller: MANAGER }),
-    ).toBeNull();
-    const overfilled = [1, 2, 3].map((id) => booked(id, '2027-01-11 10:00', '2027-01-11 11:00'));
-    expect(refused({ shift: span('2027-01-11 11:00', '2027-01-11 12:00'), rotaDayShifts: overfilled })).toBeNull();
-    expect(refused({ shift: span('2027-01-11 10:30', '2027-01-11 12:00'), rotaDayShifts: overfilled })?.message).toBe(
-      'The timeslot is full.',
-    );
-  });
+  it(
+    'rule 7: given a full timeslot, then a manager books beyond max; given one a manager overfilled ' +
+      '10:00–11:00, then a volunteer still fits 11:00–12:00',
+    () => {
+      expect(
+        refused({
+          rotaDayShifts: [booked(9, '2027-01-11 09:00', '2027-01-11 10:00')],
+          user: { id: 8 },
+          caller: MANAGER,
+        }),
+      ).toBeNull();
+      const overfilled = [1, 2, 3].map((id) => booked(id, '2027-01-11 10:00', '2027-01-11 11:00'));
+      expect(refused({ shift: span('2027-01-11 11:00', '2027-01-11 12:00'), rotaDayShifts: overfilled })).toBeNull();
+      expect(refused({ shift: span('2027-01-11 10:30', '2027-01-11 12:00'), rotaDayShifts: overfilled })?.message).toBe(
+        'The timeslot is full.',
+      );
+    },
+  );
 
   it('rule 7: given the overnight timeslot 22:00–06:00 at max 1 with 23:00–01:00 booked, then 22:00–23:00 fits and 22:30–06:00 is full', () => {
     const night = [booked(9, '2027-01-11 23:00', '2027-01-12 01:00')];
@@ -271,27 +279,35 @@ describe('bookingRefusal: rules 1–8 in order', () => {
     expect(refused({ shift, now, caller: { ...MANAGER, userId: 7 } })).toBeNull();
   });
 
-  it("rule 8: given Pacific/Auckland and now 2027-01-10T23:30Z, then today there is 2027-01-11: a shift that afternoon is same-day, the next day's is not", () => {
-    const auckland = {
-      zone: 'Pacific/Auckland',
-      calendar: calendar([
-        slot(1, 'monday', '09:00', 'monday', '17:00', 5),
-        slot(2, 'tuesday', '09:00', 'tuesday', '17:00', 5),
-      ]),
-    };
-    const now = Date.parse('2027-01-10T23:30Z');
-    // 14:00–15:00 NZDT (UTC+13) on each date.
-    const monday = { date: '2027-01-11', start: Date.parse('2027-01-11T01:00Z'), end: Date.parse('2027-01-11T02:00Z') };
-    const tuesday = {
-      date: '2027-01-12',
-      start: Date.parse('2027-01-12T01:00Z'),
-      end: Date.parse('2027-01-12T02:00Z'),
-    };
-    expect(refused({ rota: auckland, shift: monday, now })?.message).toBe(
-      "Shifts on today's date cannot be added on this rota.",
-    );
-    expect(refused({ rota: auckland, shift: tuesday, now })).toBeNull();
-  });
+  it(
+    'rule 8: given Pacific/Auckland and now 2027-01-10T23:30Z, then today there is 2027-01-11: a shift ' +
+      "that afternoon is same-day, the next day's is not",
+    () => {
+      const auckland = {
+        zone: 'Pacific/Auckland',
+        calendar: calendar([
+          slot(1, 'monday', '09:00', 'monday', '17:00', 5),
+          slot(2, 'tuesday', '09:00', 'tuesday', '17:00', 5),
+        ]),
+      };
+      const now = Date.parse('2027-01-10T23:30Z');
+      // 14:00–15:00 NZDT (UTC+13) on each date.
+      const monday = {
+        date: '2027-01-11',
+        start: Date.parse('2027-01-11T01:00Z'),
+        end: Date.parse('2027-01-11T02:00Z'),
+      };
+      const tuesday = {
+        date: '2027-01-12',
+        start: Date.parse('2027-01-12T01:00Z'),
+        end: Date.parse('2027-01-12T02:00Z'),
+      };
+      expect(refused({ rota: auckland, shift: monday, now })?.message).toBe(
+        "Shifts on today's date cannot be added on this rota.",
+      );
+      expect(refused({ rota: auckland, shift: tuesday, now })).toBeNull();
+    },
+  );
 
   it('rule 8: given an edit moving a shift from later today to next week, then its current date counts: refused without allow_same_day_edit', () => {
     const edit = {

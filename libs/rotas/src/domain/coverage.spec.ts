@@ -184,40 +184,44 @@ describe('hourEntries', () => {
     },
   );
 
-  it('given every night of 2026 and 2027 in zones with whole-hour, half-hour and midnight changes, then each cut is its wall clock resolved in the zone (gap: forward)', () => {
-    // The oracle asks the platform for every cut, as a view would without the steady-day shortcut.
-    const zones = [
-      LONDON,
-      AUCKLAND,
-      'America/New_York',
-      'Australia/Lord_Howe',
-      'America/Santiago',
-      'America/Havana',
-      'Asia/Kathmandu',
-    ];
-    const calendar = rota(WEEKDAYS.map((day, i) => slot(day, '21:30', WEEKDAYS[(i + 1) % 7]!, '07:15')));
-    const wrong: string[] = [];
-    for (const zone of zones) {
-      for (const occurrence of timeslotsBetween(calendar, '2026-01-01', '2027-12-31', zone)) {
-        const entries = hourEntries(occurrence, zone);
-        if (!tiles(entries, occurrence)) wrong.push(`${zone} ${occurrence.date}: no tiling`);
-        const expected: number[] = [];
-        for (let k = 1; k * 60 < 9 * 60 + 45; k++) {
-          const wall = new Date(at(`${occurrence.date}T21:30Z`) + k * HOUR).toISOString();
-          const cut = wallClockToInstant(wall.slice(0, 10), wall.slice(11, 16), zone, { gap: 'forward' }).getTime();
-          if (cut > (expected.at(-1) ?? occurrence.start) && cut < occurrence.end) expected.push(cut);
-        }
-        const actual = entries.slice(1).map((e) => e.start);
-        if (JSON.stringify(actual) !== JSON.stringify(expected)) wrong.push(`${zone} ${occurrence.date}`);
-        // Each wall clock shown is one that exists and means that instant (the earlier one, if repeated).
-        for (const { start, startWall } of entries) {
-          if (wallClockToInstant(startWall.slice(0, 10), startWall.slice(11, 16), zone).getTime() !== start)
-            wrong.push(`${zone} ${startWall}`);
+  it(
+    'given every night of 2026 and 2027 in zones with whole-hour, half-hour and midnight changes, then ' +
+      'each cut is its wall clock resolved in the zone (gap: forward)',
+    () => {
+      // The oracle asks the platform for every cut, as a view would without the steady-day shortcut.
+      const zones = [
+        LONDON,
+        AUCKLAND,
+        'America/New_York',
+        'Australia/Lord_Howe',
+        'America/Santiago',
+        'America/Havana',
+        'Asia/Kathmandu',
+      ];
+      const calendar = rota(WEEKDAYS.map((day, i) => slot(day, '21:30', WEEKDAYS[(i + 1) % 7]!, '07:15')));
+      const wrong: string[] = [];
+      for (const zone of zones) {
+        for (const occurrence of timeslotsBetween(calendar, '2026-01-01', '2027-12-31', zone)) {
+          const entries = hourEntries(occurrence, zone);
+          if (!tiles(entries, occurrence)) wrong.push(`${zone} ${occurrence.date}: no tiling`);
+          const expected: number[] = [];
+          for (let k = 1; k * 60 < 9 * 60 + 45; k++) {
+            const wall = new Date(at(`${occurrence.date}T21:30Z`) + k * HOUR).toISOString();
+            const cut = wallClockToInstant(wall.slice(0, 10), wall.slice(11, 16), zone, { gap: 'forward' }).getTime();
+            if (cut > (expected.at(-1) ?? occurrence.start) && cut < occurrence.end) expected.push(cut);
+          }
+          const actual = entries.slice(1).map((e) => e.start);
+          if (JSON.stringify(actual) !== JSON.stringify(expected)) wrong.push(`${zone} ${occurrence.date}`);
+          // Each wall clock shown is one that exists and means that instant (the earlier one, if repeated).
+          for (const { start, startWall } of entries) {
+            if (wallClockToInstant(startWall.slice(0, 10), startWall.slice(11, 16), zone).getTime() !== start)
+              wrong.push(`${zone} ${startWall}`);
+          }
         }
       }
-    }
-    expect(wrong).toEqual([]);
-  });
+      expect(wrong).toEqual([]);
+    },
+  );
 });
 
 describe('fewestOnDuty', () => {
@@ -409,22 +413,26 @@ describe('dayCoverage', () => {
     shift(date, '13:00', '14:00'),
   ];
 
-  it('given a day whose hours run through every status, then exactly the expected shift_count, required and status per hour, and the day is below the minimum', () => {
-    const day = dayCoverage(everyStatus, date, LONDON, shifts);
-    expect(
-      day.hours.map((h) => [h.start_time.slice(11, 16), h.shift_count, h.required, h.status, h.status_text]),
-    ).toEqual([
-      ['09:00', 1, 1, -2, 'below-minimum'],
-      ['10:00', 2, 0, -1, 'below-ideal'],
-      ['11:00', 3, 0, 0, 'ideal'],
-      ['12:00', 4, 0, 1, 'full'],
-      ['13:00', 5, 0, 2, 'over-maximum'],
-    ]);
-    expect([day.closed, day.status, day.below_minimum]).toEqual([false, -2, true]);
-    expect(day.timeslots).toHaveLength(1);
-    expect([day.timeslots[0]!.pattern_status, day.timeslots[0]!.pattern_status_text]).toEqual([-2, 'below-minimum']);
-    expect(day.timeslots[0]!.hours).toEqual(day.hours);
-  });
+  it(
+    'given a day whose hours run through every status, then exactly the expected shift_count, required ' +
+      'and status per hour, and the day is below the minimum',
+    () => {
+      const day = dayCoverage(everyStatus, date, LONDON, shifts);
+      expect(
+        day.hours.map((h) => [h.start_time.slice(11, 16), h.shift_count, h.required, h.status, h.status_text]),
+      ).toEqual([
+        ['09:00', 1, 1, -2, 'below-minimum'],
+        ['10:00', 2, 0, -1, 'below-ideal'],
+        ['11:00', 3, 0, 0, 'ideal'],
+        ['12:00', 4, 0, 1, 'full'],
+        ['13:00', 5, 0, 2, 'over-maximum'],
+      ]);
+      expect([day.closed, day.status, day.below_minimum]).toEqual([false, -2, true]);
+      expect(day.timeslots).toHaveLength(1);
+      expect([day.timeslots[0]!.pattern_status, day.timeslots[0]!.pattern_status_text]).toEqual([-2, 'below-minimum']);
+      expect(day.timeslots[0]!.hours).toEqual(day.hours);
+    },
+  );
 
   it('given the first hour filled to the minimum, then the day takes the next lowest status', () => {
     const day = dayCoverage(everyStatus, date, LONDON, [...shifts, shift(date, '09:00', '10:00')]);
@@ -446,23 +454,27 @@ describe('dayCoverage', () => {
     expect(counted.hours.map((h) => h.shift_count)).toEqual([1, 1, 1, 1, 1]);
   });
 
-  it('given a date closed by the close action, a weekday without timeslots, a date before the rota starts or an archived rota, then closed, no hours, status 0', () => {
-    const closedDates = rota(everyStatus.timeline[0]!.timeslots.slice(), { closed_dates: new Set([date]) });
-    for (const [calendar, day] of [
-      [closedDates, date],
-      [everyStatus, '2027-06-17'],
-      [everyStatus, '2025-12-31'],
-      [{ ...everyStatus, archived: true }, date],
-    ] as const) {
-      expect(dayCoverage(calendar, day, LONDON, shifts)).toEqual({
-        closed: true,
-        status: 0,
-        below_minimum: false,
-        hours: [],
-        timeslots: [],
-      });
-    }
-  });
+  it(
+    'given a date closed by the close action, a weekday without timeslots, a date before the rota starts ' +
+      'or an archived rota, then closed, no hours, status 0',
+    () => {
+      const closedDates = rota(everyStatus.timeline[0]!.timeslots.slice(), { closed_dates: new Set([date]) });
+      for (const [calendar, day] of [
+        [closedDates, date],
+        [everyStatus, '2027-06-17'],
+        [everyStatus, '2025-12-31'],
+        [{ ...everyStatus, archived: true }, date],
+      ] as const) {
+        expect(dayCoverage(calendar, day, LONDON, shifts)).toEqual({
+          closed: true,
+          status: 0,
+          below_minimum: false,
+          hours: [],
+          timeslots: [],
+        });
+      }
+    },
+  );
 
   it("given two overlapping timeslots, then each has its own hours and pattern_status, and the day's hours are in start order", () => {
     const calendar = rota([

@@ -114,14 +114,20 @@ describe('timeslotsOn across daylight-saving changes', () => {
     ]);
   });
 
-  it("given a timeslot ending inside the gap, then it ends at the gap's end; given one wholly inside it, then it has no occurrence but the day is not closed", () => {
-    const ending = only(timeslotsOn(rota([slot('sunday', '00:00', 'sunday', '01:30')]), '2027-03-28', 'Europe/London'));
-    expect([ending.end, ending.end_wall, hours(ending)]).toEqual([at('2027-03-28T01:00Z'), '2027-03-28 02:00', 1]);
-    const vanished = rota([slot('sunday', '01:10', 'sunday', '01:50')]);
-    expect(timeslotsOn(vanished, '2027-03-28', 'Europe/London')).toEqual([]);
-    expect(isClosedOn(vanished, '2027-03-28')).toBe(false);
-    expect(timeslotsOn(vanished, '2027-04-04', 'Europe/London').map(hours)).toEqual([40 / 60]);
-  });
+  it(
+    "given a timeslot ending inside the gap, then it ends at the gap's end; given one wholly inside it, " +
+      'then it has no occurrence but the day is not closed',
+    () => {
+      const ending = only(
+        timeslotsOn(rota([slot('sunday', '00:00', 'sunday', '01:30')]), '2027-03-28', 'Europe/London'),
+      );
+      expect([ending.end, ending.end_wall, hours(ending)]).toEqual([at('2027-03-28T01:00Z'), '2027-03-28 02:00', 1]);
+      const vanished = rota([slot('sunday', '01:10', 'sunday', '01:50')]);
+      expect(timeslotsOn(vanished, '2027-03-28', 'Europe/London')).toEqual([]);
+      expect(isClosedOn(vanished, '2027-03-28')).toBe(false);
+      expect(timeslotsOn(vanished, '2027-04-04', 'Europe/London').map(hours)).toEqual([40 / 60]);
+    },
+  );
 
   it('given a timeslot starting in the autumn repeat, then it starts at the earlier instant', () => {
     const london = only(timeslotsOn(rota([slot('sunday', '01:30', 'sunday', '02:30')]), '2027-10-31', 'Europe/London'));
@@ -145,12 +151,16 @@ describe('timeslotsOn across daylight-saving changes', () => {
 });
 
 describe('the same-day boundary', () => {
-  it('given a timeslot ending exactly at midnight, then it belongs to the day it starts, ends at the next 00:00 with a positive length, and counts as ending on a later date', () => {
-    const r = rota([slot('monday', '18:00', 'tuesday', '00:00')]);
-    const evening = only(timeslotsOn(r, '2027-03-29', 'Pacific/Auckland'));
-    expect([evening.end_wall, evening.overnight, hours(evening)]).toEqual(['2027-03-30 00:00', true, 6]);
-    expect(timeslotsOn(r, '2027-03-30', 'Pacific/Auckland')).toEqual([]);
-  });
+  it(
+    'given a timeslot ending exactly at midnight, then it belongs to the day it starts, ends at the next ' +
+      '00:00 with a positive length, and counts as ending on a later date',
+    () => {
+      const r = rota([slot('monday', '18:00', 'tuesday', '00:00')]);
+      const evening = only(timeslotsOn(r, '2027-03-29', 'Pacific/Auckland'));
+      expect([evening.end_wall, evening.overnight, hours(evening)]).toEqual(['2027-03-30 00:00', true, 6]);
+      expect(timeslotsOn(r, '2027-03-30', 'Pacific/Auckland')).toEqual([]);
+    },
+  );
 
   it('given a timeslot starting at 00:00, then it belongs to that date, not the one before', () => {
     const r = rota([slot('tuesday', '00:00', 'tuesday', '06:00')]);

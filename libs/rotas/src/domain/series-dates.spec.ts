@@ -62,29 +62,33 @@ describe('seriesDatesBetween', () => {
     ]);
   });
 
-  it('given a fortnightly series generated from a day in an unselected week, then it stays fortnightly (weeks count from the first shift, not from today)', () => {
-    const fortnightly = rule('2027-12-29', 2, ['mon', 'wed']);
-    // The Monday of the first week (2027-12-27) is before the first shift: not an occurrence.
-    expect(seriesDatesBetween(fortnightly, '2027-12-20', '2028-01-31')).toEqual([
-      '2027-12-29',
-      '2028-01-10',
-      '2028-01-12',
-      '2028-01-24',
-      '2028-01-26',
-    ]);
-    // A run on 2028-01-05 (week 1, unselected) books from week 2, never the week it runs in.
-    expect(seriesDatesBetween(fortnightly, '2028-01-05', '2028-01-31')).toEqual([
-      '2028-01-10',
-      '2028-01-12',
-      '2028-01-24',
-      '2028-01-26',
-    ]);
-    expect(seriesDatesBetween(fortnightly, '2028-01-17', '2028-02-08')).toEqual([
-      '2028-01-24',
-      '2028-01-26',
-      '2028-02-07',
-    ]);
-  });
+  it(
+    'given a fortnightly series generated from a day in an unselected week, then it stays fortnightly ' +
+      '(weeks count from the first shift, not from today)',
+    () => {
+      const fortnightly = rule('2027-12-29', 2, ['mon', 'wed']);
+      // The Monday of the first week (2027-12-27) is before the first shift: not an occurrence.
+      expect(seriesDatesBetween(fortnightly, '2027-12-20', '2028-01-31')).toEqual([
+        '2027-12-29',
+        '2028-01-10',
+        '2028-01-12',
+        '2028-01-24',
+        '2028-01-26',
+      ]);
+      // A run on 2028-01-05 (week 1, unselected) books from week 2, never the week it runs in.
+      expect(seriesDatesBetween(fortnightly, '2028-01-05', '2028-01-31')).toEqual([
+        '2028-01-10',
+        '2028-01-12',
+        '2028-01-24',
+        '2028-01-26',
+      ]);
+      expect(seriesDatesBetween(fortnightly, '2028-01-17', '2028-02-08')).toEqual([
+        '2028-01-24',
+        '2028-01-26',
+        '2028-02-07',
+      ]);
+    },
+  );
 
   it("given an every-3-weeks Mon+Fri series, then weeks 0, 3, 6 … of the first shift's week", () => {
     const everyThird = rule('2027-02-01', 3, ['fri', 'mon']);

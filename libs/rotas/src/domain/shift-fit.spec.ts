@@ -64,12 +64,16 @@ describe('whyShiftDoesNotFit / stillFits', () => {
     );
   });
 
-  it("given an overnight shift in the overnight timeslot, then it fits on the evening's date; one starting after midnight in it does not (it belongs to the next date)", () => {
-    expect(stillFits(rota, shift('2027-03-29', '2027-03-29T21:00Z', '2027-03-30T05:00Z'), ZONE, false)).toBe(true);
-    expect(whyShiftDoesNotFit(rota, shift('2027-03-30', '2027-03-30T01:00Z', '2027-03-30T03:00Z'), ZONE, false)).toBe(
-      'rota_closed',
-    );
-  });
+  it(
+    "given an overnight shift in the overnight timeslot, then it fits on the evening's date; one " +
+      'starting after midnight in it does not (it belongs to the next date)',
+    () => {
+      expect(stillFits(rota, shift('2027-03-29', '2027-03-29T21:00Z', '2027-03-30T05:00Z'), ZONE, false)).toBe(true);
+      expect(whyShiftDoesNotFit(rota, shift('2027-03-30', '2027-03-30T01:00Z', '2027-03-30T03:00Z'), ZONE, false)).toBe(
+        'rota_closed',
+      );
+    },
+  );
 
   it("given a closed weekday, a closed date, an archived rota, a date before the start or after the end, then the rota's reason", () => {
     const inside = shift('2027-03-29', '2027-03-29T08:30Z', '2027-03-29T10:00Z');

@@ -175,30 +175,34 @@ describe('the e-mails a plan makes', () => {
     ...over,
   });
 
-  it("given a volunteer notice of bookings and a cancellation, then one mail to them under the request and their id, with invite.ics and cancel.ics carrying the shifts' UIDs", () => {
-    const plan = planNotifications([
-      booked(1, VOL, by(MANAGER)),
-      booked(2, VOL, by(MANAGER)),
-      cancelled(3, VOL, by(MANAGER), 'cancelled', 2),
-    ]);
-    const mails = composeMails(plan, facts());
-    expect(mails.map((m) => [m.key, m.message.to])).toEqual([['rotas-shift-mail-ev-1-10', 'vol@x.example']]);
-    const message = mails[0]!.message;
-    expect(message.text).toContain('Max has changed your shifts:');
-    const [invite, cancel] = message.attachments!.map((a) => ical.sync.parseICS(a.content.toString()));
-    expect(invite!.vcalendar?.method).toBe('REQUEST');
-    expect(
-      Object.values(invite!)
-        .filter((c) => c?.type === 'VEVENT')
-        .map((e) => (e as { uid: string }).uid),
-    ).toEqual(['shift-1-1@vol.example', 'shift-1-2@vol.example']);
-    expect(cancel!.vcalendar?.method).toBe('CANCEL');
-    expect(
-      Object.values(cancel!)
-        .filter((c) => c?.type === 'VEVENT')
-        .map((e) => (e as { uid: string; sequence: number }).sequence),
-    ).toEqual([2]);
-  });
+  it(
+    'given a volunteer notice of bookings and a cancellation, then one mail to them under the request ' +
+      "and their id, with invite.ics and cancel.ics carrying the shifts' UIDs",
+    () => {
+      const plan = planNotifications([
+        booked(1, VOL, by(MANAGER)),
+        booked(2, VOL, by(MANAGER)),
+        cancelled(3, VOL, by(MANAGER), 'cancelled', 2),
+      ]);
+      const mails = composeMails(plan, facts());
+      expect(mails.map((m) => [m.key, m.message.to])).toEqual([['rotas-shift-mail-ev-1-10', 'vol@x.example']]);
+      const message = mails[0]!.message;
+      expect(message.text).toContain('Max has changed your shifts:');
+      const [invite, cancel] = message.attachments!.map((a) => ical.sync.parseICS(a.content.toString()));
+      expect(invite!.vcalendar?.method).toBe('REQUEST');
+      expect(
+        Object.values(invite!)
+          .filter((c) => c?.type === 'VEVENT')
+          .map((e) => (e as { uid: string }).uid),
+      ).toEqual(['shift-1-1@vol.example', 'shift-1-2@vol.example']);
+      expect(cancel!.vcalendar?.method).toBe('CANCEL');
+      expect(
+        Object.values(cancel!)
+          .filter((c) => c?.type === 'VEVENT')
+          .map((e) => (e as { uid: string; sequence: number }).sequence),
+      ).toEqual([2]);
+    },
+  );
 
   it('given a cancellation by a rota change, then the mail says the rota changed it and why', () => {
     const [mail] = composeMails(

@@ -129,7 +129,8 @@ describe('selfCancelledMail', () => {
     const [first] = messages;
     expect(first!.subject).toBe('Shift cancelled by Ann Lee: Café, Thursday 2027-07-01 22:00');
     expect(first!.text).toBe(
-      'Hello,\n\nAnn Lee has cancelled their shift:\n\n- Café (North): Thursday 2027-07-01, 22:00 to Friday 2027-07-02 06:00\n\nTheir place on the rota is free again.\n',
+      'Hello,\n\nAnn Lee has cancelled their shift:\n\n- Café (North): Thursday 2027-07-01, 22:00 to ' +
+        'Friday 2027-07-02 06:00\n\nTheir place on the rota is free again.\n',
     );
     expect(first!.attachments).toBeUndefined();
   });

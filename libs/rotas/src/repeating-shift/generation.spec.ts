@@ -192,25 +192,29 @@ describe('planChunk: the occurrences of the next chunk', () => {
 });
 
 describe('decideGeneration: books the chunk, skipping with reasons', () => {
-  it('given a weekly series, when its chunk is generated, then a ShiftBooked per date (on the series, as a manager would) and RepeatingShiftGenerated up to until', () => {
-    const given = [started()];
-    const plan = planOf(given);
-    generation
-      .given(given)
-      .when(plan, factsFor(plan))
-      .then([
-        winter(1000, '2027-01-11'),
-        winter(1001, '2027-01-18'),
-        winter(1002, '2027-01-25'),
-        winter(1003, '2027-02-01'),
-        generated('2027-02-01', [
-          ['2027-01-11', 1000],
-          ['2027-01-18', 1001],
-          ['2027-01-25', 1002],
-          ['2027-02-01', 1003],
-        ]),
-      ]);
-  });
+  it(
+    'given a weekly series, when its chunk is generated, then a ShiftBooked per date (on the series, as ' +
+      'a manager would) and RepeatingShiftGenerated up to until',
+    () => {
+      const given = [started()];
+      const plan = planOf(given);
+      generation
+        .given(given)
+        .when(plan, factsFor(plan))
+        .then([
+          winter(1000, '2027-01-11'),
+          winter(1001, '2027-01-18'),
+          winter(1002, '2027-01-25'),
+          winter(1003, '2027-02-01'),
+          generated('2027-02-01', [
+            ['2027-01-11', 1000],
+            ['2027-01-18', 1001],
+            ['2027-01-25', 1002],
+            ['2027-02-01', 1003],
+          ]),
+        ]);
+    },
+  );
 
   it('given the series moved on since the plan (another run generated it, or it was extended), then nothing: the handler plans again', () => {
     const plan = planOf([started()]);
@@ -303,50 +307,56 @@ describe('decideGeneration: books the chunk, skipping with reasons', () => {
       .then([generated('2027-02-01', [], all('rota_not_found'))]);
   });
 
-  it('given no timeslot on Mondays from a date, then those occurrences are skipped as rota_closed; a timeslot that does not hold the shift, as outside_timeslot', () => {
-    const plan = planOf([started()]);
-    const noMonday = allWeek.filter((s) => s.weekday_start !== 'monday');
-    const shortMonday = [...noMonday, { ...allWeek[0]!, start_time: '10:00', end_time: '12:00' }];
-    generation
-      .given([started()])
-      .when(
-        plan,
-        factsFor(plan, {
-          rota: rota(
-            {},
-            {
-              timeline: [
-                { from: '2026-12-01', to: '2027-01-20', timeslots: allWeek },
-                { from: '2027-01-21', to: null, timeslots: noMonday },
-              ],
-            },
+  it(
+    'given no timeslot on Mondays from a date, then those occurrences are skipped as rota_closed; a ' +
+      'timeslot that does not hold the shift, as outside_timeslot',
+    () => {
+      const plan = planOf([started()]);
+      const noMonday = allWeek.filter((s) => s.weekday_start !== 'monday');
+      const shortMonday = [...noMonday, { ...allWeek[0]!, start_time: '10:00', end_time: '12:00' }];
+      generation
+        .given([started()])
+        .when(
+          plan,
+          factsFor(plan, {
+            rota: rota(
+              {},
+              {
+                timeline: [
+                  { from: '2026-12-01', to: '2027-01-20', timeslots: allWeek },
+                  { from: '2027-01-21', to: null, timeslots: noMonday },
+                ],
+              },
+            ),
+          }),
+        )
+        .then([
+          winter(1000, '2027-01-11'),
+          winter(1001, '2027-01-18'),
+          generated(
+            '2027-02-01',
+            [
+              ['2027-01-11', 1000],
+              ['2027-01-18', 1001],
+            ],
+            [
+              ['2027-01-25', 'rota_closed'],
+              ['2027-02-01', 'rota_closed'],
+            ],
           ),
-        }),
-      )
-      .then([
-        winter(1000, '2027-01-11'),
-        winter(1001, '2027-01-18'),
-        generated(
-          '2027-02-01',
-          [
-            ['2027-01-11', 1000],
-            ['2027-01-18', 1001],
-          ],
-          [
-            ['2027-01-25', 'rota_closed'],
-            ['2027-02-01', 'rota_closed'],
-          ],
-        ),
-      ]);
-    const fourth = planOf([started({ until: '2027-01-11' })]);
-    generation
-      .given([started({ until: '2027-01-11' })])
-      .when(
-        fourth,
-        factsFor(fourth, { rota: rota({}, { timeline: [{ from: '2026-12-01', to: null, timeslots: shortMonday }] }) }),
-      )
-      .then([generated('2027-01-11', [], [['2027-01-11', 'outside_timeslot']])]);
-  });
+        ]);
+      const fourth = planOf([started({ until: '2027-01-11' })]);
+      generation
+        .given([started({ until: '2027-01-11' })])
+        .when(
+          fourth,
+          factsFor(fourth, {
+            rota: rota({}, { timeline: [{ from: '2026-12-01', to: null, timeslots: shortMonday }] }),
+          }),
+        )
+        .then([generated('2027-01-11', [], [['2027-01-11', 'outside_timeslot']])]);
+    },
+  );
 
   it('given the user has left the organisation, or holds no role under the rota’s team, then every occurrence is skipped with that reason', () => {
     const given = [started({ until: '2027-01-18' })];
@@ -479,72 +489,80 @@ describe('decideGeneration: books the chunk, skipping with reasons', () => {
     );
   });
 
-  it('given a weekly Sunday 09:00–17:00 Europe/London series from 2027-03-14, then it keeps 09:00–17:00 local across the spring change: 09:00Z before, 08:00Z after', () => {
-    const given = [started({ weekdays: ['sun'], startDate: '2027-03-14', until: '2027-04-04' })];
-    const plan = planOf(given);
-    generation
-      .given(given)
-      .when(plan, factsFor(plan))
-      .then([
-        booked(
-          1000,
-          '2027-03-21',
-          '2027-03-21T09:00:00.000Z',
-          '2027-03-21T17:00:00.000Z',
-          '2027-03-21 09:00',
-          '2027-03-21 17:00',
-        ),
-        booked(
-          1001,
-          '2027-03-28',
-          '2027-03-28T08:00:00.000Z',
-          '2027-03-28T16:00:00.000Z',
-          '2027-03-28 09:00',
-          '2027-03-28 17:00',
-        ),
-        booked(
-          1002,
-          '2027-04-04',
-          '2027-04-04T08:00:00.000Z',
-          '2027-04-04T16:00:00.000Z',
-          '2027-04-04 09:00',
-          '2027-04-04 17:00',
-        ),
-        generated('2027-04-04', [
-          ['2027-03-21', 1000],
-          ['2027-03-28', 1001],
-          ['2027-04-04', 1002],
-        ]),
-      ]);
-  });
+  it(
+    'given a weekly Sunday 09:00–17:00 Europe/London series from 2027-03-14, then it keeps 09:00–17:00 ' +
+      'local across the spring change: 09:00Z before, 08:00Z after',
+    () => {
+      const given = [started({ weekdays: ['sun'], startDate: '2027-03-14', until: '2027-04-04' })];
+      const plan = planOf(given);
+      generation
+        .given(given)
+        .when(plan, factsFor(plan))
+        .then([
+          booked(
+            1000,
+            '2027-03-21',
+            '2027-03-21T09:00:00.000Z',
+            '2027-03-21T17:00:00.000Z',
+            '2027-03-21 09:00',
+            '2027-03-21 17:00',
+          ),
+          booked(
+            1001,
+            '2027-03-28',
+            '2027-03-28T08:00:00.000Z',
+            '2027-03-28T16:00:00.000Z',
+            '2027-03-28 09:00',
+            '2027-03-28 17:00',
+          ),
+          booked(
+            1002,
+            '2027-04-04',
+            '2027-04-04T08:00:00.000Z',
+            '2027-04-04T16:00:00.000Z',
+            '2027-04-04 09:00',
+            '2027-04-04 17:00',
+          ),
+          generated('2027-04-04', [
+            ['2027-03-21', 1000],
+            ['2027-03-28', 1001],
+            ['2027-04-04', 1002],
+          ]),
+        ]);
+    },
+  );
 
-  it('given a Sunday 01:30–03:00 series, then the occurrence on the spring-change night does not exist: skipped as time_does_not_exist, with no id drawn for it', () => {
-    const given = [
-      started({
-        weekdays: ['sun'],
-        startDate: '2027-03-21',
-        startTime: '01:30',
-        endTime: '03:00',
-        until: '2027-04-04',
-      }),
-    ];
-    const plan = planOf(given);
-    expect(plan.occurrences.map((o) => o.times !== null)).toEqual([false, true]);
-    generation
-      .given(given)
-      .when(plan, factsFor(plan))
-      .then([
-        booked(
-          1000,
-          '2027-04-04',
-          '2027-04-04T00:30:00.000Z',
-          '2027-04-04T02:00:00.000Z',
-          '2027-04-04 01:30',
-          '2027-04-04 03:00',
-        ),
-        generated('2027-04-04', [['2027-04-04', 1000]], [['2027-03-28', 'time_does_not_exist']]),
-      ]);
-  });
+  it(
+    'given a Sunday 01:30–03:00 series, then the occurrence on the spring-change night does not exist: ' +
+      'skipped as time_does_not_exist, with no id drawn for it',
+    () => {
+      const given = [
+        started({
+          weekdays: ['sun'],
+          startDate: '2027-03-21',
+          startTime: '01:30',
+          endTime: '03:00',
+          until: '2027-04-04',
+        }),
+      ];
+      const plan = planOf(given);
+      expect(plan.occurrences.map((o) => o.times !== null)).toEqual([false, true]);
+      generation
+        .given(given)
+        .when(plan, factsFor(plan))
+        .then([
+          booked(
+            1000,
+            '2027-04-04',
+            '2027-04-04T00:30:00.000Z',
+            '2027-04-04T02:00:00.000Z',
+            '2027-04-04 01:30',
+            '2027-04-04 03:00',
+          ),
+          generated('2027-04-04', [['2027-04-04', 1000]], [['2027-03-28', 'time_does_not_exist']]),
+        ]);
+    },
+  );
 
   it('given a chunk with no occurrence (the unselected week of a fortnightly series), then RepeatingShiftGenerated alone moves generatedUntil on', () => {
     const given = [

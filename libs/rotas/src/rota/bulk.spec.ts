@@ -73,13 +73,17 @@ const command = (action: BulkCommand['action'], data: unknown, rotaIds: number[]
 });
 
 describe('bulk actions: the rotas they may name (all or nothing)', () => {
-  it('given rotas the caller manages and one of another team, when any action names them, then it is one 422 naming rota_ids with the offending id, and nothing changes', () => {
-    const err = bulk
-      .given([created(1), created(2), created(3, { teamId: 11 })])
-      .when(command('name', { name: 'New' }, [1, 3, 2]), ctx)
-      .thenThrows(ValidationError, ['rota_ids']);
-    expect(err.errors!.rota_ids![0]).toMatch(/: 3\.$/);
-  });
+  it(
+    'given rotas the caller manages and one of another team, when any action names them, then it is one ' +
+      '422 naming rota_ids with the offending id, and nothing changes',
+    () => {
+      const err = bulk
+        .given([created(1), created(2), created(3, { teamId: 11 })])
+        .when(command('name', { name: 'New' }, [1, 3, 2]), ctx)
+        .thenThrows(ValidationError, ['rota_ids']);
+      expect(err.errors!.rota_ids![0]).toMatch(/: 3\.$/);
+    },
+  );
 
   it('given a rota of another organisation and an unknown id, when named, then both are listed under rota_ids', () => {
     const err = bulk
@@ -198,31 +202,35 @@ describe('bulk end_date', () => {
       .thenThrows(ValidationError, ['data.date']);
   });
 
-  it('given the team has a later rota, when the end date would reach its start, then it is a 422 naming data.date (one rota per team per day); the day before is fine', () => {
-    const later = { ...ctx, nextTeamStarts: new Map([[1, { rotaId: 7, startDate: '2027-03-01' }]]) };
-    const err = bulk
-      .given([created(1)])
-      .when(command('end_date', { date: '2027-03-01' }, [1]), later)
-      .thenThrows(ValidationError, ['data.date']);
-    expect(err.errors!['data.date']![0]).toMatch(/rota 1 \(its team's rota 7 starts on 2027-03-01\)/);
-    bulk
-      .given([created(1)])
-      .when(command('end_date', { date: '2027-02-28' }, [1]), later)
-      .then([
-        {
-          type: 'rotas.RotaEnded',
-          data: {
-            id: 1,
-            organisationId: 1,
-            effectiveFrom: '2027-03-01',
-            calendar: calendarData({ ...stateOf([created(1)]), endDate: '2027-02-28' }),
-            endDate: '2027-02-28',
-            reason: 'end_date',
-            supersededBy: null,
+  it(
+    'given the team has a later rota, when the end date would reach its start, then it is a 422 naming ' +
+      'data.date (one rota per team per day); the day before is fine',
+    () => {
+      const later = { ...ctx, nextTeamStarts: new Map([[1, { rotaId: 7, startDate: '2027-03-01' }]]) };
+      const err = bulk
+        .given([created(1)])
+        .when(command('end_date', { date: '2027-03-01' }, [1]), later)
+        .thenThrows(ValidationError, ['data.date']);
+      expect(err.errors!['data.date']![0]).toMatch(/rota 1 \(its team's rota 7 starts on 2027-03-01\)/);
+      bulk
+        .given([created(1)])
+        .when(command('end_date', { date: '2027-02-28' }, [1]), later)
+        .then([
+          {
+            type: 'rotas.RotaEnded',
+            data: {
+              id: 1,
+              organisationId: 1,
+              effectiveFrom: '2027-03-01',
+              calendar: calendarData({ ...stateOf([created(1)]), endDate: '2027-02-28' }),
+              endDate: '2027-02-28',
+              reason: 'end_date',
+              supersededBy: null,
+            },
           },
-        },
-      ]);
-  });
+        ]);
+    },
+  );
 
   it('given a date before a rota’s start, then the whole request is a 422 naming data.date', () => {
     bulk

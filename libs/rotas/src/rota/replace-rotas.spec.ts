@@ -113,59 +113,63 @@ const cmd = (over: Partial<ReplaceCommand> = {}): ReplaceCommand => ({
 const withIds = (...ids: number[]) => patternSlots.map((s, i) => ({ ...s, id: ids[i]! }));
 
 describe('replace rotas with a pattern', () => {
-  it('given two rotas, when replaced without end_date, then each gets the pattern’s timeslots with new ids from start_date on, later versions dropped, and the pattern as its own', () => {
-    replace
-      .given([created(1), laterVersion(1), created(2)])
-      .when(cmd(), ctx)
-      .then([
-        {
-          type: 'rotas.RotaPatternReplaced',
-          data: {
-            id: 1,
-            organisationId: 1,
-            effectiveFrom: '2026-12-01',
-            patternId: 8,
-            from: '2026-12-01',
-            to: null,
-            timeslots: withIds(100, 101),
-            name: null,
-            calendar: {
-              startDate: '2026-11-01',
-              endDate: '2027-12-31',
-              archived: false,
-              closedDates: ['2026-12-25'],
-              timeline: [
-                { from: '2026-11-01', to: '2026-11-30', timeslots: [own] },
-                { from: '2026-12-01', to: null, timeslots: withIds(100, 101) },
-              ],
+  it(
+    'given two rotas, when replaced without end_date, then each gets the pattern’s timeslots with new ' +
+      'ids from start_date on, later versions dropped, and the pattern as its own',
+    () => {
+      replace
+        .given([created(1), laterVersion(1), created(2)])
+        .when(cmd(), ctx)
+        .then([
+          {
+            type: 'rotas.RotaPatternReplaced',
+            data: {
+              id: 1,
+              organisationId: 1,
+              effectiveFrom: '2026-12-01',
+              patternId: 8,
+              from: '2026-12-01',
+              to: null,
+              timeslots: withIds(100, 101),
+              name: null,
+              calendar: {
+                startDate: '2026-11-01',
+                endDate: '2027-12-31',
+                archived: false,
+                closedDates: ['2026-12-25'],
+                timeline: [
+                  { from: '2026-11-01', to: '2026-11-30', timeslots: [own] },
+                  { from: '2026-12-01', to: null, timeslots: withIds(100, 101) },
+                ],
+              },
             },
           },
-        },
-        {
-          type: 'rotas.RotaPatternReplaced',
-          data: {
-            id: 2,
-            organisationId: 1,
-            effectiveFrom: '2026-12-01',
-            patternId: 8,
-            from: '2026-12-01',
-            to: null,
-            timeslots: withIds(102, 103),
-            name: null,
-            calendar: {
-              startDate: '2026-11-01',
-              endDate: '2027-12-31',
-              archived: false,
-              closedDates: [],
-              timeline: [
-                { from: '2026-11-01', to: '2026-11-30', timeslots: [own] },
-                { from: '2026-12-01', to: null, timeslots: withIds(102, 103) },
-              ],
+          {
+            type: 'rotas.RotaPatternReplaced',
+            data: {
+              id: 2,
+              organisationId: 1,
+              effectiveFrom: '2026-12-01',
+              patternId: 8,
+              from: '2026-12-01',
+              to: null,
+              timeslots: withIds(102, 103),
+              name: null,
+              calendar: {
+                startDate: '2026-11-01',
+                endDate: '2027-12-31',
+                archived: false,
+                closedDates: [],
+                timeline: [
+                  { from: '2026-11-01', to: '2026-11-30', timeslots: [own] },
+                  { from: '2026-12-01', to: null, timeslots: withIds(102, 103) },
+                ],
+              },
             },
           },
-        },
-      ]);
-  });
+        ]);
+    },
+  );
 
   it('given a rota with a later version, when replaced with an end_date, then what stood after the end date stands again, and the rota is renamed', () => {
     replace

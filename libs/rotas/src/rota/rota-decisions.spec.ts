@@ -121,54 +121,62 @@ describe('creating rotas', () => {
     data: { teamId, organisationId: 1, rotaId: id, startDate: '2027-01-04' },
   });
 
-  it('given no rota, when a rota is created with only the required fields, then it takes the spec’s defaults, a palette colour and the pattern’s timeslots with new ids', () => {
-    rotas
-      .given([])
-      .when(create, ctx())
-      .then([created(5, 10, 100), added(5, 10)]);
-  });
+  it(
+    'given no rota, when a rota is created with only the required fields, then it takes the spec’s ' +
+      'defaults, a palette colour and the pattern’s timeslots with new ids',
+    () => {
+      rotas
+        .given([])
+        .when(create, ctx())
+        .then([created(5, 10, 100), added(5, 10)]);
+    },
+  );
 
-  it('given no rota, when a rota is created with every field, then each is recorded (role profiles once each, sorted) and each contact gets a contact record', () => {
-    const full: CreateRotas = {
-      ...create,
-      endDate: '2027-06-30',
-      colour: '#abcdef',
-      selfManage: true,
-      allowSameDayAdd: false,
-      allowSameDayCancel: true,
-      allowSameDayEdit: true,
-      restrictedByRole: true,
-      requireFullTimeslot: true,
-      roleProfiles: [
-        { id: 21, field: 'role_profiles.0' },
-        { id: 20, field: 'role_profiles.1.id' },
-        { id: 21, field: 'role_profiles.2' },
-      ],
-      contacts: [
-        { id: 31, field: 'contacts.0' },
-        { id: 30, field: 'contacts.1.id' },
-      ],
-    };
-    const event = created(5, 10, 100, {
-      colour: '#abcdef',
-      selfManage: true,
-      allowSameDayAdd: false,
-      allowSameDayCancel: true,
-      allowSameDayEdit: true,
-      restrictedByRole: true,
-      roleProfileIds: [20, 21],
-      requireFullTimeslot: true,
-    }) as Extract<CreateEvent, { type: 'rotas.RotaCreated' }>;
-    rotas
-      .given([])
-      .when(full, ctx())
-      .then([
-        { ...event, data: { ...event.data, endDate: '2027-06-30' } },
-        { type: 'rotas.RotaContactAdded', data: { id: 200, organisationId: 1, rotaId: 5, userId: 31 } },
-        { type: 'rotas.RotaContactAdded', data: { id: 201, organisationId: 1, rotaId: 5, userId: 30 } },
-        added(5, 10),
-      ]);
-  });
+  it(
+    'given no rota, when a rota is created with every field, then each is recorded (role profiles once ' +
+      'each, sorted) and each contact gets a contact record',
+    () => {
+      const full: CreateRotas = {
+        ...create,
+        endDate: '2027-06-30',
+        colour: '#abcdef',
+        selfManage: true,
+        allowSameDayAdd: false,
+        allowSameDayCancel: true,
+        allowSameDayEdit: true,
+        restrictedByRole: true,
+        requireFullTimeslot: true,
+        roleProfiles: [
+          { id: 21, field: 'role_profiles.0' },
+          { id: 20, field: 'role_profiles.1.id' },
+          { id: 21, field: 'role_profiles.2' },
+        ],
+        contacts: [
+          { id: 31, field: 'contacts.0' },
+          { id: 30, field: 'contacts.1.id' },
+        ],
+      };
+      const event = created(5, 10, 100, {
+        colour: '#abcdef',
+        selfManage: true,
+        allowSameDayAdd: false,
+        allowSameDayCancel: true,
+        allowSameDayEdit: true,
+        restrictedByRole: true,
+        roleProfileIds: [20, 21],
+        requireFullTimeslot: true,
+      }) as Extract<CreateEvent, { type: 'rotas.RotaCreated' }>;
+      rotas
+        .given([])
+        .when(full, ctx())
+        .then([
+          { ...event, data: { ...event.data, endDate: '2027-06-30' } },
+          { type: 'rotas.RotaContactAdded', data: { id: 200, organisationId: 1, rotaId: 5, userId: 31 } },
+          { type: 'rotas.RotaContactAdded', data: { id: 201, organisationId: 1, rotaId: 5, userId: 30 } },
+          added(5, 10),
+        ]);
+    },
+  );
 
   it('given a pattern whose timeslots carry the pattern’s ids, when a rota is created, then the rota’s timeslots get new ids', () => {
     rotas
@@ -288,33 +296,37 @@ describe('creating rotas', () => {
       .thenThrows(ValidationError, ['team']);
   });
 
-  it('given a team rota running on the new start date, when a rota is created, then the running one ends the day before (superseded) in the same decision', () => {
-    rotas
-      .given(existing(2, '2026-06-01'))
-      .when(create, ctx())
-      .then([
-        {
-          type: 'rotas.RotaEnded',
-          data: {
-            id: 2,
-            organisationId: 1,
-            effectiveFrom: '2027-01-04',
-            endDate: '2027-01-03',
-            reason: 'superseded',
-            supersededBy: 5,
-            calendar: {
-              startDate: '2026-06-01',
+  it(
+    'given a team rota running on the new start date, when a rota is created, then the running one ends ' +
+      'the day before (superseded) in the same decision',
+    () => {
+      rotas
+        .given(existing(2, '2026-06-01'))
+        .when(create, ctx())
+        .then([
+          {
+            type: 'rotas.RotaEnded',
+            data: {
+              id: 2,
+              organisationId: 1,
+              effectiveFrom: '2027-01-04',
               endDate: '2027-01-03',
-              archived: false,
-              closedDates: [],
-              timeline: [{ from: '2026-06-01', to: null, timeslots: [{ id: 52, ...monday }] }],
+              reason: 'superseded',
+              supersededBy: 5,
+              calendar: {
+                startDate: '2026-06-01',
+                endDate: '2027-01-03',
+                archived: false,
+                closedDates: [],
+                timeline: [{ from: '2026-06-01', to: null, timeslots: [{ id: 52, ...monday }] }],
+              },
             },
           },
-        },
-        created(5, 10, 100),
-        added(5, 10),
-      ]);
-  });
+          created(5, 10, 100),
+          added(5, 10),
+        ]);
+    },
+  );
 
   it('given a team rota with an end date on or after the new start, when a rota is created, then that end moves to the day before', () => {
     rotas
@@ -520,25 +532,29 @@ describe('updating a rota', () => {
       .thenThrows(ValidationError, ['contacts.0.id', 'role_profiles.0']);
   });
 
-  it('given an unrestricted rota, when restricted_by_role is set without role profiles, then it is a 422 naming role_profiles; with them, both are recorded', () => {
-    rota
-      .given([created])
-      .when(update({ restrictedByRole: true }), ctx())
-      .thenThrows(ValidationError, ['role_profiles']);
-    rota
-      .given([created])
-      .when(
-        update({
-          restrictedByRole: true,
-          roleProfiles: [
-            { id: 21, field: 'role_profiles.0' },
-            { id: 20, field: 'role_profiles.1' },
-          ],
-        }),
-        ctx(),
-      )
-      .then([changed({ restrictedByRole: true, roleProfileIds: [20, 21] })]);
-  });
+  it(
+    'given an unrestricted rota, when restricted_by_role is set without role profiles, then it is a 422 ' +
+      'naming role_profiles; with them, both are recorded',
+    () => {
+      rota
+        .given([created])
+        .when(update({ restrictedByRole: true }), ctx())
+        .thenThrows(ValidationError, ['role_profiles']);
+      rota
+        .given([created])
+        .when(
+          update({
+            restrictedByRole: true,
+            roleProfiles: [
+              { id: 21, field: 'role_profiles.0' },
+              { id: 20, field: 'role_profiles.1' },
+            ],
+          }),
+          ctx(),
+        )
+        .then([changed({ restrictedByRole: true, roleProfileIds: [20, 21] })]);
+    },
+  );
 
   it('given a restricted rota, when its role profiles are emptied, then it is a 422 naming role_profiles; lifting the restriction as well is fine', () => {
     const restricted = changed({ restrictedByRole: true, roleProfileIds: [20] });

@@ -109,39 +109,43 @@ describe('shift pattern queries', () => {
     await env?.cleanup();
   });
 
-  it('forRota gives the timeslots with their ids, in week order, and whether the pattern is archived; null for another organisation or an unknown id', async () => {
-    const p0 = await queries.forRota(caller, ids[0]!);
-    expect(p0).toEqual({
-      id: ids[0],
-      archived: false,
-      timeslots: [
-        {
-          id: expect.any(Number),
-          weekday_start: 'monday',
-          start_time: '09:00',
-          weekday_end: 'monday',
-          end_time: '09:30',
-          min: 1,
-          ideal: 1,
-          max: 4,
-        },
-        {
-          id: expect.any(Number),
-          weekday_start: 'monday',
-          start_time: '20:00',
-          weekday_end: 'monday',
-          end_time: '20:30',
-          min: 1,
-          ideal: 1,
-          max: 4,
-        },
-      ],
-    });
-    expect(p0!.timeslots[0]!.id).toBeLessThan(p0!.timeslots[1]!.id);
-    expect(await queries.forRota(caller, ids[5]!)).toMatchObject({ id: ids[5], archived: true });
-    expect(await queries.forRota({ organisationId: org.organisation.id + 1000 }, ids[0]!)).toBeNull();
-    expect(await queries.forRota(caller, 987_654_321)).toBeNull();
-  });
+  it(
+    'forRota gives the timeslots with their ids, in week order, and whether the pattern is archived; ' +
+      'null for another organisation or an unknown id',
+    async () => {
+      const p0 = await queries.forRota(caller, ids[0]!);
+      expect(p0).toEqual({
+        id: ids[0],
+        archived: false,
+        timeslots: [
+          {
+            id: expect.any(Number),
+            weekday_start: 'monday',
+            start_time: '09:00',
+            weekday_end: 'monday',
+            end_time: '09:30',
+            min: 1,
+            ideal: 1,
+            max: 4,
+          },
+          {
+            id: expect.any(Number),
+            weekday_start: 'monday',
+            start_time: '20:00',
+            weekday_end: 'monday',
+            end_time: '20:30',
+            min: 1,
+            ideal: 1,
+            max: 4,
+          },
+        ],
+      });
+      expect(p0!.timeslots[0]!.id).toBeLessThan(p0!.timeslots[1]!.id);
+      expect(await queries.forRota(caller, ids[5]!)).toMatchObject({ id: ids[5], archived: true });
+      expect(await queries.forRota({ organisationId: org.organisation.id + 1000 }, ids[0]!)).toBeNull();
+      expect(await queries.forRota(caller, 987_654_321)).toBeNull();
+    },
+  );
 
   it('reads each include once for the page: the same number of statements for a page of 2 as of 5', async () => {
     const statements = async (perPage: number) => {

@@ -167,12 +167,16 @@ describe('cancelling the shifts a rota change leaves outside the rota (rotas.md 
       .then([]);
   });
 
-  it('given a shift moved onto the closed day after the change committed, when the late job runs, then it stays (it was checked against the change already)', () => {
-    misfits
-      .given([booked(1, '2026-11-30', '10:00', '12:00'), moved(1, '2026-11-23', '10:00', '12:00', CHANGE_AT + 5)])
-      .when(change('rotas.RotaClosed', '2026-11-23', calendar({ closed_dates: new Set(['2026-11-23']) })), ctx)
-      .then([]);
-  });
+  it(
+    'given a shift moved onto the closed day after the change committed, when the late job runs, then it ' +
+      'stays (it was checked against the change already)',
+    () => {
+      misfits
+        .given([booked(1, '2026-11-30', '10:00', '12:00'), moved(1, '2026-11-23', '10:00', '12:00', CHANGE_AT + 5)])
+        .when(change('rotas.RotaClosed', '2026-11-23', calendar({ closed_dates: new Set(['2026-11-23']) })), ctx)
+        .then([]);
+    },
+  );
 
   it('given a shift moved before the change, then it is judged by its new times, and its SEQUENCE follows the move', () => {
     misfits
@@ -199,37 +203,45 @@ describe('cancelling the shifts a rota change leaves outside the rota (rotas.md 
       .then([]);
   });
 
-  it('given a shift before effectiveFrom, or on a date the change did not touch, then it stays even if it does not fit (a manager booked it over the rules)', () => {
-    misfits
-      .given([booked(1, '2026-11-23', '18:00', '19:00'), booked(2, '2026-12-07', '18:00', '19:00')])
-      .when(change('rotas.RotaClosed', '2026-11-30', calendar({ closed_dates: new Set(['2026-11-30']) })), ctx)
-      .then([]);
-  });
+  it(
+    'given a shift before effectiveFrom, or on a date the change did not touch, then it stays even if it ' +
+      'does not fit (a manager booked it over the rules)',
+    () => {
+      misfits
+        .given([booked(1, '2026-11-23', '18:00', '19:00'), booked(2, '2026-12-07', '18:00', '19:00')])
+        .when(change('rotas.RotaClosed', '2026-11-30', calendar({ closed_dates: new Set(['2026-11-30']) })), ctx)
+        .then([]);
+    },
+  );
 
-  it('given future shifts and series, when the rota is archived, then every future shift is cancelled (rota_archived) and the running series end on the archive date', () => {
-    misfits
-      .given([
-        booked(1, '2026-11-23', '10:00', '12:00'),
-        booked(2, '2026-11-30', '10:00', '12:00'),
-        series(1),
-        series(2, { endDate: '2026-12-31', until: '2026-12-31' }),
-        series(3, { endDate: '2026-11-10', until: '2026-11-10' }),
-        series(4, { rotaId: 8 }),
-      ])
-      .when(change('rotas.RotaArchived', '2026-11-20', calendar({ archived: true })), ctx)
-      .then([
-        cancel(1, '2026-11-23', 'rota_archived'),
-        cancel(2, '2026-11-30', 'rota_archived'),
-        {
-          type: 'rotas.RepeatingShiftEnded',
-          data: { id: 1, organisationId: 1, endDate: '2026-11-20', until: '2026-11-20', reason: 'rota_archived' },
-        },
-        {
-          type: 'rotas.RepeatingShiftEnded',
-          data: { id: 2, organisationId: 1, endDate: '2026-11-20', until: '2026-11-20', reason: 'rota_archived' },
-        },
-      ]);
-  });
+  it(
+    'given future shifts and series, when the rota is archived, then every future shift is cancelled ' +
+      '(rota_archived) and the running series end on the archive date',
+    () => {
+      misfits
+        .given([
+          booked(1, '2026-11-23', '10:00', '12:00'),
+          booked(2, '2026-11-30', '10:00', '12:00'),
+          series(1),
+          series(2, { endDate: '2026-12-31', until: '2026-12-31' }),
+          series(3, { endDate: '2026-11-10', until: '2026-11-10' }),
+          series(4, { rotaId: 8 }),
+        ])
+        .when(change('rotas.RotaArchived', '2026-11-20', calendar({ archived: true })), ctx)
+        .then([
+          cancel(1, '2026-11-23', 'rota_archived'),
+          cancel(2, '2026-11-30', 'rota_archived'),
+          {
+            type: 'rotas.RepeatingShiftEnded',
+            data: { id: 1, organisationId: 1, endDate: '2026-11-20', until: '2026-11-20', reason: 'rota_archived' },
+          },
+          {
+            type: 'rotas.RepeatingShiftEnded',
+            data: { id: 2, organisationId: 1, endDate: '2026-11-20', until: '2026-11-20', reason: 'rota_archived' },
+          },
+        ]);
+    },
+  );
 
   it('given an ended series, when the rota is archived, then the series is left as it ended', () => {
     const ended: PositionedEvent = {
@@ -243,28 +255,32 @@ describe('cancelling the shifts a rota change leaves outside the rota (rotas.md 
       .then([]);
   });
 
-  it('given shifts and series past a new end date, when the rota ends, then those shifts are cancelled (rota_ended) and the series end on the end date, until coming down', () => {
-    misfits
-      .given([
-        booked(1, '2026-11-23', '10:00', '12:00'),
-        booked(2, '2026-11-30', '10:00', '12:00'),
-        series(1),
-        series(2, { endDate: '2026-11-25', until: '2026-11-25' }),
-        series(3, { until: '2026-11-26', endDate: '2026-12-20' }),
-      ])
-      .when(change('rotas.RotaEnded', '2026-11-27', calendar({ end_date: '2026-11-26' })), ctx)
-      .then([
-        cancel(2, '2026-11-30', 'rota_ended'),
-        {
-          type: 'rotas.RepeatingShiftEnded',
-          data: { id: 1, organisationId: 1, endDate: '2026-11-26', until: '2026-11-26', reason: 'ended' },
-        },
-        {
-          type: 'rotas.RepeatingShiftEnded',
-          data: { id: 3, organisationId: 1, endDate: '2026-11-26', until: '2026-11-26', reason: 'ended' },
-        },
-      ]);
-  });
+  it(
+    'given shifts and series past a new end date, when the rota ends, then those shifts are cancelled ' +
+      '(rota_ended) and the series end on the end date, until coming down',
+    () => {
+      misfits
+        .given([
+          booked(1, '2026-11-23', '10:00', '12:00'),
+          booked(2, '2026-11-30', '10:00', '12:00'),
+          series(1),
+          series(2, { endDate: '2026-11-25', until: '2026-11-25' }),
+          series(3, { until: '2026-11-26', endDate: '2026-12-20' }),
+        ])
+        .when(change('rotas.RotaEnded', '2026-11-27', calendar({ end_date: '2026-11-26' })), ctx)
+        .then([
+          cancel(2, '2026-11-30', 'rota_ended'),
+          {
+            type: 'rotas.RepeatingShiftEnded',
+            data: { id: 1, organisationId: 1, endDate: '2026-11-26', until: '2026-11-26', reason: 'ended' },
+          },
+          {
+            type: 'rotas.RepeatingShiftEnded',
+            data: { id: 3, organisationId: 1, endDate: '2026-11-26', until: '2026-11-26', reason: 'ended' },
+          },
+        ]);
+    },
+  );
 
   it('given a timeslot change, then no series ends: generation skips what no longer fits by itself', () => {
     const after = calendar({ timeline: [{ from: '2026-11-01', to: null, timeslots: [slot('13:00', '17:00', 2)] }] });

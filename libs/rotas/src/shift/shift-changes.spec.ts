@@ -171,15 +171,23 @@ describe('planChange: what an update does', () => {
   const inSeries = { date: '2027-01-11', seriesId: 20 };
   const alone = { date: '2027-01-11', seriesId: null };
 
-  it('given edit_mode single, then this shift alone, whatever the series; given a non-null recurrence_pattern with it, then a 422 naming recurrence_pattern', () => {
-    expect(planChange(inSeries, PATTERN, request('2027-01-12 10:00', '2027-01-12 11:00'))).toEqual({ kind: 'single' });
-    expect(planChange(alone, null, request('2027-01-11 10:00', '2027-01-11 11:00', 'single', null))).toEqual({
-      kind: 'single',
-    });
-    expect(
-      fieldsOf(() => planChange(inSeries, PATTERN, request('2027-01-11 10:00', '2027-01-11 11:00', 'single', WEEKLY))),
-    ).toEqual(['recurrence_pattern']);
-  });
+  it(
+    'given edit_mode single, then this shift alone, whatever the series; given a non-null ' +
+      'recurrence_pattern with it, then a 422 naming recurrence_pattern',
+    () => {
+      expect(planChange(inSeries, PATTERN, request('2027-01-12 10:00', '2027-01-12 11:00'))).toEqual({
+        kind: 'single',
+      });
+      expect(planChange(alone, null, request('2027-01-11 10:00', '2027-01-11 11:00', 'single', null))).toEqual({
+        kind: 'single',
+      });
+      expect(
+        fieldsOf(() =>
+          planChange(inSeries, PATTERN, request('2027-01-11 10:00', '2027-01-11 11:00', 'single', WEEKLY)),
+        ),
+      ).toEqual(['recurrence_pattern']);
+    },
+  );
 
   it('given recurring on a series shift without a pattern, or with the same one, then a retime; with null, an end; with another pattern, a split', () => {
     expect(planChange(inSeries, PATTERN, request('2027-01-11 10:00', '2027-01-11 11:00', 'recurring'))).toEqual({
@@ -391,21 +399,29 @@ describe('decideChangeShift: single', () => {
     ).toEqual(['start_datetime']);
   });
 
-  it("given a user on hold, then rule 4 binds the edit as a booking: a volunteer and a manager without ignore_on_hold get 422 on user; a manager with it moves the shift, a volunteer's flag is ignored", () => {
-    const onHold = context({ booker: { onHold: true, roleProfileIds: new Set(), seen: new Set([4]) } });
-    const move = request('2027-01-11 10:00', '2027-01-11 11:00');
-    expect(fieldsOf(() => change({ shift: FIRST }, move, onHold))).toEqual(['user']);
-    expect(fieldsOf(() => change({ shift: FIRST }, move, { ...onHold, reach: MANAGER }))).toEqual(['user']);
-    expect(fieldsOf(() => change({ shift: FIRST }, { ...move, ignoreOnHold: true }, onHold))).toEqual(['user']);
-    expect(change({ shift: FIRST }, { ...move, ignoreOnHold: true }, { ...onHold, reach: MANAGER })).toHaveLength(1);
-  });
+  it(
+    'given a user on hold, then rule 4 binds the edit as a booking: a volunteer and a manager without ' +
+      "ignore_on_hold get 422 on user; a manager with it moves the shift, a volunteer's flag is ignored",
+    () => {
+      const onHold = context({ booker: { onHold: true, roleProfileIds: new Set(), seen: new Set([4]) } });
+      const move = request('2027-01-11 10:00', '2027-01-11 11:00');
+      expect(fieldsOf(() => change({ shift: FIRST }, move, onHold))).toEqual(['user']);
+      expect(fieldsOf(() => change({ shift: FIRST }, move, { ...onHold, reach: MANAGER }))).toEqual(['user']);
+      expect(fieldsOf(() => change({ shift: FIRST }, { ...move, ignoreOnHold: true }, onHold))).toEqual(['user']);
+      expect(change({ shift: FIRST }, { ...move, ignoreOnHold: true }, { ...onHold, reach: MANAGER })).toHaveLength(1);
+    },
+  );
 
-  it('given a role-restricted rota and a user without an allowed role, then rule 5 binds the edit: a manager moves it only with confirm_role_restriction', () => {
-    const restricted = context({ rota: { ...ROTA, restrictedByRole: true, roleProfileIds: [9] }, reach: MANAGER });
-    const move = request('2027-01-11 10:00', '2027-01-11 11:00');
-    expect(fieldsOf(() => change({ shift: FIRST }, move, restricted))).toEqual(['user']);
-    expect(change({ shift: FIRST }, { ...move, confirmRoleRestriction: true }, restricted)).toHaveLength(1);
-  });
+  it(
+    'given a role-restricted rota and a user without an allowed role, then rule 5 binds the edit: a ' +
+      'manager moves it only with confirm_role_restriction',
+    () => {
+      const restricted = context({ rota: { ...ROTA, restrictedByRole: true, roleProfileIds: [9] }, reach: MANAGER });
+      const move = request('2027-01-11 10:00', '2027-01-11 11:00');
+      expect(fieldsOf(() => change({ shift: FIRST }, move, restricted))).toEqual(['user']);
+      expect(change({ shift: FIRST }, { ...move, confirmRoleRestriction: true }, restricted)).toHaveLength(1);
+    },
+  );
 
   it('given streams that show another plan than the one the handler listed them for, then PlanMoved', () => {
     const left = stateOf([
@@ -489,28 +505,32 @@ describe('decideChangeShift: recurring', () => {
     ]);
   });
 
-  it('given a later occurrence whose new times would overlap another shift of the user, then the whole request is a 422 on start_datetime naming that date', () => {
-    const clash: BookedSpan = {
-      id: 300,
-      userId: 7,
-      rotaId: 9,
-      date: '2027-01-25',
-      start: Date.parse('2027-01-25T12:00:00Z'),
-      end: Date.parse('2027-01-25T13:00:00Z'),
-    };
-    let error: unknown;
-    try {
-      change(
-        { shift: FIRST, series, later },
-        request('2027-01-11 10:00', '2027-01-11 13:00', 'recurring'),
-        context({ userShifts: [clash] }),
-      );
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).errors).toEqual({ start_datetime: [expect.stringContaining('2027-01-25')] });
-  });
+  it(
+    'given a later occurrence whose new times would overlap another shift of the user, then the whole ' +
+      'request is a 422 on start_datetime naming that date',
+    () => {
+      const clash: BookedSpan = {
+        id: 300,
+        userId: 7,
+        rotaId: 9,
+        date: '2027-01-25',
+        start: Date.parse('2027-01-25T12:00:00Z'),
+        end: Date.parse('2027-01-25T13:00:00Z'),
+      };
+      let error: unknown;
+      try {
+        change(
+          { shift: FIRST, series, later },
+          request('2027-01-11 10:00', '2027-01-11 13:00', 'recurring'),
+          context({ userShifts: [clash] }),
+        );
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).errors).toEqual({ start_datetime: [expect.stringContaining('2027-01-25')] });
+    },
+  );
 
   it('given recurrence_pattern null, then the series ends at this shift and later occurrences are cancelled (series_ended)', () => {
     expect(
@@ -531,101 +551,109 @@ describe('decideChangeShift: recurring', () => {
     ]);
   });
 
-  it('given another pattern, then the series splits: the old one ends the day before, its later occurrences are cancelled, a new one starts with this shift', () => {
-    const plan: ChangePlan = {
-      kind: 'split',
-      seriesId: 20,
-      pattern: { frequency: 2, weekdays: ['mon'], endDate: '2027-06-30' },
-    };
-    const req = request('2027-01-18 10:00', '2027-01-18 13:00', 'recurring', {
-      ...WEEKLY,
-      recurrence_frequency: 2,
-      end_date: '2027-06-30',
-    });
-    expect(
-      decideChangeShift({ shift: SECOND, series, later: [THIRD] }, req, plan, context({ newSeriesId: 21 })),
-    ).toEqual([
-      {
-        streamId: streamOf.shift(101),
-        events: [
-          moved(SECOND, '2027-01-18 10:00', '2027-01-18 13:00'),
-          { type: 'rotas.ShiftSeriesChanged', data: { id: 101, organisationId: 1, seriesId: 21 } },
-        ],
-      },
-      {
-        streamId: streamOf.series(20),
-        events: [
-          {
-            type: 'rotas.RepeatingShiftEnded',
-            data: { id: 20, organisationId: 1, endDate: '2027-01-17', until: '2027-01-17', reason: 'split' },
-          },
-        ],
-      },
-      { streamId: streamOf.shift(102), events: [cancelled(THIRD, 'series_ended')] },
-      {
-        streamId: streamOf.series(21),
-        events: [
-          {
-            type: 'rotas.RepeatingShiftStarted',
-            data: {
-              id: 21,
-              organisationId: 1,
-              userId: 7,
-              rotaId: 3,
-              teamId: 4,
-              frequency: 2,
-              weekdays: ['mon'],
-              startDate: '2027-01-18',
-              endDate: '2027-06-30',
-              startTime: '10:00',
-              endTime: '13:00',
-              dayOffset: 0,
-              firstShiftId: 101,
-              ignoreOnHold: false,
-              confirmRoleRestriction: false,
-              until: '2027-06-30',
-              exceptions: [],
+  it(
+    'given another pattern, then the series splits: the old one ends the day before, its later ' +
+      'occurrences are cancelled, a new one starts with this shift',
+    () => {
+      const plan: ChangePlan = {
+        kind: 'split',
+        seriesId: 20,
+        pattern: { frequency: 2, weekdays: ['mon'], endDate: '2027-06-30' },
+      };
+      const req = request('2027-01-18 10:00', '2027-01-18 13:00', 'recurring', {
+        ...WEEKLY,
+        recurrence_frequency: 2,
+        end_date: '2027-06-30',
+      });
+      expect(
+        decideChangeShift({ shift: SECOND, series, later: [THIRD] }, req, plan, context({ newSeriesId: 21 })),
+      ).toEqual([
+        {
+          streamId: streamOf.shift(101),
+          events: [
+            moved(SECOND, '2027-01-18 10:00', '2027-01-18 13:00'),
+            { type: 'rotas.ShiftSeriesChanged', data: { id: 101, organisationId: 1, seriesId: 21 } },
+          ],
+        },
+        {
+          streamId: streamOf.series(20),
+          events: [
+            {
+              type: 'rotas.RepeatingShiftEnded',
+              data: { id: 20, organisationId: 1, endDate: '2027-01-17', until: '2027-01-17', reason: 'split' },
             },
-          },
-        ],
-      },
-    ]);
-  });
+          ],
+        },
+        { streamId: streamOf.shift(102), events: [cancelled(THIRD, 'series_ended')] },
+        {
+          streamId: streamOf.series(21),
+          events: [
+            {
+              type: 'rotas.RepeatingShiftStarted',
+              data: {
+                id: 21,
+                organisationId: 1,
+                userId: 7,
+                rotaId: 3,
+                teamId: 4,
+                frequency: 2,
+                weekdays: ['mon'],
+                startDate: '2027-01-18',
+                endDate: '2027-06-30',
+                startTime: '10:00',
+                endTime: '13:00',
+                dayOffset: 0,
+                firstShiftId: 101,
+                ignoreOnHold: false,
+                confirmRoleRestriction: false,
+                until: '2027-06-30',
+                exceptions: [],
+              },
+            },
+          ],
+        },
+      ]);
+    },
+  );
 
-  it("given a split of a series generated past this shift, then the dates it had left without an occurrence (cancelled or edited alone) are the new series' exceptions", () => {
-    const generated: RepeatingShiftEvent = {
-      type: 'rotas.RepeatingShiftGenerated',
-      data: {
-        id: 20,
-        organisationId: 1,
-        generatedUntil: '2027-02-08',
-        booked: [
-          { date: '2027-01-18', shiftId: 101 },
-          { date: '2027-01-25', shiftId: 102 },
-          { date: '2027-02-01', shiftId: 103 },
-          { date: '2027-02-08', shiftId: 104 },
-        ],
-        skipped: [],
-      },
-    };
-    // 2027-02-01 was cancelled alone and 2027-02-08 moved alone (it left the series): only THIRD is still an occurrence after SECOND.
-    const plan: ChangePlan = {
-      kind: 'split',
-      seriesId: 20,
-      pattern: { frequency: 1, weekdays: ['mon'], endDate: '2027-06-30' },
-    };
-    const req = request('2027-01-18 10:00', '2027-01-18 13:00', 'recurring', { ...WEEKLY, end_date: '2027-06-30' });
-    const events = decideChangeShift(
-      { shift: SECOND, series: seriesOf(generated), later: [THIRD] },
-      req,
-      plan,
-      context({ newSeriesId: 21 }),
-    );
-    expect(events.find((s) => s.streamId === streamOf.series(21))!.events[0]!.data).toMatchObject({
-      startDate: '2027-01-18',
-      exceptions: ['2027-02-01', '2027-02-08'],
-    });
-  });
+  it(
+    'given a split of a series generated past this shift, then the dates it had left without an ' +
+      "occurrence (cancelled or edited alone) are the new series' exceptions",
+    () => {
+      const generated: RepeatingShiftEvent = {
+        type: 'rotas.RepeatingShiftGenerated',
+        data: {
+          id: 20,
+          organisationId: 1,
+          generatedUntil: '2027-02-08',
+          booked: [
+            { date: '2027-01-18', shiftId: 101 },
+            { date: '2027-01-25', shiftId: 102 },
+            { date: '2027-02-01', shiftId: 103 },
+            { date: '2027-02-08', shiftId: 104 },
+          ],
+          skipped: [],
+        },
+      };
+      // 2027-02-01 was cancelled alone and 2027-02-08 moved alone (it left the series): only THIRD is still an occurrence after SECOND.
+      const plan: ChangePlan = {
+        kind: 'split',
+        seriesId: 20,
+        pattern: { frequency: 1, weekdays: ['mon'], endDate: '2027-06-30' },
+      };
+      const req = request('2027-01-18 10:00', '2027-01-18 13:00', 'recurring', { ...WEEKLY, end_date: '2027-06-30' });
+      const events = decideChangeShift(
+        { shift: SECOND, series: seriesOf(generated), later: [THIRD] },
+        req,
+        plan,
+        context({ newSeriesId: 21 }),
+      );
+      expect(events.find((s) => s.streamId === streamOf.series(21))!.events[0]!.data).toMatchObject({
+        startDate: '2027-01-18',
+        exceptions: ['2027-02-01', '2027-02-08'],
+      });
+    },
+  );
 
   it('given a pattern on a shift of no series, then it becomes the first occurrence of a new one, booked six months ahead', () => {
     const lone = stateOf([booked(100, '2027-01-11 09:00', '2027-01-11 12:00', null)]);
@@ -719,31 +747,35 @@ describe('decideCancelShift', () => {
       .then([cancelled(FIRST, 'cancelled')]);
   });
 
-  it("rule 8: given today's shift, then only with allow_same_day_cancel; an overnight one on its start date never; a started one never; managers are not bound", () => {
-    const today = [booked(100, '2027-01-04 14:00', '2027-01-04 15:00')];
-    const overnight = [booked(100, '2027-01-04 22:00', '2027-01-05 06:00')];
-    const started = [booked(100, '2027-01-04 10:00', '2027-01-04 13:00')];
-    decider
-      .given(today)
-      .when({ reach: VOLUNTEER }, { rota: ROTA, now: NOW })
-      .thenThrows(ValidationError, ['start_datetime']);
-    decider
-      .given(today)
-      .when({ reach: VOLUNTEER }, { rota: { ...ROTA, allowSameDayCancel: true }, now: NOW })
-      .then([cancelled(stateOf(today), 'cancelled')]);
-    decider
-      .given(overnight)
-      .when({ reach: VOLUNTEER }, { rota: { ...ROTA, allowSameDayCancel: true }, now: NOW })
-      .thenThrows(ValidationError, ['start_datetime']);
-    decider
-      .given(started)
-      .when({ reach: VOLUNTEER }, { rota: { ...ROTA, allowSameDayCancel: true }, now: NOW })
-      .thenThrows(ValidationError, ['start_datetime']);
-    decider
-      .given(overnight)
-      .when({ reach: MANAGER }, { rota: ROTA, now: NOW })
-      .then([cancelled(stateOf(overnight), 'cancelled')]);
-  });
+  it(
+    "rule 8: given today's shift, then only with allow_same_day_cancel; an overnight one on its start " +
+      'date never; a started one never; managers are not bound',
+    () => {
+      const today = [booked(100, '2027-01-04 14:00', '2027-01-04 15:00')];
+      const overnight = [booked(100, '2027-01-04 22:00', '2027-01-05 06:00')];
+      const started = [booked(100, '2027-01-04 10:00', '2027-01-04 13:00')];
+      decider
+        .given(today)
+        .when({ reach: VOLUNTEER }, { rota: ROTA, now: NOW })
+        .thenThrows(ValidationError, ['start_datetime']);
+      decider
+        .given(today)
+        .when({ reach: VOLUNTEER }, { rota: { ...ROTA, allowSameDayCancel: true }, now: NOW })
+        .then([cancelled(stateOf(today), 'cancelled')]);
+      decider
+        .given(overnight)
+        .when({ reach: VOLUNTEER }, { rota: { ...ROTA, allowSameDayCancel: true }, now: NOW })
+        .thenThrows(ValidationError, ['start_datetime']);
+      decider
+        .given(started)
+        .when({ reach: VOLUNTEER }, { rota: { ...ROTA, allowSameDayCancel: true }, now: NOW })
+        .thenThrows(ValidationError, ['start_datetime']);
+      decider
+        .given(overnight)
+        .when({ reach: MANAGER }, { rota: ROTA, now: NOW })
+        .then([cancelled(stateOf(overnight), 'cancelled')]);
+    },
+  );
 });
 
 describe('decideCancelSeries', () => {
