@@ -3,7 +3,15 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import type { ProvisionResult } from '#app/identity';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, hillsideFile, logIn, logInAll, provision, TEST_PASSWORD } from '../support/test-app.js';
+import {
+  bootStandalone,
+  hillsideFile,
+  logIn,
+  logInAll,
+  provision,
+  riversideFile,
+  userFile,
+} from '../support/test-app.js';
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 
@@ -18,37 +26,24 @@ describe('claims: 403 within the organisation, 404 outside it; the CSV export an
   const tokens: Record<string, string> = {};
   const http = () => request(app.getHttpServer());
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
-  const user = (key: string, permissions: string[], team: string) => ({
-    key,
-    email: `${key}@riverside.example`,
-    password: TEST_PASSWORD,
-    display_name: key,
-    permissions,
-    roles: [{ team, role_profile: 'shop' }],
-  });
+  const user = (key: string, permissions: string[], team: string) => userFile(key, permissions, [team]);
   let claim: { id: number };
   let vol: number;
 
   beforeAll(async () => {
     env = await testEnvironment({ AUTH_RATE_LIMIT_PER_ADDRESS: '100000' });
     app = await bootStandalone(env.config);
-    org = await provision(app, {
-      organisation: { name: 'Riverside', slug: 'riverside', timezone: 'Europe/London' },
-      role_profiles: [{ key: 'shop', name: 'Shop volunteer' }],
-      teams: [
-        { key: 'north', name: 'North' },
-        { key: 'north-shop', name: 'North shop', parent: 'north' },
-        { key: 'south', name: 'South' },
-      ],
-      users: [
+    org = await provision(
+      app,
+      riversideFile([
         user('vol', ['create-expenses'], 'north-shop'),
         user('approver', ['approve-claims'], 'north'),
         // approve-claims, but over the south team only: vol is not theirs to approve.
         user('southern', ['approve-claims', 'edit-expense-settings'], 'south'),
         user('selfie', ['create-expenses', 'self-approve-claims'], 'north-shop'),
         user('noperm', [], 'north-shop'),
-      ],
-    });
+      ]),
+    );
     await provision(
       app,
       hillsideFile([{ ...user('other', ['approve-claims', 'create-expenses'], 't'), email: 'other@hillside.example' }]),

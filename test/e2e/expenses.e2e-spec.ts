@@ -5,53 +5,39 @@ import { DataSource } from 'typeorm';
 import type { ProvisionResult } from '#app/identity';
 import { mailText, startMailCatcher } from '../support/mail-catcher.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, hillsideFile, logIn, logInAll, provision, userFile } from '../support/test-app.js';
+import {
+  bootStandalone,
+  hillsideFile,
+  logIn,
+  logInAll,
+  provision,
+  riversideFile,
+  userFile,
+} from '../support/test-app.js';
 
-const PASSWORD = 'a long enough password';
 const today = new Date().toISOString().slice(0, 10);
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
-function riversideFile() {
-  const user = (key: string, permissions: string[], roles: { team: string; role_profile: string }[]) => ({
-    key,
-    email: `${key}@riverside.example`,
-    password: PASSWORD,
-    display_name: key,
-    permissions,
-    roles,
-  });
-  return {
-    organisation: {
-      name: 'Riverside',
-      slug: 'riverside',
-      timezone: 'Europe/London',
-      settings: { expenses_submission_email: 'finance@riverside.example' },
-    },
-    role_profiles: [
-      { key: 'shop', name: 'Shop volunteer' },
-      { key: 'driver', name: 'Driver' },
-    ],
-    teams: [
-      { key: 'north', name: 'North' },
-      { key: 'north-shop', name: 'North shop', parent: 'north' },
-      { key: 'south', name: 'South' },
-    ],
-    users: [
-      user(
-        'vol',
-        ['create-expenses'],
-        [
+function riverside() {
+  return riversideFile(
+    [
+      userFile('vol', ['create-expenses'], ['north-shop'], {
+        roles: [
           { team: 'north-shop', role_profile: 'shop' },
           { team: 'north-shop', role_profile: 'driver' },
         ],
-      ),
-      user('approver', ['approve-claims', 'create-expenses'], [{ team: 'north', role_profile: 'shop' }]),
-      user('selfie', ['create-expenses', 'self-approve-claims'], [{ team: 'north-shop', role_profile: 'shop' }]),
-      user('admin', ['edit-expense-settings', 'create-expenses'], [{ team: 'south', role_profile: 'shop' }]),
-      user('noperm', [], [{ team: 'north-shop', role_profile: 'shop' }]),
+      }),
+      userFile('approver', ['approve-claims', 'create-expenses'], ['north']),
+      userFile('selfie', ['create-expenses', 'self-approve-claims'], ['north-shop']),
+      userFile('admin', ['edit-expense-settings', 'create-expenses'], ['south']),
+      userFile('noperm', [], ['north-shop']),
     ],
-  };
+    {
+      roleProfiles: [{ key: 'driver', name: 'Driver' }],
+      organisation: { settings: { expenses_submission_email: 'finance@riverside.example' } },
+    },
+  );
 }
 
 describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
@@ -69,7 +55,7 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
     mail = await startMailCatcher();
     env = await testEnvironment({ SMTP_URL: mail.url, AUTH_RATE_LIMIT_PER_ADDRESS: '100000' });
     app = await bootStandalone(env.config);
-    org = await provision(app, riversideFile());
+    org = await provision(app, riverside());
     await provision(
       app,
       hillsideFile([

@@ -13,7 +13,7 @@ import {
   logIn,
   logInAll,
   provision,
-  TEST_PASSWORD,
+  riversideFile,
   userFile,
 } from '../support/test-app.js';
 import { eventCount } from '../support/nothing-written.js';
@@ -26,31 +26,15 @@ const png = () =>
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 
 function riverside() {
-  const user = (key: string, permissions: string[], team: string) => ({
-    key,
-    email: `${key}@riverside.example`,
-    password: TEST_PASSWORD,
-    display_name: key,
-    permissions,
-    roles: [{ team, role_profile: 'shop' }],
-  });
-  return {
-    organisation: { name: 'Riverside', slug: 'riverside', timezone: 'Europe/London' },
-    role_profiles: [{ key: 'shop', name: 'Shop volunteer' }],
-    teams: [
-      { key: 'north', name: 'North' },
-      { key: 'north-shop', name: 'North shop', parent: 'north' },
-      { key: 'south', name: 'South' },
-    ],
-    users: [
-      user('a', ['create-expenses'], 'north-shop'),
-      user('b', ['create-expenses'], 'north-shop'),
-      // Approves claims for north and every team below it: a's and b's expenses.
-      user('manager', ['approve-claims', 'create-expenses'], 'north'),
-      // Runs the organisation, manages nobody's expenses.
-      user('admin', ['manage-organisation', 'edit-expense-settings'], 'south'),
-    ],
-  };
+  const user = (key: string, permissions: string[], team: string) => userFile(key, permissions, [team]);
+  return riversideFile([
+    user('a', ['create-expenses'], 'north-shop'),
+    user('b', ['create-expenses'], 'north-shop'),
+    // Approves claims for north and every team below it: a's and b's expenses.
+    user('manager', ['approve-claims', 'create-expenses'], 'north'),
+    // Runs the organisation, manages nobody's expenses.
+    user('admin', ['manage-organisation', 'edit-expense-settings'], 'south'),
+  ]);
 }
 
 describe('files: who may read a file (GET /api/files/{id}, issue 10, item 5)', () => {

@@ -104,6 +104,29 @@ export function hillsideFile(users: Record<string, unknown>[], organisation: Rec
   });
 }
 
+/**
+ * The expenses and files tests' organisation (Riverside): teams `north`, `north-shop` below it and
+ * `south`, role profile `shop` (`roleProfiles` adds more); users from `userFile`.
+ */
+export function riversideFile(
+  users: Record<string, unknown>[],
+  {
+    roleProfiles = [],
+    organisation = {},
+  }: { roleProfiles?: Record<string, unknown>[]; organisation?: Record<string, unknown> } = {},
+) {
+  return organisationFile('riverside', users, {
+    name: 'Riverside',
+    role_profiles: [{ key: 'shop', name: 'Shop volunteer' }, ...roleProfiles],
+    teams: [
+      { key: 'north', name: 'North' },
+      { key: 'north-shop', name: 'North shop', parent: 'north' },
+      { key: 'south', name: 'South' },
+    ],
+    organisation,
+  });
+}
+
 /** Logs a user in over HTTP (no second factor) and answers the JWT. */
 export async function logIn(app: NestFastifyApplication, email: string, password = TEST_PASSWORD): Promise<string> {
   const http = () => request(app.getHttpServer());
