@@ -19,7 +19,7 @@ const reach = (over: Partial<CallerReach> = {}): CallerReach => ({
   ...over,
 });
 
-describe('the Rota permissions object (rotas.md)', () => {
+describe('the Rota permissions object (docs/rota-domain.md#the-rota-permissions-object)', () => {
   it('given a volunteer who sees a rota without self-management, then they may view it and nothing more', () => {
     expect(rotaPermissions(reach(), rota)).toEqual({
       can_view_rota: true,

@@ -21,7 +21,7 @@ const issued = (tokenHash: string): CalendarFeedEvent => ({
 });
 const revoked: CalendarFeedEvent = { type: 'rotas.CalendarFeedRevoked', data: owner };
 
-describe('issuing a calendar feed (rotas.md "Calendar feeds")', () => {
+describe('issuing a calendar feed (docs/rota-domain.md#calendar-feeds)', () => {
   const feed = testDecider({ evolve, decide: decideIssue });
 
   it('given no feed, when one is issued, then its token’s hash is recorded (never the token)', () => {

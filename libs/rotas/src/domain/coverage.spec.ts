@@ -312,7 +312,7 @@ describe('statusOf, statusText, requiredFor and lowestStatus', () => {
 });
 
 describe('hourStatuses', () => {
-  it("given an occurrence and shifts from any timeslot of the rota, then the spec's Hour entries with the timeslot's numbers", () => {
+  it("given an occurrence and shifts from any timeslot of the rota, then the Hour entries with the timeslot's numbers", () => {
     const occurrence = occurrenceOn(
       slot('wednesday', '09:00', 'wednesday', '11:00', { min: 1, ideal: 2, max: 2 }),
       '2027-06-16',

@@ -14,7 +14,7 @@ const fieldsOf = (body: PatternBody) => {
   return result.ok ? [] : result.refusals.map((r: Refusal) => r.field);
 };
 
-describe('checkPattern (rotas.md "Shift patterns")', () => {
+describe('checkPattern (docs/rota-domain.md#shift-patterns)', () => {
   it("given timeslots with their own numbers or none, then those without take the pattern's, in the order sent, times as HH:MM", () => {
     const result = checkPattern({
       min: 1,

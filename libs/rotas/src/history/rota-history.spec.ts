@@ -39,7 +39,7 @@ const slot = {
 } as const;
 const slotShown = { ...slot, start_time: '09:00:00', end_time: '17:00:00' };
 
-describe('rota and shift history formats (rotas.md "History": the record’s field names and output shapes)', () => {
+describe('rota and shift history formats (docs/rota-domain.md#history: record field names, output shapes)', () => {
   it('shows every shift event', () => {
     expect(SHIFT_HISTORY.types).toEqual([
       'rotas.ShiftBooked',

@@ -53,7 +53,7 @@ const cancelled = (
   data: { id, organisationId: 1, rotaId: 7, userId, date: '2027-01-04', reason, sequence },
 });
 
-describe('who gets what from the shift events of one request (rotas.md "Notifications")', () => {
+describe('who gets what from the shift events of one request (docs/rota-domain.md#notifications)', () => {
   it('given a manager booking three shifts for a volunteer, then the volunteer gets one notice listing the three as booked, naming the manager', () => {
     const plan = planNotifications([
       booked(1, VOL, by(MANAGER)),

@@ -122,7 +122,7 @@ describe('creating rotas', () => {
   });
 
   it(
-    'given no rota, when a rota is created with only the required fields, then it takes the spec’s ' +
+    'given no rota, when a rota is created with only the required fields, then it takes the interface’s ' +
       'defaults, a palette colour and the pattern’s timeslots with new ids',
     () => {
       rotas

@@ -73,7 +73,7 @@ const created: ShiftPatternEvent = {
 };
 const archived: ShiftPatternEvent = { type: 'rotas.ShiftPatternArchived', data: { id: 7, organisationId: 1 } };
 
-describe('creating a shift pattern (rotas.md "Shift patterns")', () => {
+describe('creating a shift pattern (docs/rota-domain.md#shift-patterns)', () => {
   const pattern = testDecider({ evolve, decide: decideCreate });
 
   it('given no pattern, when a valid one is created, then it is recorded with its timeslots in week order, each with an id drawn for it', () => {

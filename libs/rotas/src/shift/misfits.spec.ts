@@ -132,7 +132,7 @@ const cancel = (id: number, date: string, reason: string, sequence = 1): MisfitE
     data: { id, organisationId: 1, rotaId: 7, userId: 100 + id, date, reason, sequence },
   }) as MisfitEvent;
 
-describe('cancelling the shifts a rota change leaves outside the rota (rotas.md "Shifts that no longer fit")', () => {
+describe('cancelling shifts a rota change leaves outside it (docs/rota-domain.md#shifts-that-no-longer-fit)', () => {
   it('given two booked Mondays, when the first is closed, then its shift is cancelled (rota_closed, SEQUENCE raised) and the other stays', () => {
     misfits
       .given([booked(1, '2026-11-23', '10:00', '12:00'), booked(2, '2026-11-30', '10:00', '12:00')])

@@ -155,7 +155,7 @@ const rotaDay = (shifts: ViewShift[], date = DAY, r = rota): RotaDay => {
   return rotaDayOf(r, range, date, previous);
 };
 
-describe('dayRota: statuses (rotas.md "Views and statuses")', () => {
+describe('dayRota: statuses (docs/rota-domain.md#statuses)', () => {
   // 0, 1, 2, 3 and 4 volunteers on duty in the five hours: one status each, −2 … 2.
   const staircase = [
     shift(OTHER, DAY, '10:00', '14:00'),
