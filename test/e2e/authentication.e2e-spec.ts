@@ -32,7 +32,7 @@ class ApprovalsController {
 @Module({ controllers: [ApprovalsController] })
 class ApprovalsModule {}
 
-describe('authentication (spec: Authentication; api.md)', () => {
+describe('authentication (docs/http-conventions.md#authentication)', () => {
   let env: TestEnvironment;
   let app: NestFastifyApplication;
   let mail: Awaited<ReturnType<typeof startMailCatcher>>;

@@ -43,10 +43,11 @@ function nextChange(zone: string, today: string, last: string): string | null {
 const CANDIDATE_ZONES = ['Europe/London', 'America/Santiago', 'Australia/Sydney', 'America/New_York'];
 
 /**
- * rotas.md "Calendar feeds", over HTTP in both modes: the secret URL (create, rotate, revoke), the
- * feed read back by a real iCalendar parser (node-ical), times across a daylight-saving change, the
- * window, cancelled shifts leaving it, ETag and 304, 404s that say nothing, another user's token
- * showing only that user's shifts, and a JWT never standing in for the token.
+ * docs/rota-domain.md#calendar-feeds, over HTTP in both modes: the secret URL (create, rotate,
+ * revoke), the feed read back by a real iCalendar parser (node-ical), times across a
+ * daylight-saving change, the window, cancelled shifts leaving it, ETag and 304, 404s that say
+ * nothing, another user's token showing only that user's shifts, and a JWT never standing in for
+ * the token.
  */
 describe('calendar feeds (issue 16 item 1)', () => {
   let env: TestEnvironment;

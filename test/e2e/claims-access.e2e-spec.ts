@@ -16,8 +16,9 @@ import {
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 
 /**
- * Who may see and act on a claim (api.md: a refusal by permission or hierarchy is a 403; an
- * unknown id or another organisation's record a 404), and the CSV export's media type.
+ * Who may see and act on a claim (docs/expense-rules.md#who-sees-whose-records: a refusal by
+ * permission or hierarchy is a 403; an unknown id or another organisation's record a 404), and the
+ * CSV export's media type.
  */
 describe('claims: 403 within the organisation, 404 outside it; the CSV export answers text/csv', () => {
   let env: TestEnvironment;

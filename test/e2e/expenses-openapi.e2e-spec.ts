@@ -7,8 +7,8 @@ import { bootStandalone } from '../support/test-app.js';
 /**
  * Issue 11, item 7, for expenses and claims: the served OpenAPI document says what each operation
  * answers. Every operation has a schema for its success status (none for a 204) and documents its
- * error statuses with the api.md error body; no schema it reaches has a field typed a bare
- * `object`. Issue 12 generalises this to every operation.
+ * error statuses with the error body (docs/http-conventions.md#errors); no schema it reaches has a
+ * field typed a bare `object`. Issue 12 generalises this to every operation.
  */
 
 type Schema = {
@@ -33,7 +33,7 @@ type Operation = {
 };
 type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
 
-/** api.md's routes of the Expenses and Claims sections, with the export addition. */
+/** The interface's expenses and claims routes (docs/expense-rules.md), with the export addition. */
 const OPERATIONS = [
   'get /api/expenses/types',
   'post /api/expenses/types',
@@ -60,12 +60,12 @@ const OPERATIONS = [
   'get /api/users/{userId}/claims',
   'get /api/users/{userId}/claims/{id}',
   'put /api/users/{userId}/claims/{id}',
-  // rotas.md "History" (issue 16): an addition.
+  // A claim's history (docs/expense-rules.md#claim-history; issue 16): an addition.
   'get /api/users/{userId}/claims/{id}/history',
 ];
 const IN_SCOPE = /^\/api\/(expenses|claims|users\/\{userId\}\/(expenses|claims))(\/|$)/;
 
-/** What each list answers in its pagination envelope (api.md: lists, unwrapped items). */
+/** What each list answers in its pagination envelope (docs/http-conventions.md#envelopes, #pagination). */
 const LISTS: Record<string, string> = {
   'get /api/expenses/types': 'ExpenseType',
   'get /api/expenses/rates': 'ExpenseRate',
@@ -77,7 +77,7 @@ const LISTS: Record<string, string> = {
   'get /api/users/{userId}/claims/{id}/history': 'HistoryEntry',
 };
 
-/** The spec's include lists. */
+/** The interface's include lists (docs/http-conventions.md#includes). */
 const EXPENSE_INCLUDES = ['user', 'type', 'rate', 'attachments', 'role', 'role.roleProfile'];
 const CLAIM_INCLUDES = ['user', 'expenses', 'assignedTo', 'approvedBy', 'role', 'role.roleProfile'];
 
@@ -131,7 +131,7 @@ describe('OpenAPI document: expenses and claims (issue 11, item 7)', () => {
   const successOf = (key: string) => (key.startsWith('post ') ? '201' : key.startsWith('delete ') ? '204' : '200');
   const jsonSchema = (response: { content?: Media } | undefined) => response?.content?.['application/json']?.schema;
 
-  it('documents every expenses and claims operation of api.md, and no other', () => {
+  it('documents every expenses and claims operation of the interface, and no other', () => {
     expect(ops.map(([key]) => key).sort()).toEqual([...OPERATIONS].sort());
   });
 
@@ -169,7 +169,7 @@ describe('OpenAPI document: expenses and claims (issue 11, item 7)', () => {
     }
   });
 
-  it('documents the error statuses each operation can answer, all with the api.md error body', () => {
+  it('documents the error statuses each operation can answer, all with the one error body', () => {
     const errorBody = doc.components.schemas.ErrorBody!;
     expect(errorBody.required).toEqual(['message', 'status_code']);
     expect(Object.keys(errorBody.properties!).sort()).toEqual(['errors', 'message', 'status_code']);
@@ -261,7 +261,7 @@ describe('OpenAPI document: expenses and claims (issue 11, item 7)', () => {
       updated_at: 'date-time',
     });
     expect(formats('ExpenseRate')).toMatchObject({ start_date: 'date', end_date: 'date' });
-    // The spec's rate timestamps are `YYYY-MM-DD HH:MM:SS`, not ISO date-times.
+    // A rate's timestamps are `YYYY-MM-DD HH:MM:SS`, not ISO date-times (docs/expense-rules.md#record-shapes).
     expect(formats('ExpenseRate').created_at).toBeUndefined();
     // Includes are optional: present only when asked for.
     expect(doc.components.schemas.Expense!.required).not.toEqual(expect.arrayContaining(['user']));

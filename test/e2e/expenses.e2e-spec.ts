@@ -40,7 +40,7 @@ function riverside() {
   );
 }
 
-describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
+describe('expenses and claims (docs/expense-rules.md#expenses, #claims)', () => {
   let env: TestEnvironment;
   let app: NestFastifyApplication;
   let mail: Awaited<ReturnType<typeof startMailCatcher>>;
@@ -260,7 +260,8 @@ describe('expenses and claims (spec: Expense, Claim; api.md)', () => {
       await http().get(`/api/users/${org.users.vol}/expenses?s=amount`).set(as('vol')).expect(422);
       await http().get(`/api/users/${org.users.vol}/expenses?include=secrets`).set(as('vol')).expect(422);
       await http().get(`/api/users/${org.users.vol}/expenses?claimed=maybe`).set(as('vol')).expect(422);
-      // A user of the same organisation the hierarchy refuses: 403; another organisation: 404 (api.md).
+      // A user of the same organisation the hierarchy refuses: 403; another organisation: 404
+      // (docs/http-conventions.md#tenancy).
       await http().get(`/api/users/${org.users.vol}/expenses`).set(as('selfie')).expect(403);
       await http().get(`/api/users/${org.users.vol}/expenses`).set(as('approver')).expect(200);
       await http().get(`/api/users/${org.users.vol}/expenses`).set(as('other')).expect(404);

@@ -10,8 +10,9 @@ import { eventCount } from '../support/nothing-written.js';
 
 /**
  * Issue 10's fuzz test: generated bad bodies, queries and path ids sent to every operation of the
- * served OpenAPI document. For every answer: no 5xx; every refusal has the api.md error body and
- * leaves the event log as it was. FUZZ_SEED replays a run, FUZZ_RUNS sets the runs an operation.
+ * served OpenAPI document. For every answer: no 5xx; every refusal has the error body
+ * (docs/http-conventions.md#errors) and leaves the event log as it was. FUZZ_SEED replays a run,
+ * FUZZ_RUNS sets the runs an operation.
  */
 
 interface Operation {
@@ -380,7 +381,7 @@ describe('fuzz: every operation of the OpenAPI document (issue 10)', () => {
     return r;
   }
 
-  it('answers no 5xx, refuses with the api.md body and changes nothing on a refusal', async () => {
+  it('answers no 5xx, refuses with the one error body and changes nothing on a refusal', async () => {
     expect(operations.length).toBeGreaterThan(20);
     const failures: string[] = [];
     for (const op of operations) {

@@ -9,7 +9,7 @@ import { bootStandalone, logIn, organisationFile, provision } from '../support/t
 import { eventCount } from '../support/nothing-written.js';
 
 /** Issue 10, items 1 and 8: bodies and requests built to stall or crash the server. */
-describe('hostile input (api.md: errors; a 5xx or an event-loop stall is a bug)', () => {
+describe('hostile input (docs/http-conventions.md#errors; a 5xx or an event-loop stall is a bug)', () => {
   let env: TestEnvironment;
   let app: NestFastifyApplication;
   let base: string;
@@ -35,7 +35,7 @@ describe('hostile input (api.md: errors; a 5xx or an event-loop stall is a bug)'
     await env?.cleanup();
   });
 
-  /** The api.md error shape and the headers every answer carries. */
+  /** The error shape (docs/http-conventions.md#errors) and the headers every answer carries. */
   function expectErrorAnswer(
     res: { status: number; body: unknown; headers: Record<string, unknown> },
     status: number,

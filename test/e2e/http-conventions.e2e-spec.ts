@@ -58,7 +58,7 @@ class TestItemsController {
 @Module({ controllers: [TestItemsController] })
 class TestItemsModule {}
 
-describe('HTTP conventions (api.md)', () => {
+describe('HTTP conventions (docs/http-conventions.md)', () => {
   let env: TestEnvironment;
   let app: NestFastifyApplication;
   const http = () => request(app.getHttpServer());

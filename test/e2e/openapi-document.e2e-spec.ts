@@ -7,11 +7,11 @@ import { bootApi } from '../support/test-http.js';
 
 /**
  * Issue 12, item 4: the served OpenAPI document says, for every operation, what it takes and what
- * it answers: its parameters, a typed schema for each success and the api.md ErrorBody for each
- * error it can give, no bare `object` anywhere, its security and its permission. (That the service
- * keeps to it, answer by answer, is the contract check every e2e test runs under:
- * test/support/openapi-contract.ts.) expenses-openapi.e2e-spec.ts checks the expenses and claims
- * operations more closely.
+ * it answers: its parameters, a typed schema for each success and the ErrorBody
+ * (docs/http-conventions.md#errors) for each error it can give, no bare `object` anywhere, its
+ * security and its permission. (That the service keeps to it, answer by answer, is the contract
+ * check every e2e test runs under: test/support/openapi-contract.ts.) expenses-openapi.e2e-spec.ts
+ * checks the expenses and claims operations more closely.
  */
 
 type Schema = {
@@ -46,7 +46,10 @@ type Document = {
   components: { schemas: Record<string, Schema> };
 };
 
-/** Routes that take no JWT (api.md: the three authentication routes and the signed download; also the root, the health check and the magic-link page). */
+/**
+ * Routes that take no JWT (docs/http-conventions.md#routes-and-media-types: the three authentication
+ * routes and the signed download; also the root, the health check and the magic-link page).
+ */
 const PUBLIC = [
   'get /',
   'get /health',
@@ -119,7 +122,7 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: env.config.http.publicUrl })]);
   });
 
-  it('documents the routes of api.md it serves, and every controller route', () => {
+  it('documents the interface routes it serves, and every controller route', () => {
     const keys = ops.map(([key]) => key);
     expect(keys).toEqual(
       expect.arrayContaining([
@@ -154,7 +157,7 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
 
   it('declares its success statuses with a typed body (none for a 204), and each error with the ErrorBody', () => {
     for (const [key, op] of ops) {
-      // Mostly one; api.md gives adding a rota contact two (201 new, 200 already one).
+      // Mostly one; adding a rota contact has two (201 new, 200 already one: docs/rota-domain.md#contacts).
       const successes = Object.keys(op.responses).filter((s) => s.startsWith('2'));
       expect([key, successes.length > 0]).toEqual([key, true]);
       for (const success of successes) {
@@ -244,7 +247,8 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
     expect(success('post /auth/api/token').$ref).toBe('#/components/schemas/JsonWebToken');
 
     const schemas = doc.components.schemas;
-    // The spec's Image, as the detailed view embeds a logo; secrets only as flags, never readable.
+    // The interface's Image (docs/http-conventions.md#files-and-images), as the detailed view embeds a
+    // logo; secrets only as flags, never readable.
     expect(Object.keys(schemas.Image!.properties!).sort()).toEqual([
       'description',
       'file_size',

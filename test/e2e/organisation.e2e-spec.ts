@@ -6,7 +6,7 @@ import type { ProvisionResult } from '#app/identity';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootStandalone, logIn, logInAll, organisationFile, provision } from '../support/test-app.js';
 
-describe('organisation settings (spec: Organisation; api.md permissions)', () => {
+describe('organisation settings (docs/http-conventions.md#organisation-settings, #permissions)', () => {
   let env: TestEnvironment;
   let app: NestFastifyApplication;
   let riverside: ProvisionResult;
@@ -51,7 +51,7 @@ describe('organisation settings (spec: Organisation; api.md permissions)', () =>
   const detailed = async (who: string) =>
     (await http().get('/api/organisation/detailed').set(as(who)).expect(200)).body.data;
 
-  it('gives every user the basic view, with the spec’s defaults and types', async () => {
+  it('gives every user the basic view, with the interface’s defaults and types', async () => {
     const { body } = await http().get('/api/organisation').set(as('plain')).expect(200);
     expect(body.data).toEqual({
       name: 'riverside volunteers',

@@ -16,16 +16,16 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 type Entry = { at: string; actor: { id: number } | null; action: string; changes: Record<string, unknown> };
 
 /**
- * Record history (rotas.md "History"; issue 16, item 3): a shift's, a rota's and a claim's events,
- * oldest first, in the pagination envelope, each with its actor (null for the system), answered as
- * the record is: 404 for another organisation's or a cancelled shift, 403 where the hierarchy hides
- * the record.
+ * Record history (docs/rota-domain.md#history; issue 16, item 3): a shift's, a rota's and a claim's
+ * events, oldest first, in the pagination envelope, each with its actor (null for the system),
+ * answered as the record is: 404 for another organisation's or a cancelled shift, 403 where the
+ * hierarchy hides the record.
  *
- * A cancelled shift's history is a 404 like the shift itself (rotas.md wins over the issue, which
- * asks to list the cancellation): so the shift's history is read after the booking and the move,
- * and the cancellation shows as the 404 that follows it, whether a manager cancelled or the system
- * did (a rota closed on its date). The system as actor (null) shows where the record stays
- * readable: an occurrence the worker booked for a series, and the claim's finance mail.
+ * A cancelled shift's history is a 404 like the shift itself (docs/rota-domain.md#history wins over
+ * the issue, which asks to list the cancellation): so the shift's history is read after the booking
+ * and the move, and the cancellation shows as the 404 that follows it, whether a manager cancelled
+ * or the system did (a rota closed on its date). The system as actor (null) shows where the record
+ * stays readable: an occurrence the worker booked for a series, and the claim's finance mail.
  */
 describe('record history: shifts, rotas and claims', () => {
   let env: TestEnvironment;

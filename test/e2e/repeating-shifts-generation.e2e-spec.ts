@@ -71,11 +71,11 @@ function expectedDates(first: string, frequency: number, weekdays: number[], las
 }
 
 /**
- * Repeating shifts booked by the worker (rotas.md "Repeating shifts", issue 14 deliverable 3), over
- * HTTP and through the real reactor, BullMQ queue and processor: the dates a weekly and a
- * fortnightly series get, the skipped ones and their reasons, wall-clock times across the spring
- * change, each date once whatever double runs and crashes happen, the pending flag, and the daily
- * extension (its scheduler, and a second run that changes nothing).
+ * Repeating shifts booked by the worker (docs/rota-domain.md#repeating-shifts; issue 14,
+ * deliverable 3), over HTTP and through the real reactor, BullMQ queue and processor: the dates a
+ * weekly and a fortnightly series get, the skipped ones and their reasons, wall-clock times across
+ * the spring change, each date once whatever double runs and crashes happen, the pending flag, and
+ * the daily extension (its scheduler, and a second run that changes nothing).
  */
 describe('repeating shifts: generation by the worker', () => {
   let env: TestEnvironment;

@@ -21,7 +21,7 @@ const SERIES_WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 const ROTA_MISFITS = 'rotas-misfits';
 
 /**
- * rotas.md "Shifts that no longer fit", through the worker: a rota change (bulk close, PUT
+ * docs/rota-domain.md#shifts-that-no-longer-fit, through the worker: a rota change (bulk close, PUT
  * timeslots, archive) → reactor → BullMQ → processor → one ShiftCancelled per shift that no longer
  * fits, as the system ("rota change") caused by the change. The shifts that still fit and the past
  * ones stay; a cancelled shift leaves the list and its GET is a 404; a job run again appends nothing.

@@ -29,9 +29,9 @@ type Hour = {
 };
 
 /**
- * The rota views over HTTP (rotas.md "Views and statuses"; issue 15 "Must show"), in both modes:
- * one constructed day through every status in the period and day views alike, 26 matching rotas
- * giving 25 and truncated, the hierarchy keeping rotas from volunteers, the 92-day limit,
+ * The rota views over HTTP (docs/rota-domain.md#statuses-and-views; issue 15 "Must show"), in both
+ * modes: one constructed day through every status in the period and day views alike, 26 matching
+ * rotas giving 25 and truncated, the hierarchy keeping rotas from volunteers, the 92-day limit,
  * own_shift only with user_flags, data_ready while the worker generates a series, the users filter
  * and its rota_v2 refusal. Every answer is checked against the OpenAPI document (contract test).
  */
@@ -339,8 +339,9 @@ describe('rota views: period and day', () => {
       expect(await refused({ list: 'full' })).toEqual(['list']);
       expect(await refused({ user_flags: 'yes' })).toEqual(['user_flags']);
       expect(await refused({ rotas: 'one' })).toEqual(['rotas']);
-      // One end given: the other is the spec's default (the current month's first or last day),
-      // unless that makes a range the view refuses; then the given date's month.
+      // One end given: the other is the interface's default (the current month's first or last day),
+      // unless that makes a range the view refuses; then the given date's month
+      // (docs/rota-domain.md#period-view).
       const later = DateTime.fromISO(first).plus({ days: 40 }).toISODate()!;
       expect((await period('vol', { end_date: later }).expect(200)).body).toEqual(
         expect.objectContaining({ start_date: first, end_date: later }),

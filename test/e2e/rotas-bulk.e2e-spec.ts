@@ -35,11 +35,11 @@ const addDays = (date: string, days: number) => DateTime.fromISO(date, { zone: '
 const streamOf = { rota: (id: number) => `rotas.Rota-${id}` };
 
 /**
- * `POST /api/rotas/bulk` and `POST /api/rotas/replace` over HTTP (rotas.md "Rotas": bulk and
- * replace; api.md): each action's effect read back from the `rotas` and `rota_contacts` tables,
- * and every refusal all or nothing (no event written, no row changed).
+ * `POST /api/rotas/bulk` and `POST /api/rotas/replace` over HTTP
+ * (docs/rota-domain.md#bulk-actions, #replace): each action's effect read back from the `rotas` and
+ * `rota_contacts` tables, and every refusal all or nothing (no event written, no row changed).
  */
-describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
+describe('rota bulk actions and replace (docs/rota-domain.md#bulk-actions, #replace)', () => {
   let env: TestEnvironment;
   let app: NestFastifyApplication;
   let ds: DataSource;
@@ -314,7 +314,7 @@ describe('rota bulk actions and replace (rotas.md "Bulk", "Replace")', () => {
         .send({ name: 'Next', start_date: addDays(today, 20), pattern_id: patterns.riverside, team: [{ id: team }] })
         .expect(201);
       const next = res.body.data[0].id as number;
-      // Creating the next rota ended the first the day before (rotas.md, one rota per team per day).
+      // Creating the next rota ended the first the day before (docs/rota-domain.md#one-rota-per-team-per-day).
       expect((await row(first)).end_date).toBe(addDays(today, 19));
       const other = await seedRota(org, 'north', 'Other');
       const before = await tables();

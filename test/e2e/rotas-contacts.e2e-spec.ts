@@ -11,12 +11,11 @@ import { eventCount, expectRefused, refusedFields } from '../support/nothing-wri
 const ZONE = 'Europe/London';
 
 /**
- * A rota's contacts over HTTP (spec: Rota contacts; rotas.md "Contacts"; api.md): list (anyone who
- * sees the rota), add (201 new, 200 existing, one record under a race), remove (addition) and
- * validate (advisory), with 403 inside the organisation, 404 outside it, and nothing written by
- * any refusal.
+ * A rota's contacts over HTTP (docs/rota-domain.md#contacts): list (anyone who sees the rota), add
+ * (201 new, 200 existing, one record under a race), remove (addition) and validate (advisory), with
+ * 403 inside the organisation, 404 outside it, and nothing written by any refusal.
  */
-describe('rota contacts (rotas.md "Contacts")', () => {
+describe('rota contacts (docs/rota-domain.md#contacts)', () => {
   let env: TestEnvironment;
   let app: NestFastifyApplication;
   let ds: DataSource;

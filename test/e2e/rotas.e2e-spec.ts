@@ -44,7 +44,7 @@ const WEDNESDAY: Slot = {
 type Timeline = { from: string; to: string | null; timeslots: RotaTimeslot[] }[];
 
 /**
- * Rota administration over HTTP (rotas.md "Rotas", api.md): create (one rota per team, all or
+ * Rota administration over HTTP (docs/rota-domain.md#rotas): create (one rota per team, all or
  * nothing, one rota per team per day), list (includes, filters, sorts, visibility), update
  * (settings, contacts replaced, archived rotas refused), update timeslots, and rotas by team.
  * Every refusal leaves the log and the rota tables as they were; 403 within the organisation,
@@ -165,7 +165,7 @@ describe('rotas: create, list, update, timeslots, rotas by team', () => {
   });
 
   describe('create', () => {
-    it('makes one rota with the spec’s defaults, a palette colour and the pattern’s timeslots under new ids', async () => {
+    it('makes one rota with the defaults, a palette colour and the pattern’s timeslots under new ids', async () => {
       const res = await create('admin', body(['north-shop'])).expect(201);
       expect(res.body.data).toHaveLength(1);
       const rota = res.body.data[0];

@@ -26,14 +26,15 @@ type Shift = {
 };
 
 /**
- * Changes of booked shifts over HTTP (rotas.md "Shifts", Update and Cancel; spec: Shift state
- * table, Same-day rules): update single and recurring (series retimed, split, ended, started),
- * cancel a shift, cancel a repeating shift, get a repeating shift; the 404/403 before the rules,
- * the booking rules on the new times, rule 8 for a volunteer's own shift (same day, overnight,
- * past) and the managers who are not bound by it; nothing written by any refusal. Later
- * occurrences of a series are booked by the worker: the tests wait for it.
+ * Changes of booked shifts over HTTP (docs/rota-domain.md#editing-a-shift, #cancelling; the
+ * same-day rules are docs/rota-domain.md#booking-rules, rule 8): update single and recurring
+ * (series retimed, split, ended, started), cancel a shift, cancel a repeating shift, get a
+ * repeating shift; the 404/403 before the rules, the booking rules on the new times, rule 8 for a
+ * volunteer's own shift (same day, overnight, past) and the managers who are not bound by it;
+ * nothing written by any refusal. Later occurrences of a series are booked by the worker: the tests
+ * wait for it.
  */
-describe('shift changes (rotas.md "Shifts": update, cancel, repeating shifts)', () => {
+describe('shift changes (docs/rota-domain.md#editing-a-shift, #cancelling, #repeating-shifts)', () => {
   let env: TestEnvironment;
   let app: NestFastifyApplication;
   let ds: DataSource;
@@ -595,7 +596,7 @@ describe('shift changes (rotas.md "Shifts": update, cancel, repeating shifts)', 
     });
 
     it(
-      'GET a repeating shift: the spec’s object with generated_until and skipped, for whoever sees the ' +
+      'GET a repeating shift: the interface’s object with generated_until and skipped, for whoever sees the ' +
         'rota (403 otherwise, 404 another organisation’s or unknown)',
       async () => {
         const d = plusDays(today, 26);

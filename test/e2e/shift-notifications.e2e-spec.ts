@@ -43,12 +43,12 @@ function calendarOf(mail: CaughtMail, filename: string): { method: string | unde
 }
 
 /**
- * rotas.md "Notifications", end to end: shift events → reactor → BullMQ → processor → a real SMTP
- * server the test starts. One e-mail per request to a volunteer whose shifts someone else booked,
- * changed or cancelled, with invite.ics (METHOD:REQUEST) or cancel.ics (METHOD:CANCEL) that node-ical
- * reads back with each shift's stable UID; nothing for one's own bookings; a volunteer's own
- * cancellation told to the rota's contact and its add-user-shifts manager; a job run again sends
- * nothing twice.
+ * docs/rota-domain.md#notifications, end to end: shift events → reactor → BullMQ → processor → a
+ * real SMTP server the test starts. One e-mail per request to a volunteer whose shifts someone else
+ * booked, changed or cancelled, with invite.ics (METHOD:REQUEST) or cancel.ics (METHOD:CANCEL) that
+ * node-ical reads back with each shift's stable UID; nothing for one's own bookings; a volunteer's
+ * own cancellation told to the rota's contact and its add-user-shifts manager; a job run again
+ * sends nothing twice.
  */
 describe('shift notification e-mails', () => {
   let env: TestEnvironment;

@@ -28,10 +28,10 @@ const tooMany = Array.from({ length: 201 }, (_, i) => {
 });
 
 /**
- * Shift patterns over HTTP (api.md: list, create, get, archive; rotas.md "Shift patterns"), in
+ * Shift patterns over HTTP (list, create, get, archive: docs/rota-domain.md#shift-patterns), in
  * an organisation whose zone is far from UTC, so the stamps show they are local.
  */
-describe('shift patterns (spec: Shift pattern; rotas.md "Shift patterns")', () => {
+describe('shift patterns (docs/rota-domain.md#shift-patterns)', () => {
   let env: TestEnvironment;
   let app: NestFastifyApplication;
   let org: ProvisionResult;

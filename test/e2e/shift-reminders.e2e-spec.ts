@@ -68,11 +68,11 @@ function timing(leadMs: number, aheadMs = 70_000): { start: DateTime; hours: num
 }
 
 /**
- * rotas.md "Calendar feeds, reminders, history" (Reminders), end to end: shift events → reactor →
- * plan jobs → delayed BullMQ reminder jobs → the outbox → a real SMTP server the test starts. The
- * setting is in hours; REMINDER_HOUR_MS=1000 makes it count seconds here, so a shift a minute or
- * two ahead sits a few seconds outside its window. Each case has an organisation of its own, so one
- * case's setting changes reschedule no other's shifts.
+ * docs/rota-domain.md#reminders, end to end: shift events → reactor → plan jobs → delayed BullMQ
+ * reminder jobs → the outbox → a real SMTP server the test starts. The setting is in hours;
+ * REMINDER_HOUR_MS=1000 makes it count seconds here, so a shift a minute or two ahead sits a few
+ * seconds outside its window. Each case has an organisation of its own, so one case's setting
+ * changes reschedule no other's shifts.
  */
 describe('shift reminders', () => {
   let env: TestEnvironment;

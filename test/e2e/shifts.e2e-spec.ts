@@ -23,12 +23,13 @@ const NEXT = {
 const plusDays = (date: string, n: number) => DateTime.fromISO(date).plus({ days: n }).toISODate()!;
 
 /**
- * Booking over HTTP (rotas.md "Shifts"; spec: Shift record, Same-day rules): every rule of the
- * numbered list refused and allowed, the manager overrides, the 403/404 before the rules, bulk all
- * or nothing, the list and get routes, time input (spring gap, ISO with offset), and the races of
- * issue 14: ten volunteers for the last place, ten overlapping bookings of one user, one shift each.
+ * Booking over HTTP (docs/rota-domain.md#booking-rules, #the-shift-record-and-list; the same-day
+ * rules are rule 8): every rule of the numbered list refused and allowed, the manager overrides, the
+ * 403/404 before the rules, bulk all or nothing, the list and get routes, time input (spring gap, ISO
+ * with offset), and the races of issue 14: ten volunteers for the last place, ten overlapping
+ * bookings of one user, one shift each.
  */
-describe('shifts: booking (rotas.md "Shifts")', () => {
+describe('shifts: booking (docs/rota-domain.md#booking-rules)', () => {
   let env: TestEnvironment;
   let app: NestFastifyApplication;
   let ds: DataSource;
@@ -369,7 +370,7 @@ describe('shifts: booking (rotas.md "Shifts")', () => {
       await fields(() => book('boss', { shifts: [ok[0], shift('van', org.users.vol!, `${d} 09:30`, `${d} 10:30`)] })),
     ).toEqual(['shifts.1.start_datetime']);
     expect(await fields(() => book('boss', { shifts: [] }))).toEqual(['shifts']);
-    // The 403 of any item comes before the 422 of an earlier one (rotas.md: before any rule).
+    // The 403 of any item comes before the 422 of an earlier one (docs/rota-domain.md#who-may-do-what).
     await refused(
       () =>
         book('vol', {

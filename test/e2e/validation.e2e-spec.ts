@@ -13,9 +13,10 @@ const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString
 /**
  * Issue 10: input the database cannot take (unstorable text, dates that do not exist, nulls for
  * non-nullable columns, arrays for references, missing bodies) is refused at the edge with a 4xx
- * naming the field, and changes nothing; an update that changes nothing records nothing.
+ * naming the field, and changes nothing; an update that changes nothing records nothing
+ * (docs/http-conventions.md#the-error-body).
  */
-describe('validation at the edge (api.md: 422 naming the field; bad input never changes stored data)', () => {
+describe('validation at the edge (a 422 naming the field; bad input never changes stored data)', () => {
   let env: TestEnvironment;
   let app: NestFastifyApplication;
   let org: ProvisionResult;
