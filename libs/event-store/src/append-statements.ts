@@ -120,7 +120,9 @@ function insert({ guard, returning }: { guard?: string; returning: string }): st
                    WHERE s.after <> 0 AND NOT EXISTS (SELECT FROM events WHERE stream_id = s.id AND stream_version = s.after)),
             ev AS (INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
                    SELECT e.id, e.s, s.base + e.n, e.type, e.schema_version, e.data, $3::jsonb, $4::timestamptz
-                     FROM ${guard ? `${guard}, ` : ''}g, jsonb_to_recordset($2::jsonb) AS e(o int, id uuid, s text, n int, type text, schema_version int, data jsonb)
+                     FROM ${guard ? `${guard}, ` : ''}g,
+                          jsonb_to_recordset($2::jsonb)
+                            AS e(o int, id uuid, s text, n int, type text, schema_version int, data jsonb)
                           JOIN s ON s.id = e.s
                     WHERE ${guard ? `${guard}.locked AND ` : ''}g.stale IS NULL
                     ORDER BY e.o

@@ -326,7 +326,8 @@ export class EventStore {
           recordedAt,
         };
         const where = one ? '' : `"o":${pending.length},"s":${JSON.stringify(streamId)},`;
-        eventsJson += `${pending.length ? ',' : ''}{${where}"id":"${fields.eventId}","n":${i + 1},"type":${JSON.stringify(fields.type)},"schema_version":${fields.schemaVersion},"data":${data}}`;
+        const head = `${pending.length ? ',' : ''}{${where}"id":"${fields.eventId}","n":${i + 1}`;
+        eventsJson += `${head},"type":${JSON.stringify(fields.type)},"schema_version":${fields.schemaVersion},"data":${data}}`;
         pending.push(pendingEvent(fields, data, meta));
       }
     }

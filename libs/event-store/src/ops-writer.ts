@@ -4,6 +4,9 @@ export type Sql = (text: string, params?: unknown[]) => Promise<unknown>;
 type Upsert = Extract<ProjectionOp, { kind: 'upsert' }>;
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+/** The `ROWS FROM` source of column i of a columnar upsert: one array parameter per column. */
+const arrayElements = (t: { json: boolean }, i: number) =>
+  t.json ? `jsonb_array_elements($${i + 1}::jsonb)` : `json_array_elements_text($${i + 1}::json)`;
 
 /**
  * Column → SQL type of a table, read once from the catalog; shadow tables share their original's.
@@ -140,7 +143,7 @@ export class OpsWriter {
       const list = typed.map((t) => t.column).join(', ');
       const source = columnar
         ? `SELECT ${typed.map((t, i) => (t.json ? `NULLIF(c${i}, 'null'::jsonb)::${t.type}` : `c${i}::${t.type}`)).join(', ')} ` +
-          `FROM ROWS FROM (${typed.map((t, i) => (t.json ? `jsonb_array_elements($${i + 1}::jsonb)` : `json_array_elements_text($${i + 1}::json)`)).join(', ')}) ` +
+          `FROM ROWS FROM (${typed.map(arrayElements).join(', ')}) ` +
           `AS t(${typed.map((_, i) => `c${i}`).join(', ')}) `
         : `SELECT ${list} FROM jsonb_to_recordset($1::jsonb) AS t(${typed.map((t) => `${t.column} ${t.type}`).join(', ')}) `;
       const updates = columns.filter((c) => !key.includes(c));
