@@ -7,9 +7,10 @@ import pg from 'pg';
 
 /**
  * Removes what this run's test files left behind (a file that crashed cannot clean up after itself),
- * and only that: the databases `uvol_t_<run id>_…` (template-database.ts), the BullMQ keys under the
- * prefixes `t<run id>-…` (testQueuePrefix below) and the run's temporary folder (global-setup.ts), with the
- * data directories, embedded databases and generated JWT secrets in it. Not another run's, nor the template.
+ * and only that: the databases `uvol_t_<run id>_…` (template-database.ts; the run's template among
+ * them), the BullMQ keys under the prefixes `t<run id>-…` (testQueuePrefix below) and the run's
+ * temporary folder (global-setup.ts), with the data directories, embedded databases and generated
+ * JWT secrets in it. Never another run's.
  */
 export default async function globalTeardown(): Promise<void> {
   const runId = (process.env.TEST_RUN_ID ?? '').replace(/\W/g, '');
