@@ -5,6 +5,7 @@ import { FilesHttpModule, FilesModule } from '#app/files';
 import { IdentityHttpModule, IdentityModule, IdentityWorkerModule } from '#app/identity';
 import { OrganisationHttpModule, OrganisationModule } from '#app/organisation';
 import { RotasHttpModule, RotasModule, RotasWorkerModule } from '#app/rotas';
+import { WebhooksHttpModule, WebhooksModule, WebhooksWorkerModule } from '#app/webhooks';
 import { type AppConfig, ConfigModule, DatabaseModule, QueueModule, SecurityModule } from '#app/platform';
 import { migrations } from '../../migrations/index.js';
 
@@ -23,11 +24,18 @@ export function coreImports(config: AppConfig, options: { migrate: boolean }) {
 /** The context modules each process role loads; the bounded contexts add themselves here. */
 export const contexts = {
   /** Command handlers, queries, projections: everywhere events are appended or replayed. */
-  domain: [IdentityModule, FilesModule, OrganisationModule, ExpensesModule, RotasModule],
+  domain: [IdentityModule, FilesModule, OrganisationModule, ExpensesModule, RotasModule, WebhooksModule],
   /** Controllers (and the global JWT guard). */
-  http: [IdentityHttpModule, FilesHttpModule, OrganisationHttpModule, ExpensesHttpModule, RotasHttpModule],
+  http: [
+    IdentityHttpModule,
+    FilesHttpModule,
+    OrganisationHttpModule,
+    ExpensesHttpModule,
+    RotasHttpModule,
+    WebhooksHttpModule,
+  ],
   /** BullMQ processors and reactors. */
-  worker: [IdentityWorkerModule, ExpensesWorkerModule, RotasWorkerModule],
+  worker: [IdentityWorkerModule, ExpensesWorkerModule, RotasWorkerModule, WebhooksWorkerModule],
 };
 
 export function describeMode(config: AppConfig): string {

@@ -12,6 +12,7 @@ import { SaveExpenseHandler } from './expense/save-expense.command.js';
 import { ExpenseQueries } from './expense/expense.queries.js';
 import { ExpensesProjection } from './expense/expenses.projection.js';
 import { ExpensesPolicy } from './expenses.policy.js';
+import { ExpenseRecords } from './public-records.js';
 import { IdBlocks } from './next-id.js';
 import { ExpenseSettingsProjection } from './settings.projection.js';
 import { SubmissionMailReactor } from './submission/submission-mail.reactor.js';
@@ -23,6 +24,7 @@ import { SaveListedSettingHandler } from './types/save-listed-setting.command.js
   imports: [IdentityModule, FilesModule, OrganisationModule],
   providers: [
     ExpensesPolicy,
+    ExpenseRecords,
     ExpenseSettingsQueries,
     ExpenseQueries,
     ClaimQueries,
@@ -40,6 +42,14 @@ import { SaveListedSettingHandler } from './types/save-listed-setting.command.js
     // Known everywhere (projections:status lists it); only the worker runs it.
     SubmissionMailReactor,
   ],
-  exports: [ExpensesPolicy, ExpenseQueries, ClaimQueries, ExpenseSettingsQueries, FilesModule, IdentityModule],
+  exports: [
+    ExpensesPolicy,
+    ExpenseRecords,
+    ExpenseQueries,
+    ClaimQueries,
+    ExpenseSettingsQueries,
+    FilesModule,
+    IdentityModule,
+  ],
 })
 export class ExpensesModule {}

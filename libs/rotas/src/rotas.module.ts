@@ -6,6 +6,7 @@ import { HISTORY_PROVIDERS } from './history/history.providers.js';
 import { RotaIds } from './next-id.js';
 import { BULK_PROVIDERS } from './rota/bulk.providers.js';
 import { ROTA_PROVIDERS } from './rota/rota.providers.js';
+import { RotaRecords } from './public-records.js';
 import { RotasPolicy } from './rotas.policy.js';
 import { REPEATING_SHIFT_PROVIDERS } from './repeating-shift/repeating-shift.providers.js';
 import { SHIFT_PROVIDERS } from './shift/shift.providers.js';
@@ -17,6 +18,7 @@ import { VIEW_PROVIDERS } from './views/views.providers.js';
   providers: [
     RotasPolicy,
     RotaIds,
+    RotaRecords,
     ...SHIFT_PATTERN_PROVIDERS,
     ...ROTA_PROVIDERS,
     ...BULK_PROVIDERS,
@@ -30,6 +32,7 @@ import { VIEW_PROVIDERS } from './views/views.providers.js';
   exports: [
     RotasPolicy,
     RotaIds,
+    RotaRecords,
     IdentityModule,
     ...SHIFT_PATTERN_PROVIDERS,
     ...ROTA_PROVIDERS,

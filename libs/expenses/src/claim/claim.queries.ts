@@ -160,6 +160,13 @@ export class ClaimQueries {
     return (await this.views(caller, rows, include))[0]!;
   }
 
+  /** A claim of the organisation as `get` shows it without includes, or null: for ExpenseRecords. */
+  async byIdForSystem(tenant: Caller, id: number): Promise<ClaimView | null> {
+    const q = tenantSql(tenant)`SELECT ${COLUMNS} FROM claims c WHERE ${tenantScope('c')} AND c.id = ${id}`;
+    const rows: Row[] = await this.dataSource.query(q.text, q.values);
+    return rows[0] ? (await this.views(tenant, rows, new Set()))[0]! : null;
+  }
+
   /** The claims' expenses, for the finance export. */
   rows(caller: Caller, userIds: number[], filters: ClaimFilters, q: Pick<ClaimListQuery, 'sort' | 'direction'>) {
     return this.lines(caller, this.where(userIds, filters), q);

@@ -107,6 +107,11 @@ export class RepeatingShiftQueries {
     };
   }
 
+  /** The series' row as its object is built from (`repeatingShiftObjectOf`), or null: for RotaRecords. */
+  rowForView(tenant: Tenant, id: number): Promise<RepeatingShiftRow | null> {
+    return this.read(tenant, id);
+  }
+
   private check(reach: CallerReach, row: SeriesRow | null): SeriesRow {
     if (!row) throw new NotFoundError('Repeating shift');
     if (!reach.seen.has(row.teamId)) throw new ForbiddenError('You cannot see this repeating shift’s rota.');

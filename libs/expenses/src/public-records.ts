@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { EventStore } from '#app/event-store';
+import type { Caller } from '#app/identity';
+import { ClaimQueries, type ClaimView } from './claim/claim.queries.js';
+import { ExpenseQueries, type ExpenseView, recordedExpenseView } from './expense/expense.queries.js';
+import { type ExpenseData, type ExpenseEvent, streams } from './expenses.events.js';
+
+/**
+ * Records as the API shows them, for other contexts that hand them on (webhooks): read by the
+ * same queries as the routes, for the organisation given, with no caller (no includes).
+ */
+@Injectable()
+export class ExpenseRecords {
+  constructor(
+    private readonly expenses: ExpenseQueries,
+    private readonly claims: ClaimQueries,
+    private readonly store: EventStore,
+  ) {}
+
+  /** The Expense; a deleted one as it was before the deletion, rebuilt from its stream. */
+  async expense(organisationId: number, id: number): Promise<ExpenseView | null> {
+    const [view] = await this.expenses.byIds(nobody(organisationId), [id]);
+    return view ?? this.asItWas(organisationId, id);
+  }
+
+  /** The Claim plus its `id` and `user_id` (they are in the view). */
+  async claim(organisationId: number, id: number): Promise<ClaimView | null> {
+    return this.claims.byIdForSystem(nobody(organisationId), id);
+  }
+
+  private async asItWas(organisationId: number, id: number): Promise<ExpenseView | null> {
+    const events = (await this.store.readStream(streams.expense(id))) as unknown as (ExpenseEvent & {
+      recordedAt: Date;
+    })[];
+    let data: ExpenseData | null = null;
+    let createdAt: Date | null = null;
+    let updatedAt: Date | null = null;
+    let claimed = false;
+    for (const e of events) {
+      if (e.type === 'expenses.ExpenseRecorded' || e.type === 'expenses.ExpenseChanged') {
+        data = e.data;
+        createdAt ??= e.recordedAt;
+        updatedAt = e.recordedAt;
+      } else if (e.type === 'expenses.ExpenseClaimed' || e.type === 'expenses.ExpenseReleased') {
+        claimed = e.type === 'expenses.ExpenseClaimed';
+      }
+    }
+    if (!data || data.organisationId !== organisationId) return null;
+    return {
+      ...recordedExpenseView(data, createdAt!),
+      updated_at: recordedExpenseView(data, updatedAt!).updated_at,
+      claimed,
+    };
+  }
+}
+
+/** A caller with no user and no permission: reads scoped to the organisation, nothing judged for anyone. */
+function nobody(organisationId: number): Caller {
+  return { userId: 0, organisationId, permissions: new Set(), sessionId: '', jti: '' };
+}

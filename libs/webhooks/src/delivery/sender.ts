@@ -1,0 +1,104 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Webhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig, SecretBox } from '#app/platform';
+import { hostProblem } from '../endpoint/url-check.js';
+import { Deliveries, type DueDelivery } from './deliveries.js';
+import { nextRetryDelayMs } from './retry-schedule.js';
+
+/** docs/webhooks.md#delivery: a 2xx within 10 seconds is success. */
+export const TIMEOUT_MS = 10_000;
+/** A lease outlives the attempt, so a live sender never loses its delivery to the sweep. */
+export const LEASE_MS = TIMEOUT_MS + 5_000;
+
+interface Target {
+  url: string;
+  secrets: string[];
+}
+
+/**
+ * Sends one delivery (docs/webhooks.md#delivery): POST of the stored body, signed per Standard
+ * Webhooks with the endpoint's secret (and the previous one for 24 hours after a rotation),
+ * redirects not followed, 10 s timeout; records the outcome and when to try again. A shutdown
+ * aborts what is in flight and hands it back uncounted.
+ */
+@Injectable()
+export class WebhookSender implements OnModuleDestroy {
+  private readonly logger = new Logger(WebhookSender.name);
+  private readonly stop = new AbortController();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly deliveries: Deliveries,
+    private readonly secrets: SecretBox,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  get stopping(): boolean {
+    return this.stop.signal.aborted;
+  }
+
+  onModuleDestroy(): void {
+    this.stop.abort();
+  }
+
+  /** One attempt; 'released' when a shutdown cut it short. */
+  async attempt(delivery: DueDelivery): Promise<'delivered' | 'retry' | 'failed' | 'released'> {
+    const target = await this.target(delivery.endpointId);
+    if (!target) {
+      // The endpoint went (deleted, or disabled: a disabled endpoint gets nothing): nothing to send.
+      await this.deliveries.recordAttempt(delivery.id, { status: null, delivered: false, retryAt: null });
+      return 'failed';
+    }
+    let status: number | null = null;
+    try {
+      if (!this.config.webhooks.allowPrivate) {
+        const problem = await hostProblem(target.url);
+        if (problem) throw new Error(problem);
+      }
+      const timestamp = new Date();
+      const signature = target.secrets.map((s) => new Webhook(s).sign(delivery.id, timestamp, delivery.body)).join(' ');
+      const response = await fetch(target.url, {
+        method: 'POST',
+        body: delivery.body,
+        redirect: 'manual',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'uvol-webhooks',
+          'webhook-id': delivery.id,
+          'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+        signal: AbortSignal.any([AbortSignal.timeout(TIMEOUT_MS), this.stop.signal]),
+      });
+      status = response.status;
+      await response.body?.cancel().catch(() => undefined);
+    } catch (err) {
+      if (this.stopping) {
+        await this.deliveries.release([delivery.id]);
+        return 'released';
+      }
+      this.logger.debug(`webhook ${delivery.id}: ${(err as Error).message}`);
+    }
+    const delivered = status !== null && status >= 200 && status < 300;
+    const delay = delivered ? null : nextRetryDelayMs(delivery.attempts + 1, this.config.webhooks.retrySecondMs);
+    await this.deliveries.recordAttempt(delivery.id, {
+      status,
+      delivered,
+      retryAt: delay === null ? null : new Date(Date.now() + delay),
+    });
+    return delivered ? 'delivered' : delay === null ? 'failed' : 'retry';
+  }
+
+  /** Where a delivery goes, with the secrets that sign it; null for a deleted endpoint. Pings go to disabled ones too. */
+  private async target(endpointId: number): Promise<Target | null> {
+    const [row]: { url: string; secret: string; previous_secret: string | null; previous_live: boolean }[] =
+      await this.dataSource.query(
+        `SELECT url, secret, previous_secret, previous_until > now() AS previous_live FROM webhook_endpoints WHERE id = $1`,
+        [endpointId],
+      );
+    if (!row) return null;
+    const secrets = [row.secret, ...(row.previous_secret && row.previous_live ? [row.previous_secret] : [])];
+    return { url: row.url, secrets: secrets.map((s) => this.secrets.open(s)) };
+  }
+}

@@ -1,0 +1,162 @@
+import { ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
+import { ClaimDto, ExpenseDto } from '#app/expenses';
+import { RotaDto, ShiftDto } from '#app/rotas';
+import { DELIVERY_STATUSES, type DeliveryStatus, type DeliveryView } from '../delivery/deliveries.js';
+import type { EndpointView } from '../endpoint/endpoint.queries.js';
+import { ALL_EVENTS, PUBLIC_EVENT_TYPES } from '../event-types.js';
+
+const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;
+const DATE_TIME = {
+  type: 'string',
+  format: 'date-time',
+  example: '2026-03-01T09:30:00Z',
+  description: 'UTC, whole seconds',
+} as const;
+const SECRET = {
+  type: 'string',
+  example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  description: '`whsec_` + base64 of 32 random bytes: shown in this answer only, never again',
+} as const;
+
+/** The Endpoint record (docs/webhooks.md#endpoints). */
+@ApiSchema({ name: 'WebhookEndpoint', description: 'Where webhooks go, and which' })
+export class EndpointDto implements EndpointView {
+  @ApiProperty(ID) id!: number;
+  @ApiProperty({ type: 'string', example: 'https://hooks.example.org/uvol' }) url!: string;
+  @ApiProperty({ type: 'array', items: { type: 'string', enum: [ALL_EVENTS, ...PUBLIC_EVENT_TYPES] } })
+  events!: string[];
+  @ApiProperty({ type: 'string' }) description!: string;
+  @ApiProperty({ type: 'boolean' }) enabled!: boolean;
+  @ApiProperty(DATE_TIME) created_at!: string;
+  @ApiProperty(DATE_TIME) updated_at!: string;
+}
+
+@ApiSchema({ name: 'WebhookEndpointWithSecret', description: 'A new endpoint, with its secret (this once)' })
+export class EndpointWithSecretDto extends EndpointDto {
+  @ApiProperty(SECRET) secret!: string;
+}
+
+@ApiSchema({ name: 'WebhookSecret', description: 'A rotated secret (this once); the old one signs too for 24 hours' })
+export class SecretDto {
+  @ApiProperty(SECRET) secret!: string;
+}
+
+/** The Delivery record (docs/webhooks.md#deliveries). */
+@ApiSchema({ name: 'WebhookDelivery', description: 'One event owed to one endpoint, and how its attempts went' })
+export class DeliveryDto implements DeliveryView {
+  @ApiProperty({
+    type: 'string',
+    example: 'msg_2b3Jx0rVQn1qYbH8e7LwM4tK9sA',
+    description: 'The webhook-id header, the same on every attempt',
+  })
+  id!: string;
+  @ApiProperty({ type: 'string', enum: PUBLIC_EVENT_TYPES }) event_type!: string;
+  @ApiProperty(DATE_TIME) created_at!: string;
+  @ApiProperty({ type: 'string', enum: DELIVERY_STATUSES }) status!: DeliveryStatus;
+  @ApiProperty({ type: 'integer', minimum: 0 }) attempts!: number;
+  @ApiProperty({ ...DATE_TIME, nullable: true }) last_attempt_at!: string | null;
+  @ApiProperty({ ...DATE_TIME, nullable: true, description: 'When a pending delivery is tried next; null otherwise' })
+  next_attempt_at!: string | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The last HTTP status; null before any or when none came',
+  })
+  response_status!: number | null;
+}
+
+// --- What receivers get: one schema per family of event types (docs/webhooks.md#event-types). ---
+
+const TYPE = (types: string[]) => ({ type: 'string', enum: types }) as const;
+const TIMESTAMP = { ...DATE_TIME, description: 'When the event happened (ISO 8601)' } as const;
+const withFlag = (ref: string, flag: string, when: string) => ({
+  allOf: [
+    { $ref: getSchemaPath(ref) },
+    {
+      type: 'object',
+      properties: { [flag]: { type: 'boolean', enum: [true], description: `Present on ${when} only` } },
+    },
+  ],
+});
+
+@ApiSchema({ name: 'WebhookRepeatingShift', description: 'A series of shifts, as repeating_shift.* carry it' })
+export class RepeatingShiftWebhookDataDto {
+  @ApiProperty(ID) id!: number;
+  @ApiProperty(ID) user_id!: number;
+  @ApiProperty(ID) rota_id!: number;
+  @ApiProperty({ type: 'string', enum: ['week'] }) period!: 'week';
+  @ApiProperty({ type: 'integer', minimum: 1 }) frequency!: number;
+  @ApiProperty({ type: 'string', example: '2026-03-02 09:00:00', description: 'The first shift’s local start' })
+  start_date!: string;
+  @ApiProperty({ type: 'string', nullable: true, example: '2026-06-28 23:59:59', description: 'The last day, or null' })
+  end_date!: string | null;
+}
+
+@ApiSchema({ name: 'WebhookShiftEvent', description: 'shift.booked, shift.changed, shift.cancelled: the Shift record' })
+export class ShiftWebhookDto {
+  @ApiProperty(TYPE(['shift.booked', 'shift.changed', 'shift.cancelled'])) type!: string;
+  @ApiProperty(TIMESTAMP) timestamp!: string;
+  @ApiProperty(withFlag('Shift', 'cancelled', 'shift.cancelled (the shift as it was)')) data!: ShiftDto;
+}
+
+@ApiSchema({ name: 'WebhookRepeatingShiftEvent', description: 'repeating_shift.started, repeating_shift.ended' })
+export class RepeatingShiftWebhookDto {
+  @ApiProperty(TYPE(['repeating_shift.started', 'repeating_shift.ended'])) type!: string;
+  @ApiProperty(TIMESTAMP) timestamp!: string;
+  @ApiProperty({ type: RepeatingShiftWebhookDataDto }) data!: RepeatingShiftWebhookDataDto;
+}
+
+@ApiSchema({
+  name: 'WebhookRotaEvent',
+  description: 'rota.created, rota.changed, rota.archived: the Rota (administration view)',
+})
+export class RotaWebhookDto {
+  @ApiProperty(TYPE(['rota.created', 'rota.changed', 'rota.archived'])) type!: string;
+  @ApiProperty(TIMESTAMP) timestamp!: string;
+  @ApiProperty({ type: RotaDto }) data!: RotaDto;
+}
+
+@ApiSchema({
+  name: 'WebhookClaimEvent',
+  description: 'claim.created, claim.approved, claim.rejected, claim.submitted: the Claim',
+})
+export class ClaimWebhookDto {
+  @ApiProperty(TYPE(['claim.created', 'claim.approved', 'claim.rejected', 'claim.submitted'])) type!: string;
+  @ApiProperty(TIMESTAMP) timestamp!: string;
+  @ApiProperty({ type: ClaimDto }) data!: ClaimDto;
+}
+
+@ApiSchema({
+  name: 'WebhookExpenseEvent',
+  description: 'expense.created, expense.updated, expense.deleted: the Expense',
+})
+export class ExpenseWebhookDto {
+  @ApiProperty(TYPE(['expense.created', 'expense.updated', 'expense.deleted'])) type!: string;
+  @ApiProperty(TIMESTAMP) timestamp!: string;
+  @ApiProperty(withFlag('Expense', 'deleted', 'expense.deleted (the expense as it was)')) data!: ExpenseDto;
+}
+
+@ApiSchema({ name: 'WebhookPingData' })
+export class PingDataDto {
+  @ApiProperty(ID) endpoint_id!: number;
+}
+
+@ApiSchema({ name: 'WebhookPingEvent', description: 'ping: sent on request (POST /api/webhooks/{id}/ping)' })
+export class PingWebhookDto {
+  @ApiProperty(TYPE(['ping'])) type!: string;
+  @ApiProperty(TIMESTAMP) timestamp!: string;
+  @ApiProperty({ type: PingDataDto }) data!: PingDataDto;
+}
+
+export const WEBHOOK_PAYLOADS = [
+  ShiftWebhookDto,
+  RepeatingShiftWebhookDto,
+  RotaWebhookDto,
+  ClaimWebhookDto,
+  ExpenseWebhookDto,
+  PingWebhookDto,
+  ShiftDto,
+  RotaDto,
+  ClaimDto,
+  ExpenseDto,
+];

@@ -1,0 +1,317 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DateTime } from 'luxon';
+import { Webhook } from 'standardwebhooks';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { todayIn } from '#app/platform';
+import { eventually } from '../support/eventually.js';
+import { expectRefused, refusedFields } from '../support/nothing-written.js';
+import { bootStandalone, hillsideFile, logInAll, provision, riversideFile, userFile } from '../support/test-app.js';
+import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
+
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * A real HTTP receiver on 127.0.0.1: records every request; `/fail-once…` answers 500 to a
+ * webhook-id's first attempt, `/hold…` never answers while `holding` (then 200), anything else 204.
+ */
+async function startReceiver() {
+  const received: Received[] = [];
+  const state = { holding: true };
+  const open = new Set<import('node:http').ServerResponse>();
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const path = req.url ?? '/';
+      const seen = received.some((r) => r.path === path && r.headers['webhook-id'] === req.headers['webhook-id']);
+      received.push({ path, headers: req.headers, body });
+      if (path.startsWith('/fail-once') && !seen) res.writeHead(500).end('no');
+      else if (path.startsWith('/hold') && state.holding) open.add(res);
+      else res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base,
+    received,
+    state,
+    at: (path: string) => received.filter((r) => r.path === path),
+    async stop() {
+      for (const res of open) res.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+const plusDays = (date: string, n: number) => DateTime.fromISO(date).plus({ days: n }).toISODate()!;
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+
+/**
+ * docs/webhooks.md end to end, against a real receiver: endpoints and their refusals, signatures
+ * that standardwebhooks verifies, retries with the same webhook-id, nothing for disabled,
+ * unsubscribed or other organisations' endpoints, both secrets after a rotation, a ping, and a
+ * delivery in flight when the worker stops that a new worker still delivers.
+ */
+describe('webhooks', () => {
+  let env: TestEnvironment;
+  let app: NestFastifyApplication;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let tokens: Record<string, string>;
+  let hillside: Record<string, string>;
+  let teamId: number;
+  let patternId: number;
+  const http = () => request(app.getHttpServer());
+  const as = (who: string) => ({ authorization: `Bearer ${tokens[who] ?? hillside[who]}` });
+  const ds = () => app.get(DataSource);
+  const today = todayIn('Europe/London');
+  // One rota per team per day: each new one starts a day after the last.
+  let rotas = 0;
+
+  const createEndpoint = async (who: string, path: string, events: string[] = ['*'], extra: object = {}) =>
+    (
+      await http()
+        .post('/api/webhooks')
+        .set(as(who))
+        .send({ url: `${receiver.base}${path}`, events, ...extra })
+        .expect(201)
+    ).body.data as { id: number; secret: string; url: string };
+  const createRota = async (name: string) =>
+    (
+      await http()
+        .post('/api/rotas')
+        .set(as('boss'))
+        .send({ name, start_date: plusDays(today, ++rotas), pattern_id: patternId, team: [{ id: teamId }] })
+        .expect(201)
+    ).body.data[0] as { id: number; name: string };
+  /** The deliveries to `path` of the event whose body names `rotaName`. */
+  const deliveriesOf = (path: string, rotaName: string) =>
+    receiver.at(path).filter((r) => (JSON.parse(r.body) as { data: { name?: string } }).data.name === rotaName);
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    env = await testEnvironment({
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_SECOND_MS: '10',
+      AUTH_RATE_LIMIT_PER_ADDRESS: '100000',
+    });
+    app = await bootStandalone(env.config);
+    const org = await provision(
+      app,
+      riversideFile([
+        userFile('boss', ['manage-rotas', 'manage-integrations'], ['north']),
+        userFile('plain', ['manage-rotas'], ['north']),
+      ]),
+    );
+    teamId = org.teams['north-shop']!;
+    await provision(app, hillsideFile([userFile('hilda', ['manage-integrations'], ['t'], { domain: 'hillside' })]));
+    tokens = await logInAll(app, ['boss', 'plain']);
+    hillside = await logInAll(app, ['hilda'], 'hillside');
+    const pattern = WEEKDAYS.map((d) => ({
+      weekday_start: d,
+      start_time: '09:00',
+      weekday_end: d,
+      end_time: '17:00',
+      min: 1,
+      ideal: 1,
+      max: 5,
+    }));
+    patternId = (await http().post('/api/shift-patterns').set(as('boss')).send({ name: 'Days', pattern }).expect(201))
+      .body.data.id;
+  });
+  afterAll(async () => {
+    await app?.close();
+    await env?.cleanup();
+    await receiver?.stop();
+  });
+
+  it('creates, shows, lists, changes and deletes endpoints; the secret is shown on create only', async () => {
+    const created = await createEndpoint('boss', '/crud', ['rota.created'], { description: 'CRM' });
+    expect(created).toEqual({
+      id: expect.any(Number),
+      url: `${receiver.base}/crud`,
+      events: ['rota.created'],
+      description: 'CRM',
+      enabled: true,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+    });
+    expect(Buffer.from(created.secret.slice(6), 'base64')).toHaveLength(32);
+    const { secret: _s, ...record } = created;
+    expect((await http().get(`/api/webhooks/${created.id}`).set(as('boss')).expect(200)).body.data).toEqual(record);
+    expect((await http().get('/api/webhooks').set(as('boss')).expect(200)).body.data[0]).toEqual(record);
+    const changed = (
+      await http()
+        .put(`/api/webhooks/${created.id}`)
+        .set(as('boss'))
+        .send({ enabled: false, events: ['*'] })
+        .expect(200)
+    ).body.data;
+    expect(changed).toEqual({ ...record, enabled: false, events: ['*'], updated_at: expect.any(String) });
+    expect(
+      JSON.stringify(
+        await ds().query(`SELECT data FROM events WHERE stream_id = $1`, [`webhooks.Endpoint-${created.id}`]),
+      ),
+    ).not.toContain(created.secret.slice(6));
+    await http().delete(`/api/webhooks/${created.id}`).set(as('boss')).expect(204);
+    await http().get(`/api/webhooks/${created.id}`).set(as('boss')).expect(404);
+  });
+
+  it('refuses: 403 without manage-integrations, 404 for another organisation’s endpoint, 422 naming url or events', async () => {
+    const theirs = await createEndpoint('hilda', '/theirs', ['ping']);
+    await expectRefused(ds(), () => http().get('/api/webhooks').set(as('plain')), 403);
+    await expectRefused(
+      ds(),
+      () =>
+        http()
+          .post('/api/webhooks')
+          .set(as('plain'))
+          .send({ url: `${receiver.base}/x`, events: ['*'] }),
+      403,
+    );
+    for (const send of [
+      () => http().get(`/api/webhooks/${theirs.id}`).set(as('boss')),
+      () => http().put(`/api/webhooks/${theirs.id}`).set(as('boss')).send({ enabled: false }),
+      () => http().delete(`/api/webhooks/${theirs.id}`).set(as('boss')),
+      () => http().post(`/api/webhooks/${theirs.id}/secret`).set(as('boss')),
+      () => http().post(`/api/webhooks/${theirs.id}/ping`).set(as('boss')),
+      () => http().get(`/api/webhooks/${theirs.id}/deliveries`).set(as('boss')),
+      () => http().post(`/api/webhooks/${theirs.id}/deliveries/msg_x/retry`).set(as('boss')),
+    ])
+      await expectRefused(ds(), send, 404, ['webhook_endpoints', 'webhook_deliveries']);
+    const post = (body: object) => () => http().post('/api/webhooks').set(as('boss')).send(body);
+    expect(await refusedFields(ds(), post({ url: 'ftp://hooks.example/x', events: ['*'] }))).toEqual(['url']);
+    expect(
+      await refusedFields(ds(), post({ url: `https://hooks.example/${'a'.repeat(2050)}`, events: ['*'] })),
+    ).toEqual(['url']);
+    expect(await refusedFields(ds(), post({ url: `${receiver.base}/x`, events: [] }))).toEqual(['events']);
+    expect(await refusedFields(ds(), post({ url: `${receiver.base}/x`, events: ['shift.exploded'] }))).toEqual([
+      'events',
+    ]);
+    expect(await refusedFields(ds(), post({ url: 42, events: 'all' }))).toEqual(['events', 'url']);
+    await expectRefused(
+      ds(),
+      () => http().get(`/api/webhooks/${theirs.id}/deliveries?status=lost`).set(as('hilda')),
+      422,
+    );
+  });
+
+  it(
+    'delivers each subscribed event, signed so that standardwebhooks verifies it, with the record as the API answers it; ' +
+      'nothing to disabled, unsubscribed or other organisations’ endpoints',
+    async () => {
+      const main = await createEndpoint('boss', '/main', ['rota.created', 'rota.changed']);
+      await createEndpoint('boss', '/disabled', ['*'], { enabled: false });
+      await createEndpoint('boss', '/unsubscribed', ['claim.created', 'shift.booked']);
+      await createEndpoint('hilda', '/other-org', ['*']);
+      const rota = await createRota('Signed');
+      await eventually(() => deliveriesOf('/main', 'Signed').length > 0, 60_000);
+      const [got] = deliveriesOf('/main', 'Signed');
+      const payload = new Webhook(main.secret).verify(got!.body, got!.headers as Record<string, string>);
+      expect(payload).toEqual({ type: 'rota.created', timestamp: expect.stringMatching(/^\d{4}-.*Z$/), data: rota });
+      expect(got!.headers['content-type']).toBe('application/json');
+      expect(got!.headers['webhook-id']).toMatch(/^msg_/);
+      expect(() =>
+        new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(
+          got!.body,
+          got!.headers as Record<string, string>,
+        ),
+      ).toThrow();
+      // The fan-out of an event writes every endpoint's delivery at once: none was written for these.
+      await new Promise((r) => setTimeout(r, 500));
+      for (const path of ['/disabled', '/unsubscribed', '/other-org'])
+        expect([path, receiver.at(path)]).toEqual([path, []]);
+      const list = (
+        await http().get(`/api/webhooks/${main.id}/deliveries?status=delivered`).set(as('boss')).expect(200)
+      ).body;
+      expect(list.data).toContainEqual({
+        id: got!.headers['webhook-id'],
+        event_type: 'rota.created',
+        created_at: expect.any(String),
+        status: 'delivered',
+        attempts: 1,
+        last_attempt_at: expect.any(String),
+        next_attempt_at: null,
+        response_status: 204,
+      });
+    },
+  );
+
+  it('retries a 500 with the same webhook-id, and a manual retry sends it once more with that id', async () => {
+    const flaky = await createEndpoint('boss', '/fail-once', ['rota.created']);
+    await createRota('Flaky');
+    await eventually(() => deliveriesOf('/fail-once', 'Flaky').length >= 2, 60_000);
+    const [first, second] = deliveriesOf('/fail-once', 'Flaky');
+    expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
+    expect(second!.body).toBe(first!.body);
+    const id = first!.headers['webhook-id'] as string;
+    await eventually(async () => {
+      const [d] = (await http().get(`/api/webhooks/${flaky.id}/deliveries`).set(as('boss')).expect(200)).body.data;
+      return d.status === 'delivered' && d.attempts === 2 && d.response_status === 204;
+    });
+    const retried = await http().post(`/api/webhooks/${flaky.id}/deliveries/${id}/retry`).set(as('boss')).expect(202);
+    expect(retried.body.data).toMatchObject({ id, status: 'pending' });
+    await eventually(() => deliveriesOf('/fail-once', 'Flaky').length === 3, 60_000);
+    expect(deliveriesOf('/fail-once', 'Flaky')[2]!.headers['webhook-id']).toBe(id);
+  });
+
+  it('after a rotation both the old and the new secret verify; a ping reaches a disabled endpoint', async () => {
+    const endpoint = await createEndpoint('boss', '/rotated', ['rota.created']);
+    const rotated = (await http().post(`/api/webhooks/${endpoint.id}/secret`).set(as('boss')).expect(200)).body.data
+      .secret as string;
+    expect(rotated).not.toBe(endpoint.secret);
+    await createRota('Rotated');
+    await eventually(() => deliveriesOf('/rotated', 'Rotated').length > 0, 60_000);
+    const [got] = deliveriesOf('/rotated', 'Rotated');
+    expect((got!.headers['webhook-signature'] as string).split(' ')).toHaveLength(2);
+    for (const secret of [endpoint.secret, rotated])
+      expect(new Webhook(secret).verify(got!.body, got!.headers as Record<string, string>)).toMatchObject({
+        type: 'rota.created',
+      });
+    await http().put(`/api/webhooks/${endpoint.id}`).set(as('boss')).send({ enabled: false }).expect(200);
+    const ping = (await http().post(`/api/webhooks/${endpoint.id}/ping`).set(as('boss')).expect(202)).body.data;
+    expect(ping).toMatchObject({
+      id: expect.stringMatching(/^msg_/),
+      event_type: 'ping',
+      status: 'pending',
+      attempts: 0,
+    });
+    await eventually(() => receiver.at('/rotated').some((r) => r.headers['webhook-id'] === ping.id), 60_000);
+    const body = receiver.at('/rotated').find((r) => r.headers['webhook-id'] === ping.id)!;
+    expect(new Webhook(rotated).verify(body.body, body.headers as Record<string, string>)).toEqual({
+      type: 'ping',
+      timestamp: expect.any(String),
+      data: { endpoint_id: endpoint.id },
+    });
+  });
+
+  it('a delivery in flight when the worker stops is delivered by the next worker, with the same webhook-id', async () => {
+    await createEndpoint('boss', '/hold', ['rota.created']);
+    await createRota('Held');
+    await eventually(() => deliveriesOf('/hold', 'Held').length > 0, 60_000);
+    const id = deliveriesOf('/hold', 'Held')[0]!.headers['webhook-id'];
+    await app.close();
+    receiver.state.holding = false;
+    app = await bootStandalone(env.config);
+    await eventually(() => deliveriesOf('/hold', 'Held').length >= 2, 60_000);
+    expect(deliveriesOf('/hold', 'Held').map((r) => r.headers['webhook-id'])).toEqual(
+      deliveriesOf('/hold', 'Held').map(() => id),
+    );
+    const [row] = await ds().query(`SELECT status FROM webhook_deliveries WHERE id = $1`, [id]);
+    await eventually(
+      async () =>
+        (await ds().query(`SELECT status FROM webhook_deliveries WHERE id = $1`, [id]))[0].status === 'delivered',
+    );
+    expect(row).toBeDefined();
+  });
+});
