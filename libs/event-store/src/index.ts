@@ -18,6 +18,8 @@ export {
 } from './caused-command.js';
 export { ReactorRegistry } from './reactor-registry.js';
 export { ReactorRunner } from './reactor-runner.js';
+export { OwedJobs } from './owed-jobs.js';
+export { AsReconciler, Reconciler, type ReconcileReason, type Reconciles } from './reconciler.js';
 export { Checkpoints, type CheckpointStatus } from './checkpoints.js';
 export { EventStoreModule } from './event-store.module.js';
 export { ReactorRunnerModule } from './reactor-runner.module.js';

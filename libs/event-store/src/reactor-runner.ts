@@ -5,21 +5,27 @@ import {
   Logger,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { DiscoveryService, ModuleRef } from '@nestjs/core';
+import { WorkerHost } from '@nestjs/bullmq';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '#app/platform';
 import { EventStore } from './event-store.js';
 import { LOCKS } from './locks.js';
-import type { Reactor } from './reactor.js';
+import type { Reactor, ReactorJob } from './reactor.js';
 import { ReactorRegistry } from './reactor-registry.js';
+import { OwedJobs } from './owed-jobs.js';
 
 const BATCH = 100;
+/** Owed jobs looked at per query when re-offering. */
+const REOFFER_PAGE = 500;
+/** A row younger than this may still be on its way to the queue from the runner: left to it. */
+const SETTLED_MS = 2_000;
 const MAX_BACKOFF_MS = 10_000;
 /**
- * Finished jobs are kept a week: BullMQ refuses a known job id only while the job exists, so a
- * batch offered again after a crash must find its jobs still there.
+ * Finished jobs are kept a week: BullMQ refuses a known job id only while the job exists, so a job
+ * offered again (its owed row's delete failed) finds itself there, completed, and is not run twice.
  */
 const JOB_DEFAULTS = {
   attempts: 5,
@@ -30,9 +36,11 @@ const JOB_DEFAULTS = {
 
 /**
  * Follows the log for every reactor, in the worker. A batch is delivered under the reactor's
- * advisory lock (so two workers never deliver the same batch), its jobs enqueued, and only then
- * the checkpoint moved: if enqueueing fails (Redis down, a crash) the checkpoint stays and the
- * batch is offered again; BullMQ drops the ids it already has.
+ * advisory lock (so two workers never deliver the same batch): its jobs are recorded as owed in the
+ * transaction that moves the checkpoint, then enqueued. What the queue never got or forgot (a crash
+ * between the two, Redis down or restarted empty) stays owed in PostgreSQL, and `reoffer` (run by
+ * the Reconciler) enqueues it again; a job's completion deletes its row
+ * (docs/adr/0009-postgresql-records-owed-work.md).
  */
 @Injectable()
 export class ReactorRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -46,11 +54,40 @@ export class ReactorRunner implements OnApplicationBootstrap, BeforeApplicationS
     private readonly store: EventStore,
     private readonly registry: ReactorRegistry,
     private readonly moduleRef: ModuleRef,
+    private readonly owed: OwedJobs,
+    private readonly discovery: DiscoveryService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onApplicationBootstrap(): void {
+    this.whenDone();
     this.loops = this.registry.all().map((reactor) => this.follow(reactor));
+  }
+
+  /**
+   * A reactor job done is no longer owed: each worker of a reactor's queue deletes its row when it
+   * completes one. A delete that fails (the database away) leaves the row; `reoffer` finds the job
+   * completed and deletes it then.
+   */
+  private whenDone(): void {
+    const byQueue = new Map(this.registry.all().map((r) => [r.queue, r.name]));
+    for (const wrapper of this.discovery.getProviders()) {
+      const host = wrapper.instance as unknown;
+      if (!(host instanceof WorkerHost)) continue;
+      let worker: WorkerHost['worker'];
+      try {
+        worker = host.worker;
+      } catch {
+        continue; // never started
+      }
+      const reactor = byQueue.get(worker.name);
+      if (!reactor) continue;
+      worker.on('completed', (job) => {
+        this.owed.done(reactor, [job.id ?? '']).catch((err: Error) => {
+          this.logger.warn(`reactor ${reactor}: job ${job.id} done, its owed row stays: ${err.message}`);
+        });
+      });
+    }
   }
 
   // Before the queues close (they close in the shutdown phase): a batch being delivered still
@@ -79,9 +116,8 @@ export class ReactorRunner implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
-  // No transaction spans the enqueueing: embedded PGlite runs one transaction at a time, and
-  // BullMQ's Postgres backend writes to the same database. A crash between enqueueing and the
-  // checkpoint update only offers the batch again, and BullMQ keeps the first job of each id.
+  // The transaction holds the owed rows and the checkpoint only, never the enqueueing: embedded
+  // PGlite runs one transaction at a time, and BullMQ's Postgres backend writes to the same database.
   private async deliverLocked(reactor: Reactor, session: QueryRunner): Promise<number> {
     const [row] = await session.query(`SELECT transaction_id::text, position FROM checkpoints WHERE name = $1`, [
       reactor.name,
@@ -89,21 +125,68 @@ export class ReactorRunner implements OnApplicationBootstrap, BeforeApplicationS
     const cursor = { transactionId: row?.transaction_id ?? '0', position: Number(row?.position ?? 0) };
     const events = await this.store.readAll(cursor, BATCH, reactor.handles, session.manager);
     if (events.length === 0) return 0;
-    for (const event of events) {
+    const jobs = events.flatMap((event) => {
       const job = reactor.toJob(event);
-      if (job)
-        await this.queueOf(reactor).add(job.name, job.data, { ...JOB_DEFAULTS, ...job.options, jobId: event.eventId });
-    }
+      return job ? [{ eventId: event.eventId, job }] : [];
+    });
     const last = events[events.length - 1]!;
-    await session.query(
-      `INSERT INTO checkpoints (name, kind, transaction_id, position) VALUES ($1, 'reactor', $2::xid8, $3)
-       ON CONFLICT (name) DO UPDATE SET transaction_id = $2::xid8, position = $3, updated_at = now()`,
-      [reactor.name, last.transactionId, last.position],
-    );
+    await session.startTransaction();
+    try {
+      await this.owed.record(
+        session.manager,
+        reactor.name,
+        jobs.map((j) => j.eventId),
+      );
+      await session.query(
+        `INSERT INTO checkpoints (name, kind, transaction_id, position) VALUES ($1, 'reactor', $2::xid8, $3)
+         ON CONFLICT (name) DO UPDATE SET transaction_id = $2::xid8, position = $3, updated_at = now()`,
+        [reactor.name, last.transactionId, last.position],
+      );
+      await session.commitTransaction();
+    } catch (err) {
+      await session.rollbackTransaction();
+      throw err;
+    }
+    for (const { eventId, job } of jobs) await this.offer(reactor, eventId, job);
     return events.length;
   }
 
-  private queueOf(reactor: Reactor): Queue {
+  /** BullMQ adds nothing for a job id it still has, whatever the job's state: offering twice is harmless. */
+  private async offer(reactor: Reactor, eventId: string, job: ReactorJob): Promise<void> {
+    await this.queueOf(reactor).add(job.name, job.data, { ...JOB_DEFAULTS, ...job.options, jobId: eventId });
+  }
+
+  /**
+   * Enqueues again each owed job the queue no longer has, and forgets those it holds as completed.
+   * A job waiting, delayed, active or failed is left to the queue (a failed one stays owed: a
+   * person retries it). Answers how many jobs it offered again.
+   */
+  async reoffer(reactor: Reactor): Promise<{ reoffered: number; done: number }> {
+    const queue = this.queueOf(reactor);
+    let reoffered = 0;
+    let done = 0;
+    for (let after: string | null = null; ;) {
+      const ids = await this.owed.page(reactor.name, after, REOFFER_PAGE, SETTLED_MS);
+      if (ids.length === 0) break;
+      after = ids[ids.length - 1]!;
+      const states = await Promise.all(ids.map((id) => queue.getJobState(id)));
+      const completed = ids.filter((_, i) => states[i] === 'completed');
+      const missing = ids.filter((_, i) => states[i] === 'unknown');
+      await this.owed.done(reactor.name, completed);
+      done += completed.length;
+      const events = missing.length ? await this.owed.events(missing) : [];
+      for (const event of events) {
+        const job = reactor.toJob(event);
+        if (job) await this.offer(reactor, event.eventId, job);
+        else await this.owed.done(reactor.name, [event.eventId]);
+      }
+      reoffered += events.length;
+      if (ids.length < REOFFER_PAGE) break;
+    }
+    return { reoffered, done };
+  }
+
+  queueOf(reactor: Reactor): Queue {
     return this.moduleRef.get<Queue>(getQueueToken(reactor.queue), { strict: false });
   }
 

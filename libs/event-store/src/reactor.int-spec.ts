@@ -35,7 +35,7 @@ class QueueHandle {
 })
 class TestQueueModule {}
 
-/** A reactor that "dies" once, at the nth event of its first pass, after enqueueing the events before it. */
+/** A reactor whose nth job, on its first derivation only, cannot be enqueued (a worker killed mid-offer, Redis gone). */
 function crashingReactor(type: string, crashAt: number): Reactor & { crashed: boolean } {
   let seen = 0;
   return {
@@ -47,7 +47,7 @@ function crashingReactor(type: string, crashAt: number): Reactor & { crashed: bo
       seen++;
       if (!this.crashed && seen === crashAt) {
         this.crashed = true;
-        throw new Error('worker killed mid-batch');
+        return { name: 'deliver', data: { eventId: event.eventId }, options: { priority: 0.5 } }; // BullMQ refuses it
       }
       return { name: 'deliver', data: { eventId: event.eventId } };
     },
@@ -97,31 +97,74 @@ describe('reactors', () => {
     }
   }
 
-  it('delivers every job exactly once, with the event id as job id, when killed mid-batch and restarted', async () => {
-    const type = `test.Deliver${randomUUID().slice(0, 6)}`;
-    const [appended] = await append(type, 20);
+  it(
+    'delivers every job exactly once, with the event id as job id, when the offer breaks mid-batch: ' +
+      'the checkpoint moved with the owed rows, and reoffer enqueues what the queue never got',
+    async () => {
+      const type = `test.Deliver${randomUUID().slice(0, 6)}`;
+      const [appended] = await append(type, 20);
+      const ids = appended!.events.map((e) => e.eventId);
+      const reactor = crashingReactor(type, 8);
+      ctx.app.get(ReactorRegistry).add(reactor);
+      const db = ctx.app.get(DataSource);
+      const owed = async () =>
+        (await db.query(`SELECT event_id::text AS id FROM reactor_owed_jobs WHERE reactor = $1`, [reactor.name])).map(
+          (r: { id: string }) => r.id,
+        );
+
+      await expect(deliverSome(reactor)).rejects.toThrow('Priority should not be float');
+      // The first seven jobs reached BullMQ; the checkpoint moved, and all twenty were recorded as owed first.
+      await until(
+        async () => (await ctx.queue.getJobCountByTypes('waiting', 'active', 'completed')) === 7,
+        'seven jobs',
+      );
+      const [checkpoint] = await db.query(`SELECT position FROM checkpoints WHERE name = $1`, [reactor.name]);
+      expect(checkpoint).toBeDefined();
+      expect((await owed()).sort()).toEqual([...ids].sort());
+      expect(await ctx.runner.deliver(reactor)).toBe(0);
+
+      // The reconciler's step: what is owed and missing from the queue is offered again, once.
+      await until(async () => (await ctx.runner.reoffer(reactor)).reoffered === 13, 'the owed rows to settle', 10_000);
+      await until(() => processed.length >= 20, 'twenty processed jobs');
+      // Completed jobs are no longer owed (this reactor was added after boot, so reoffer finds them so, not the hook).
+      await until(async () => (await ctx.runner.reoffer(reactor), (await owed()).length === 0), 'every owed row done');
+      expect((await ctx.runner.reoffer(reactor)).reoffered).toBe(0);
+      await new Promise((r) => setTimeout(r, 300)); // room for a duplicate to show up, if any
+      expect([...processed].sort()).toEqual([...ids].sort());
+      const jobs = await ctx.queue.getJobs(['completed', 'waiting', 'active', 'delayed', 'failed']);
+      expect(jobs.map((j) => j.id).sort()).toEqual([...ids].sort());
+    },
+    60_000,
+  );
+
+  it('offers again the owed jobs of a queue that forgot them (emptied), and forgets those it finds completed', async () => {
+    const type = `test.Forgot${randomUUID().slice(0, 6)}`;
+    const [appended] = await append(type, 5);
     const ids = appended!.events.map((e) => e.eventId);
-    const reactor = crashingReactor(type, 8);
-    ctx.app.get(ReactorRegistry).add(reactor);
-
-    await expect(deliverSome(reactor)).rejects.toThrow('worker killed mid-batch');
-    // The first seven jobs reached BullMQ, the checkpoint did not move.
-    await until(async () => (await ctx.queue.getJobCountByTypes('waiting', 'active', 'completed')) === 7, 'seven jobs');
-    const [checkpoint] = await ctx.app
-      .get(DataSource)
-      .query(`SELECT position FROM checkpoints WHERE name = $1`, [reactor.name]);
-    expect(checkpoint).toBeUndefined();
-
-    // Restarted: the whole batch is offered again.
-    expect(await deliverSome(reactor)).toBe(20);
-    expect(await ctx.runner.deliver(reactor)).toBe(0);
-
-    await until(() => processed.length >= 20, 'twenty processed jobs');
-    await new Promise((r) => setTimeout(r, 300)); // room for a duplicate to show up, if any
-    expect([...processed].sort()).toEqual([...ids].sort());
-    const jobs = await ctx.queue.getJobs(['completed', 'waiting', 'active', 'delayed', 'failed']);
-    expect(jobs.map((j) => j.id).sort()).toEqual([...ids].sort());
-  });
+    const reactor: Reactor = {
+      name: `forgot-${type}`,
+      queue: QUEUE,
+      handles: [type],
+      toJob: (e) => ({ name: 'deliver', data: { eventId: e.eventId } }),
+    };
+    // Recorded as owed, checkpoint moved, but never enqueued: what a queue emptied after the offer looks like.
+    const db = ctx.app.get(DataSource);
+    await db.query(
+      `INSERT INTO reactor_owed_jobs (reactor, event_id, recorded_at) SELECT $1, unnest($2::uuid[]), now() - interval '1 minute'`,
+      [reactor.name, ids],
+    );
+    const before = processed.length;
+    expect(await ctx.runner.reoffer(reactor)).toEqual({ reoffered: 5, done: 0 });
+    await until(() => processed.length >= before + 5, 'five processed jobs');
+    expect(processed.slice(before).sort()).toEqual([...ids].sort());
+    // The completion hook may not be listening for this reactor (added after boot): reoffer finds them completed.
+    await until(async () => (await ctx.queue.getJobState(ids[4]!)) === 'completed', 'the last job done');
+    expect((await ctx.runner.reoffer(reactor)).reoffered).toBe(0);
+    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM reactor_owed_jobs WHERE reactor = $1`, [
+      reactor.name,
+    ]);
+    expect(n).toBe(0);
+  }, 60_000);
 
   (process.env.TEST_PG_ADMIN_URL ? it : it.skip)('sees an event whose transaction commits late, once', async () => {
     const type = `test.Late${randomUUID().slice(0, 6)}`;

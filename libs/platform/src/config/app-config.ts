@@ -5,7 +5,13 @@ export interface AppConfig {
   /** `url` undefined means embedded mode: PGlite under `dataDir`. */
   readonly database: { readonly url: string | undefined; readonly embeddedDir: string };
   /** `url` undefined means BullMQ runs on its PostgreSQL backend in the application database. */
-  readonly queue: { readonly redisUrl: string | undefined; readonly prefix: string; readonly reactorPollMs: number };
+  readonly queue: {
+    readonly redisUrl: string | undefined;
+    readonly prefix: string;
+    readonly reactorPollMs: number;
+    /** RECONCILE_MS: how often the worker offers again what PostgreSQL says is owed. */
+    readonly reconcileMs: number;
+  };
   readonly dataDir: string;
   readonly auth: {
     readonly jwtSecret: string;
@@ -38,8 +44,6 @@ export interface AppConfig {
   readonly cors: { readonly origins: readonly string[] };
   /** Shift reminders: the length of an hour of `shift_reminder_hours` (REMINDER_HOUR_MS; shorter only in tests). */
   readonly reminders: { readonly hourMs: number };
-  /** Webhooks (docs/webhooks.md): private addresses allowed; the length of a second of the retry schedule (tests shorten it). */
-  readonly webhooks: { readonly allowPrivate: boolean; readonly retrySecondMs: number };
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -36,7 +36,12 @@ export function loadConfig(
     env: env.NODE_ENV,
     http: { port: env.PORT, host: env.HOST, publicUrl: publicUrl(env) },
     database: { url: env.DATABASE_URL, embeddedDir: join(dataDir, 'pglite') },
-    queue: { redisUrl: env.REDIS_URL, prefix: env.QUEUE_PREFIX, reactorPollMs: env.REACTOR_POLL_MS },
+    queue: {
+      redisUrl: env.REDIS_URL,
+      prefix: env.QUEUE_PREFIX,
+      reactorPollMs: env.REACTOR_POLL_MS,
+      reconcileMs: env.RECONCILE_MS,
+    },
     dataDir,
     auth: {
       jwtSecret,
@@ -53,7 +58,6 @@ export function loadConfig(
     log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY ?? (stdoutIsTerminal && env.NODE_ENV !== 'production') },
     cors: { origins: env.CORS_ORIGINS ?? [] },
     reminders: { hourMs: env.REMINDER_HOUR_MS },
-    webhooks: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE ?? false, retrySecondMs: env.WEBHOOK_RETRY_SECOND_MS },
   };
 }
 

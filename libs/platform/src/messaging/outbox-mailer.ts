@@ -24,6 +24,15 @@ export class OutboxMailer {
     await this.dataSource.query(`INSERT INTO mail_deliveries (key) VALUES ($1) ON CONFLICT DO NOTHING`, [key]);
     return 'sent';
   }
+
+  /** Which of these keys the outbox holds (a reconciler leaves their messages alone: docs/adr/0009). */
+  async recorded(keys: readonly string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows: { key: string }[] = await this.dataSource.query(`SELECT key FROM mail_deliveries WHERE key = ANY($1)`, [
+      keys,
+    ]);
+    return new Set(rows.map((r) => r.key));
+  }
 }
 
 /** Mail that must go once (needs the database for its record of what was sent). */

@@ -49,6 +49,15 @@ export class ReminderQueries {
     };
   }
 
+  /** The organisations with a booked shift starting after `after` (the reconciler's round: no caller, every organisation). */
+  async organisationsWithUpcoming(after: Date): Promise<number[]> {
+    const rows: { organisation_id: string }[] = await this.dataSource.query(
+      `SELECT DISTINCT organisation_id FROM rota_shifts WHERE status = 'booked' AND starts_at > $1 ORDER BY organisation_id`,
+      [after.toISOString()],
+    );
+    return rows.map((r) => Number(r.organisation_id));
+  }
+
   /**
    * The organisation's booked shifts starting after `after`: those a changed setting reschedules.
    * Through its rotas and the booked shifts' (rota, date) index: rota_shifts has no index that leads

@@ -1,6 +1,7 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { DelayedError, type Job, type Queue } from 'bullmq';
+import { AsReconciler, type Reconciles } from '#app/event-store';
 import { UserBases } from '#app/identity';
 import { SettingsViews } from '#app/organisation';
 import {
@@ -213,12 +214,18 @@ export const REMINDER_TICK_SCHEDULER = 'rotas-reminders-tick';
  * there the scheduler is removed.
  */
 @Injectable()
-export class ReminderTick implements OnApplicationBootstrap {
+@AsReconciler()
+export class ReminderTick implements OnApplicationBootstrap, Reconciles {
   constructor(
     @InjectQueue(ROTA_REMINDERS) private readonly queue: Queue,
     @Inject(DATABASE_ENDPOINT) private readonly database: DatabaseEndpoint,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** Ensured again on each full reconciliation: the queue may have forgotten it (docs/adr/0009). */
+  reconcile(): Promise<void> {
+    return this.onApplicationBootstrap();
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.queue.redisUrl || !this.database.embedded) {

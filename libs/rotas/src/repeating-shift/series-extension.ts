@@ -2,7 +2,14 @@ import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Job, Queue } from 'bullmq';
-import { derivedEventId, EventStore, systemActor } from '#app/event-store';
+import {
+  AsReconciler,
+  derivedEventId,
+  EventStore,
+  type ReconcileReason,
+  type Reconciles,
+  systemActor,
+} from '#app/event-store';
 import { OrganisationFactsReader } from '#app/identity';
 import { addCalendarMonths, isCalendarDate } from '#app/platform';
 import { HORIZON_MONTHS } from '../domain/series-dates.js';
@@ -33,6 +40,12 @@ export interface ExtensionJob {
 }
 
 const REASON = 'series extension';
+const EXTEND_OPTIONS = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 60_000 },
+  removeOnComplete: { age: 7 * 24 * 3600 },
+  removeOnFail: { age: 30 * 24 * 3600 },
+} as const;
 
 /** Moves one series on to its horizon as of `today`, if it is open-ended and short of it. Answers whether it did. */
 export class ExtendSeriesCommand extends Command<boolean> {
@@ -103,28 +116,43 @@ export class SeriesExtensionProcessor extends WorkerHost {
   }
 }
 
-/** Registers the daily scheduler when the worker starts (an upsert: idempotent across restarts and workers). */
+/**
+ * Registers the daily scheduler when the worker starts, and again on each full reconciliation (an
+ * upsert: idempotent across restarts and workers), so a Redis that comes back empty has it again
+ * within RECONCILE_MS. After such a loss a catch-up run is added too (one a day at most, by its id):
+ * the day's run may have been among what was lost, and a run finding nothing to extend costs little.
+ */
+@AsReconciler()
 @Injectable()
-export class SeriesExtensionScheduler implements OnApplicationBootstrap {
+export class SeriesExtensionScheduler implements OnApplicationBootstrap, Reconciles {
   private readonly logger = new Logger(SeriesExtensionScheduler.name);
 
   constructor(@InjectQueue(SERIES_EXTENSION) private readonly queue: Queue<ExtensionJob>) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    await this.ensure();
+    this.logger.log(`series extension scheduled daily (${SERIES_EXTENSION_PATTERN} UTC)`);
+  }
+
+  async reconcile(reason: ReconcileReason): Promise<void> {
+    await this.ensure();
+    if (reason === 'lost')
+      await this.queue.add(
+        EXTEND_JOB,
+        {},
+        { ...EXTEND_OPTIONS, jobId: `extend-catch-up-${new Date().toISOString().slice(0, 10)}` },
+      );
+  }
+
+  private async ensure(): Promise<void> {
     await this.queue.upsertJobScheduler(
       SERIES_EXTENSION_SCHEDULER,
       { pattern: SERIES_EXTENSION_PATTERN, tz: 'UTC' },
       {
         name: EXTEND_JOB,
         data: {} satisfies ExtensionJob,
-        opts: {
-          attempts: 5,
-          backoff: { type: 'exponential', delay: 60_000 },
-          removeOnComplete: { age: 7 * 24 * 3600 },
-          removeOnFail: { age: 30 * 24 * 3600 },
-        },
+        opts: EXTEND_OPTIONS,
       },
     );
-    this.logger.log(`series extension scheduled daily (${SERIES_EXTENSION_PATTERN} UTC)`);
   }
 }
