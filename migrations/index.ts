@@ -12,6 +12,7 @@ import { Rotas1763700009000 } from './1763700009000-rotas.js';
 import { Shifts1763700010000 } from './1763700010000-shifts.js';
 import { TeamFields1763700009100 } from './1763700009100-team-fields.js';
 import { CalendarFeeds1763700012000 } from './1763700012000-calendar-feeds.js';
+import { Webhooks1763700022000 } from './1763700022000-webhooks.js';
 import { OwedJobs1763700013500 } from './1763700013500-owed-jobs.js';
 
 /** Every migration in order; each app hands this list to the database module. */
@@ -31,4 +32,5 @@ export const migrations = [
   Shifts1763700010000,
   CalendarFeeds1763700012000,
   OwedJobs1763700013500,
+  Webhooks1763700022000,
 ];

@@ -44,6 +44,8 @@ export interface AppConfig {
   readonly cors: { readonly origins: readonly string[] };
   /** Shift reminders: the length of an hour of `shift_reminder_hours` (REMINDER_HOUR_MS; shorter only in tests). */
   readonly reminders: { readonly hourMs: number };
+  /** Webhooks (docs/webhooks.md): private addresses allowed; the length of a second of the retry schedule (tests shorten it). */
+  readonly webhooks: { readonly allowPrivate: boolean; readonly retrySecondMs: number };
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

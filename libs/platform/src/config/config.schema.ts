@@ -113,6 +113,10 @@ export const envSchema = z.object({
   // Not in the README's configuration table, for tests: how long an "hour" of shift_reminder_hours lasts, in
   // milliseconds (1000 makes the setting count seconds, so a reminder comes due within a test).
   REMINDER_HOUR_MS: z.preprocess(blankAsUnset, z.coerce.number().int().min(1_000).max(3_600_000).default(3_600_000)),
+  // Webhook URLs may name loopback and private addresses (docs/webhooks.md#endpoints): for tests and closed networks.
+  WEBHOOK_ALLOW_PRIVATE: optionalBoolean(),
+  // Not in the README's configuration table, for tests: how long a second of the webhook retry schedule lasts, in ms.
+  WEBHOOK_RETRY_SECOND_MS: z.preprocess(blankAsUnset, z.coerce.number().int().min(1).max(1_000).default(1_000)),
 });
 
 export type Env = z.infer<typeof envSchema>;

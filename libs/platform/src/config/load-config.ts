@@ -58,6 +58,7 @@ export function loadConfig(
     log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY ?? (stdoutIsTerminal && env.NODE_ENV !== 'production') },
     cors: { origins: env.CORS_ORIGINS ?? [] },
     reminders: { hourMs: env.REMINDER_HOUR_MS },
+    webhooks: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE ?? false, retrySecondMs: env.WEBHOOK_RETRY_SECOND_MS },
   };
 }
 
