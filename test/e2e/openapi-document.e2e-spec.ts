@@ -214,9 +214,10 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
     ]);
     expect(bare).toEqual([]);
     for (const [key, op] of ops) {
-      // Path parameters are ids, except the calendar feed's token (a secret string) and the day view's date.
+      // Path parameters are ids, except the calendar feed's token (a secret string), the day view's date and a
+      // webhook delivery's id (its webhook-id, `msg_…`: docs/webhooks.md#deliveries).
       const typeOf = (name: string) =>
-        name === 'token'
+        name === 'token' || name === 'deliveryId'
           ? { type: 'string' }
           : name === 'date'
             ? { type: 'string', format: 'date' }
