@@ -3,6 +3,7 @@ import { DateTime, Settings } from 'luxon';
 import {
   addCalendarMonths,
   instantToWallClock,
+  withinCalendar,
   isValidZone,
   monthsBefore,
   NonexistentWallClockError,
@@ -74,6 +75,16 @@ describe('addCalendarMonths and monthsBefore', () => {
     expect(() => addCalendarMonths('2026-02-30', 1)).toThrow(RangeError);
     expect(() => addCalendarMonths('2026-01-01', 1.5)).toThrow(RangeError);
     expect(() => monthsBefore('0001-01-31', 1)).toThrow(RangeError);
+  });
+});
+
+describe('withinCalendar', () => {
+  it('holds up to 9999-12-31 23:59 in UTC and in the zone, and not past it in either', () => {
+    expect(withinCalendar(new Date('9999-12-31T23:59:00Z'), 'UTC')).toBe(true);
+    expect(withinCalendar(new Date('9999-12-31T14:59:00Z'), 'Asia/Tokyo')).toBe(true);
+    expect(withinCalendar(new Date('9999-12-31T15:00:00Z'), 'Asia/Tokyo')).toBe(false);
+    expect(withinCalendar(new Date(Date.UTC(10_000, 0, 1, 3)), 'America/New_York')).toBe(false);
+    expect(withinCalendar(new Date(Number.NaN), 'UTC')).toBe(false);
   });
 });
 

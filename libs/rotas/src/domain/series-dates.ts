@@ -1,4 +1,10 @@
-import { addCalendarMonths, NonexistentWallClockError, wallClockToInstant } from '#app/platform';
+import {
+  addCalendarMonths,
+  LAST_CALENDAR_DATE,
+  NonexistentWallClockError,
+  wallClockToInstant,
+  withinCalendar,
+} from '#app/platform';
 import { addDays, dateOfDay, dayNumber, isCalendarDate, weekdayOf, weekdayOfDay } from './calendar-dates.js';
 import { type Refusal, refusal, requiredMessage } from './refusals.js';
 import { WEEKDAYS } from './weekly-timeslots.js';
@@ -70,10 +76,65 @@ export function seriesDatesBetween(rule: SeriesRule, after: string, until: strin
  * extension has overtaken that, whichever is later; `endDate` when it is sooner.
  */
 export function seriesHorizon(firstDate: string, today: string, endDate: string | null): string {
-  const fromFirst = addCalendarMonths(firstDate, HORIZON_MONTHS);
-  const fromToday = addCalendarMonths(today, HORIZON_MONTHS);
+  const fromFirst = monthsAheadOrLast(firstDate);
+  const fromToday = monthsAheadOrLast(today);
   const horizon = fromToday > fromFirst ? fromToday : fromFirst;
   return endDate !== null && endDate < horizon ? endDate : horizon;
+}
+
+/** HORIZON_MONTHS after `date`, or the calendar's last day when that is past it (seriesPastCalendar refuses such a series). */
+function monthsAheadOrLast(date: string): string {
+  try {
+    return addCalendarMonths(date, HORIZON_MONTHS);
+  } catch {
+    return LAST_CALENDAR_DATE;
+  }
+}
+
+/**
+ * docs/rota-domain.md#times-in-requests: a series whose booked part would run past the calendar's last
+ * day is refused, naming `end_date`. Its last date is `end_date`, or (open-ended) six months after the
+ * first shift; an occurrence there, at the first shift's times, must end by LAST_CALENDAR_DATE in UTC
+ * and in the zone. For a pattern validateRecurrence accepted; `first` is the first shift's wall clocks.
+ */
+export function seriesPastCalendar(
+  pattern: RecurrenceInput,
+  first: { readonly startWall: string; readonly endWall: string },
+  zone: string,
+  prefix = 'recurrence_pattern.',
+): Refusal[] {
+  const [firstDate, startTime] = first.startWall.split(' ') as [string, string];
+  const [endDate, endTime] = first.endWall.split(' ') as [string, string];
+  const given = typeof pattern.end_date === 'string' ? pattern.end_date : null;
+  const last = given ?? monthsAheadOrLast(firstDate);
+  const lastEnd = dayNumber(last) + dayNumber(endDate) - dayNumber(firstDate);
+  // Open-ended and clamped: six months ahead is already past the last day.
+  const booked = given !== null || last < LAST_CALENDAR_DATE;
+  if (
+    booked &&
+    lastEnd <= dayNumber(LAST_CALENDAR_DATE) &&
+    endsWithin(last, startTime, endTime, lastEnd - dayNumber(last), zone)
+  )
+    return [];
+  const field = `${prefix}end_date`;
+  return [
+    refusal(
+      field,
+      given === null
+        ? `The ${field} field must be given: an open-ended series from ${firstDate} would be booked past ${LAST_CALENDAR_DATE}.`
+        : `The ${field} field must leave the series' last shift ending on or before ${LAST_CALENDAR_DATE}, ` +
+            "in UTC and in the organisation's time zone.",
+    ),
+  ];
+}
+
+function endsWithin(date: string, startTime: string, endTime: string, dayOffset: number, zone: string): boolean {
+  try {
+    const times = occurrenceTimes(date, startTime, endTime, dayOffset, zone);
+    return 'end' in times ? withinCalendar(times.end, zone) : true;
+  } catch {
+    return false;
+  }
 }
 
 export type OccurrenceTimes = { readonly start: Date; readonly end: Date } | { readonly nonexistent: 'start' | 'end' };

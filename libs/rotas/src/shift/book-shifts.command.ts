@@ -2,7 +2,13 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '#app/event-store';
 import { type Caller, metadataOf, OrganisationFactsReader } from '#app/identity';
 import { type FieldErrors, NotFoundError, ValidationError } from '#app/platform';
-import { type RecurrenceInput, seriesHorizon, validateRecurrence, weekdaysOf } from '../domain/series-dates.js';
+import {
+  type RecurrenceInput,
+  seriesHorizon,
+  seriesPastCalendar,
+  validateRecurrence,
+  weekdaysOf,
+} from '../domain/series-dates.js';
 import { toFieldErrors } from '../domain/refusals.js';
 import { RotaIds } from '../next-id.js';
 import { gateOf, streamOf } from '../rotas.events.js';
@@ -62,11 +68,12 @@ export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
       const prefix = bulk ? `shifts.${i}.` : '';
       try {
         const times = parseShiftTimes(r, zone, prefix);
-        if (r.recurrence)
-          Object.assign(
-            errors,
-            toFieldErrors(validateRecurrence(r.recurrence, times.date, `${prefix}recurrence_pattern.`)),
-          );
+        if (r.recurrence) {
+          const refusals = validateRecurrence(r.recurrence, times.date, `${prefix}recurrence_pattern.`);
+          if (!refusals.length)
+            refusals.push(...seriesPastCalendar(r.recurrence, times, zone, `${prefix}recurrence_pattern.`));
+          Object.assign(errors, toFieldErrors(refusals));
+        }
         return { request: r, prefix, times };
       } catch (error) {
         if (!(error instanceof ValidationError)) throw error;

@@ -1,8 +1,10 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EventStore, type HandledStream } from '#app/event-store';
 import { type Caller, metadataOf, OrganisationFactsReader } from '#app/identity';
-import { ConflictError, NotFoundError, type Tenant } from '#app/platform';
+import { ConflictError, NotFoundError, type Tenant, ValidationError } from '#app/platform';
 import { type BookingAction, checkBookingAccess } from '../domain/booking-rules.js';
+import { type RecurrenceInput, seriesPastCalendar, validateRecurrence } from '../domain/series-dates.js';
+import { toFieldErrors } from '../domain/refusals.js';
 import { RotaIds } from '../next-id.js';
 import { gateOf, streamOf } from '../rotas.events.js';
 import { type CallerReach, RotasPolicy } from '../rotas.policy.js';
@@ -127,6 +129,7 @@ export class ChangeShiftHandler implements ICommandHandler<ChangeShiftCommand> {
     await replanning(async () => {
       const { row } = await shiftToChange(this.shifts, this.facts, caller, reach, 'edit', shiftId, zone);
       const times = parseShiftTimes(change, zone);
+      throwIfPastCalendar(change, times, zone);
       const request = {
         times,
         mode: change.mode,
@@ -202,4 +205,17 @@ export class ChangeShiftHandler implements ICommandHandler<ChangeShiftCommand> {
       );
     });
   }
+}
+
+/** A new pattern on a recurring edit whose series would run past the calendar's end (series-dates.ts seriesPastCalendar). */
+function throwIfPastCalendar(
+  change: ShiftChange,
+  times: { startWall: string; endWall: string; date: string },
+  zone: string,
+): void {
+  const pattern = change.recurrence;
+  if (change.mode !== 'recurring' || typeof pattern !== 'object' || pattern === null || Array.isArray(pattern)) return;
+  if (validateRecurrence(pattern, times.date).length) return; // planChange names those
+  const refusals = seriesPastCalendar(pattern as RecurrenceInput, times, zone);
+  if (refusals.length) throw new ValidationError(toFieldErrors(refusals));
 }

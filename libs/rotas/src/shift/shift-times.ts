@@ -2,9 +2,11 @@ import { DateTime } from 'luxon';
 import {
   type FieldErrors,
   instantToWallClock,
+  LAST_CALENDAR_DATE,
   NonexistentWallClockError,
   ValidationError,
   wallClockToInstant,
+  withinCalendar,
 } from '#app/platform';
 import type { ShiftTimesData } from '../rotas.events.js';
 
@@ -18,6 +20,16 @@ const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[
 
 /** One input time as an instant, or the reason it is refused (a 422 message for `field`). */
 export function parseShiftInstant(text: unknown, zone: string, field: string): Date | string {
+  const instant = parseInstant(text, zone, field);
+  if (typeof instant === 'string' || withinCalendar(instant, zone)) return instant;
+  return pastCalendarMessage(field);
+}
+
+/** docs/rota-domain.md#times-in-requests: nothing is stored past the calendar's last day, in UTC or in the zone. */
+export const pastCalendarMessage = (field: string) =>
+  `The ${field} field must be on or before ${LAST_CALENDAR_DATE}, in UTC and in the organisation's time zone.`;
+
+function parseInstant(text: unknown, zone: string, field: string): Date | string {
   if (typeof text !== 'string')
     return `The ${field} field must be a date and time (YYYY-MM-DD HH:MM, or ISO 8601 with an offset).`;
   const wall = WALL.exec(text);
