@@ -10,6 +10,7 @@ import { benchExpenses } from './expenses.js';
 import { benchLogin } from './login.js';
 import { benchRotaViews, rotaViewsReport } from './rota-views.js';
 import { benchShifts, shiftsReport } from './shifts.js';
+import { benchWebhooks, webhooksReport } from './webhooks.js';
 import { benchWritePaths } from './write-paths.js';
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -65,4 +66,9 @@ if (!only || only === 'rota-views') {
   const figures = await benchRotaViews((line) => process.stderr.write(`  · ${line}\n`));
   // Its line `rota-views: api p50 <ms> ms, raw p50 <ms> ms, ratio <api/raw>` (issue 15) ends its output.
   process.stdout.write(rotaViewsReport(figures));
+}
+if (!only || only === 'webhooks') {
+  const figures = await benchWebhooks((line) => process.stderr.write(`  · ${line}\n`));
+  // Its line `webhooks: healthy alone <s> s, beside dead <s> s, ratio <r>` (issue 22) ends its output.
+  process.stdout.write(webhooksReport(figures));
 }
