@@ -74,7 +74,10 @@ describe('embedded mode (no DATABASE_URL, no REDIS_URL)', () => {
     app = await boot(env.config);
     expect(existsSync(join(env.config.database.embeddedDir, 'PG_VERSION'))).toBe(true);
     const health = await request(app.getHttpServer()).get('/health').expect(200);
-    expect(health.body.details).toEqual({ database: { status: 'up' }, queue: { status: 'up' } });
+    expect(health.body.details).toEqual({
+      database: { status: 'up', required: true },
+      queue: { status: 'up', required: true },
+    });
   });
 
   it('runs a job: an event goes through a reactor and BullMQ on Postgres to a worker', async () => {

@@ -212,9 +212,14 @@ describe('HTTP conventions (docs/http-conventions.md)', () => {
   });
 
   describe('operations', () => {
-    it('GET /health reports the database and the queue backend', async () => {
-      const res = await http().get('/health').expect(200);
-      expect(res.body).toEqual({ status: 'ok', details: { database: { status: 'up' }, queue: { status: 'up' } } });
+    it('GET /health and /health/ready report the database and the queue backend (an API needs only the database); /health/live', async () => {
+      const ready = {
+        status: 'ok',
+        details: { database: { status: 'up', required: true }, queue: { status: 'up', required: false } },
+      };
+      expect((await http().get('/health').expect(200)).body).toEqual(ready);
+      expect((await http().get('/health/ready').expect(200)).body).toEqual(ready);
+      expect((await http().get('/health/live').expect(200)).body).toEqual({ status: 'ok' });
     });
 
     it('serves the OpenAPI document and its page', async () => {

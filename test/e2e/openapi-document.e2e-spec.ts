@@ -53,6 +53,8 @@ type Document = {
 const PUBLIC = [
   'get /',
   'get /health',
+  'get /health/ready',
+  'get /health/live',
   'post /auth/api/pre-auth-token',
   'post /auth/api/token',
   'post /auth/api/token/refresh',
@@ -196,6 +198,12 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
           '#/components/schemas/ErrorBody',
         ]);
       }
+      // Any route but the health routes answers 503 while a dependency is out (docs/http-conventions.md#dependency-outages).
+      if (!op.tags?.includes('health'))
+        expect([key, op.responses['503']?.headers]).toEqual([
+          key,
+          expect.objectContaining({ 'Retry-After': expect.anything() }),
+        ]);
       if (errors.includes('429'))
         expect([key, op.responses['429']!.headers]).toEqual([
           key,

@@ -11,7 +11,7 @@ export class ApiModule {
       imports: [
         ...coreImports(config, { migrate: true }),
         LoggingModule,
-        HealthModule,
+        HealthModule.forRoot('api'),
         ...contexts.domain,
         ...contexts.http,
       ],

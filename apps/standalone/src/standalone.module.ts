@@ -14,7 +14,7 @@ export class StandaloneModule {
         StartupProgressModule.inLog(),
         ...coreImports(config, { migrate: true }),
         LoggingModule,
-        HealthModule,
+        HealthModule.forRoot('standalone'),
         ReactorRunnerModule,
         ...contexts.domain,
         ...contexts.http,

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ReactorRunnerModule } from '#app/event-store';
-import { type AppConfig, LoggingModule, loadConfig } from '#app/platform';
+import { type AppConfig, HealthModule, LoggingModule, loadConfig } from '#app/platform';
 import { contexts, coreImports } from '../../common/core.js';
 
 /** No HTTP: the reactors that follow the log and the BullMQ processors. */
@@ -12,6 +12,8 @@ export class WorkerModule {
       imports: [
         ...coreImports(config, { migrate: false }),
         LoggingModule,
+        // No routes here: the dependency monitor and its connection log lines.
+        HealthModule.forRoot('worker'),
         ReactorRunnerModule,
         ...contexts.domain,
         ...contexts.worker,

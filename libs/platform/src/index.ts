@@ -18,6 +18,8 @@ export {
 } from './database/startup-progress.js';
 export { QueueModule } from './queue/queue.module.js';
 export { HealthModule } from './health/health.module.js';
+export { isDependencyError } from './health/dependency-errors.js';
+export { DependencyMonitor, type ProcessRole } from './health/dependency-monitor.js';
 export { LoggingModule } from './logging/logging.module.js';
 export * from './errors/domain-error.js';
 export { errorBody, type ErrorBody } from './http/error-body.js';

@@ -23,8 +23,14 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
     return true;
   }
 
+  /**
+   * passport-jwt reports a bad, expired or revoked token as "no user" and everything else (the
+   * sessions table not answering) as `err`: only the first is a 401. The rest goes to the global
+   * filter, so a database outage is a 503 (docs/http-conventions.md#dependency-outages).
+   */
   override handleRequest<T>(err: unknown, user: T): T {
-    if (err || !user) throw new DomainError('unauthorized', 'Unauthenticated.');
+    if (err) throw err;
+    if (!user) throw new DomainError('unauthorized', 'Unauthenticated.');
     return user;
   }
 }

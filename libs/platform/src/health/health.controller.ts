@@ -1,49 +1,40 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { InjectQueue } from '@nestjs/bullmq';
-import type { Queue } from 'bullmq';
 import type { FastifyReply } from 'fastify';
-import { DataSource } from 'typeorm';
 import { Public } from '../http/public.decorator.js';
+import { DependencyMonitor, type DependencyName } from './dependency-monitor.js';
 import { HealthDocs } from './health.openapi.js';
+import type { HealthDto } from './health.responses.js';
 
-export const HEALTH_QUEUE = 'health';
-const TIMEOUT_MS = 2_000;
-
-type Check = { status: 'up' } | { status: 'down'; error: string };
-
-async function probe(work: () => Promise<unknown>): Promise<Check> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
-  });
-  try {
-    await Promise.race([work(), timeout]);
-    return { status: 'up' };
-  } catch (err) {
-    return { status: 'down', error: (err as Error).message };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** For load balancers and orchestrators: 200 when the database and the queue backend answer, else 503. */
+/**
+ * For load balancers and orchestrators (README "Health and readiness"): liveness says the process
+ * answers; readiness that it reaches what its role needs (an API: PostgreSQL; with a worker in the
+ * process: Redis too). `/health` is readiness.
+ */
 @HealthDocs.controller()
 @Public()
 @Controller('health')
 export class HealthController {
-  constructor(
-    private readonly dataSource: DataSource,
-    @InjectQueue(HEALTH_QUEUE) private readonly queue: Queue,
-  ) {}
+  constructor(private readonly monitor: DependencyMonitor) {}
 
   @Get()
   @HealthDocs.check()
   async check(@Res() reply: FastifyReply): Promise<void> {
-    const [database, queue] = await Promise.all([
-      probe(() => this.dataSource.query('SELECT 1')),
-      probe(() => this.queue.getJobCounts('waiting')),
-    ]);
-    const up = database.status === 'up' && queue.status === 'up';
-    await reply.status(up ? 200 : 503).send({ status: up ? 'ok' : 'error', details: { database, queue } });
+    await this.ready(reply);
+  }
+
+  @Get('ready')
+  @HealthDocs.ready()
+  async ready(@Res() reply: FastifyReply): Promise<void> {
+    const checks = await this.monitor.probe();
+    const entry = (name: DependencyName) => ({ ...checks[name], required: this.monitor.required(name) });
+    const details = { database: entry('database'), queue: entry('queue') };
+    const up = Object.values(details).every((d) => d.status === 'up' || !d.required);
+    await reply.status(up ? 200 : 503).send({ status: up ? 'ok' : 'error', details } satisfies HealthDto);
+  }
+
+  @Get('live')
+  @HealthDocs.live()
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
   }
 }

@@ -1,10 +1,22 @@
-import { BullModule } from '@nestjs/bullmq';
-import { Module } from '@nestjs/common';
-import { HEALTH_QUEUE, HealthController } from './health.controller.js';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { DependencyMonitor, PROCESS_ROLE, type ProcessRole } from './dependency-monitor.js';
+import { HealthController } from './health.controller.js';
 import { RootController } from './root.controller.js';
 
-@Module({
-  imports: [BullModule.registerQueue({ name: HEALTH_QUEUE })],
-  controllers: [RootController, HealthController],
-})
-export class HealthModule {}
+/**
+ * The dependency monitor of every long-running process, and, where the process serves HTTP, the
+ * root index and the health routes. `role` says what readiness needs (dependency-monitor.ts).
+ */
+@Module({})
+export class HealthModule {
+  static forRoot(role: ProcessRole): DynamicModule {
+    return {
+      module: HealthModule,
+      imports: [DiscoveryModule],
+      providers: [{ provide: PROCESS_ROLE, useValue: role }, DependencyMonitor],
+      controllers: role === 'worker' ? [] : [RootController, HealthController],
+      exports: [DependencyMonitor],
+    };
+  }
+}

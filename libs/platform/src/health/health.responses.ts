@@ -10,17 +10,32 @@ export class HealthCheckDto {
     example: 'no answer in 2000 ms',
   })
   error?: string;
+  @ApiProperty({
+    type: 'boolean',
+    description: 'Whether this process needs it to be ready (an API process does not need Redis)',
+    example: true,
+  })
+  required!: boolean;
 }
 
 @ApiSchema({ name: 'HealthDetails' })
 export class HealthDetailsDto {
   @ApiProperty({ type: HealthCheckDto, description: 'PostgreSQL (or the embedded PGlite) answers SELECT 1' })
   database!: HealthCheckDto;
-  @ApiProperty({ type: HealthCheckDto, description: 'The queue backend (Redis, or BullMQ on the database) answers' })
+  @ApiProperty({
+    type: HealthCheckDto,
+    description: 'The queue backend answers: Redis PING, or, with the queues on PostgreSQL, the database check',
+  })
   queue!: HealthCheckDto;
 }
 
-/** `GET /health`: the same body for 200 and 503. */
+/** `GET /health/live`. */
+@ApiSchema({ name: 'Liveness' })
+export class LivenessDto {
+  @ApiProperty({ type: 'string', enum: ['ok'] }) status!: 'ok';
+}
+
+/** `GET /health`, `GET /health/ready`: the same body for 200 and 503. */
 @ApiSchema({ name: 'Health' })
 export class HealthDto {
   @ApiProperty({ type: 'string', enum: ['ok', 'error'], description: 'ok with 200, error with 503' }) status!:
@@ -52,7 +67,7 @@ export class ServiceIndexDto {
   @ApiProperty({
     type: 'string',
     enum: ['/health'],
-    description: 'Liveness of the database and the queue backend',
+    description: 'Readiness of this process (also /health/ready; liveness: /health/live)',
     example: '/health',
   })
   health!: '/health';

@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { DomainError, STATUS_OF } from '../errors/domain-error.js';
+import { isDependencyError } from '../health/dependency-errors.js';
 import { type ErrorBody, errorBody } from './error-body.js';
 
 const GENERIC: Record<number, string> = {
@@ -38,8 +39,23 @@ export interface MappedError {
   readonly unexpected: boolean;
 }
 
-/** Every failure to one status and body; an unknown error is a 500 whose details stay in the log. */
+/** docs/http-conventions.md#dependency-outages: how long a client waits before asking again. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Every failure to one status and body; an unknown error is a 500 whose details stay in the log. A
+ * database or Redis that cannot be reached is a 503 with Retry-After on any route: the dependency
+ * monitor logs the outage once, so it is not logged per request.
+ */
 export function mapError(err: unknown): MappedError {
+  if (isDependencyError(err)) {
+    return {
+      status: 503,
+      body: errorBody(503, 'Service unavailable: a server it depends on cannot be reached. Retry shortly.'),
+      headers: { 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) },
+      unexpected: false,
+    };
+  }
   if (err instanceof DomainError) {
     const status = STATUS_OF[err.code];
     const retryAfter = (err as { retryAfterSeconds?: number }).retryAfterSeconds;

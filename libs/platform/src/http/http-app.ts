@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -14,6 +14,7 @@ import { replyWith } from './error-reply.js';
 import { clientErrorHandler, frameworkErrorHandler } from './framework-errors.js';
 import { HttpExceptionFilter } from './http-exception.filter.js';
 import { guardJsonBodies } from './json-body.js';
+import { OUTAGE_RESPONSE } from './openapi.js';
 import { validationPipe } from './validation.js';
 
 /** Routes the Accept rule guards: the API and its authentication routes, not the docs page. */
@@ -127,7 +128,23 @@ function setUpOpenApi(app: NestFastifyApplication, publicUrl: string): void {
     .addSecurityRequirements('bearer')
     .build();
   const document = SwaggerModule.createDocument(app, config);
+  documentOutages(document);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+}
+
+/**
+ * docs/http-conventions.md#dependency-outages: any route answers 503 with Retry-After while PostgreSQL
+ * or Redis cannot be reached, so every operation says so (the health routes have their own 503).
+ */
+function documentOutages(document: OpenAPIObject): void {
+  for (const item of Object.values(document.paths)) {
+    for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
+      const operation = item[method];
+      if (!operation || operation.responses['503']) continue;
+      if (operation.tags?.includes('health')) continue;
+      operation.responses['503'] = OUTAGE_RESPONSE;
+    }
+  }
 }
 
 /** Why a listen failed, in words an operator can act on (null: not an expected failure). */

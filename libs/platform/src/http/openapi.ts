@@ -76,6 +76,24 @@ const ERROR_HEADERS: Partial<Record<ErrorStatus, Record<string, { description: s
 
 export type ErrorStatus = keyof typeof ERROR_STATUSES;
 
+/** The 503 every operation may answer (docs/http-conventions.md#dependency-outages); http-app.ts adds it to each. */
+export const OUTAGE_RESPONSE = {
+  description:
+    'PostgreSQL or Redis cannot be reached for the moment; nothing was changed. Retry-After says when to try again.',
+  headers: {
+    'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } },
+  },
+  content: {
+    'application/json': {
+      schema: { $ref: getSchemaPath(ErrorBodyDto) },
+      example: {
+        message: 'Service unavailable: a server it depends on cannot be reached. Retry shortly.',
+        status_code: 503,
+      },
+    },
+  },
+};
+
 /**
  * Documents each error status with the ErrorBody schema: `@ApiErrors(400, 401, 404)`. An object
  * among the statuses replaces the generic text of a status where the route can say more:

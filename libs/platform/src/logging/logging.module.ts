@@ -24,7 +24,7 @@ const pathOf = (url: string | undefined) => (url ?? '').split('?', 1)[0]!;
  * One `info` line per request (`error` for a 5xx), once its connection is done with it: method,
  * the route's pattern (`/api/files/:id/content`; the bare path when no route matched), status,
  * duration in ms and, like every record made for the request, its id. Never a query string, a
- * header or a body. `GET /health` goes unlogged. A Fastify hook rather than pino-http's own
+ * header or a body. `GET /health` and its sub-routes go unlogged. A Fastify hook rather than pino-http's own
  * logging, so preflights and the refusals made before any middleware are logged too.
  *
  * The line is written on the raw response's `close`, not in Fastify's `onResponse`: that hook runs
@@ -40,7 +40,7 @@ export function logRequests(app: NestFastifyApplication, logger: PinoBaseLogger 
     .getInstance()
     .addHook('onRequest', (req, reply, done) => {
       const path = pathOf(req.raw.url);
-      if (path === '/health') return done();
+      if (path === '/health' || path.startsWith('/health/')) return done();
       reply.raw.once('close', () => {
         const pattern = req.routeOptions.url;
         const line = {
@@ -50,14 +50,16 @@ export function logRequests(app: NestFastifyApplication, logger: PinoBaseLogger 
           status: reply.statusCode,
           duration_ms: Math.round(reply.elapsedTime * 10) / 10,
         };
-        if (reply.statusCode >= 500) logger.error(line, 'request completed');
+        // A 503 is a dependency outage, logged once by the dependency monitor, not at error per request.
+        if (reply.statusCode === 503) logger.warn(line, 'request completed');
+        else if (reply.statusCode >= 500) logger.error(line, 'request completed');
         else logger.info(line, 'request completed');
       });
       done();
     });
 }
 
-type PinoBaseLogger = Pick<PinoLogger['logger'], 'info' | 'error'>;
+type PinoBaseLogger = Pick<PinoLogger['logger'], 'info' | 'warn' | 'error'>;
 
 @Module({
   imports: [
