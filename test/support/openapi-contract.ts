@@ -31,9 +31,9 @@
  *   properties gets `additionalProperties: false`, so an undocumented field in an answer (or an
  *   accepted undocumented body or query field) is a violation. The served document stays open so
  *   clients tolerate additions.
- * - OpenAPI 3.0's `nullable: true` beside `allOf: [{ $ref }]` (how @nestjs/swagger writes a
- *   nullable embedded record) means "this record or null"; Ajv reads `nullable` only beside `type`,
- *   so such a schema is rewritten to `anyOf: [{ enum: [null] }, …]` before compiling.
+ * - `nullable` is read as Ajv (and so openapi-backend) reads it, as a client's validator would:
+ *   only beside a `type`. Nothing of the document is rewritten to make a schema pass, so a nullable
+ *   record written in a form strict tools misread fails here (openapi-document.ts writes them).
  *
  * What is not an operation, and how it is judged:
  * - a route an e2e file adds for itself (a controller of an `extra` module given to bootApi /
@@ -443,10 +443,7 @@ function bodyText(payload: unknown): string | undefined {
   return undefined; // a stream
 }
 
-/**
- * A copy of the document for Ajv: strict objects (an undocumented field is a violation) and
- * nullable embedded records written the way Ajv reads them. The served document is unchanged.
- */
+/** A copy of the document for Ajv with strict objects (an undocumented field is a violation). The served document is unchanged. */
 export function forAjv(document: Document): Document {
   const visit = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(visit);
@@ -462,11 +459,6 @@ export function forAjv(document: Document): Document {
       !out.anyOf
     ) {
       out.additionalProperties = false;
-    }
-    if (out.nullable === true && (Array.isArray(out.allOf) || Array.isArray(out.oneOf) || Array.isArray(out.anyOf))) {
-      const { nullable: _nullable, description, ...rest } = out;
-      if (rest.allOf) delete rest.type; // @nestjs/swagger's `type: 'object'` beside the allOf of a nullable record
-      return { ...(description === undefined ? {} : { description }), anyOf: [{ enum: [null] }, rest] };
     }
     return out;
   };

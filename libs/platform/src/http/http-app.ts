@@ -15,6 +15,7 @@ import { clientErrorHandler, frameworkErrorHandler } from './framework-errors.js
 import { HttpExceptionFilter } from './http-exception.filter.js';
 import { guardJsonBodies } from './json-body.js';
 import { OUTAGE_RESPONSE } from './openapi.js';
+import { finishDocument } from './openapi-document.js';
 import { validationPipe } from './validation.js';
 
 /** Routes the Accept rule guards: the API and its authentication routes, not the docs page. */
@@ -129,7 +130,7 @@ function setUpOpenApi(app: NestFastifyApplication, publicUrl: string): void {
     .build();
   const document = SwaggerModule.createDocument(app, config);
   documentOutages(document);
-  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+  SwaggerModule.setup('api/docs', app, finishDocument(document), { jsonDocumentUrl: 'api/docs-json' });
 }
 
 /**
