@@ -237,6 +237,30 @@ describe('expenses and claims (docs/expense-rules.md#expenses, #claims)', () => 
       ).not.toContain(type.id);
     });
 
+    it('joins a repeated list parameter and refuses any other repeated one (issue 25, item 7)', async () => {
+      const url = `/api/users/${org.users.vol}/expenses`;
+      // include=user&include=type, as openapi-fetch sends an array: both, as include=user,type.
+      const both = await http().get(`${url}?include=user&include=type`).set(as('vol')).expect(200);
+      expect(both.body.data[0]).toEqual(
+        expect.objectContaining({ user: expect.any(Object), type: expect.any(Object) }),
+      );
+      const bogus = await http().get(`${url}?include=bogus&include=user`).set(as('vol')).expect(422);
+      expect(Object.keys(bogus.body.errors)).toEqual(['include']);
+      for (const query of ['page=1&page=2', 'per_page=5&per_page=5', 'o=a&o=d', 'claimed=true&claimed=false']) {
+        const name = query.split('=')[0]!;
+        const res = await http().get(`${url}?${query}`).set(as('vol'));
+        expect([query, res.status, res.body.errors]).toEqual([
+          query,
+          422,
+          { [name]: [`The ${name} field may be given only once.`] },
+        ]);
+      }
+      // An id list joins too (claims by user), and the magic-link page's one key may not be repeated.
+      await http().get(`/api/claims?user=${org.users.vol}&user=${org.users.vol}`).set(as('approver')).expect(200);
+      const key = await http().get('/auth/magic-link?key=a&key=b').expect(422);
+      expect(key.body.errors).toEqual({ key: ['The key field may be given only once.'] });
+    });
+
     it('lists one user’s expenses newest first with the claimed filter, and refuses unknown parameters', async () => {
       const list = await http()
         .get(`/api/users/${org.users.vol}/expenses?o=d&include=type,rate,attachments`)

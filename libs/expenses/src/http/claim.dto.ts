@@ -100,6 +100,7 @@ function claimFilters(query: RawQuery): ClaimFilters {
 
 /** `GET /api/claims` and its CSV export: the list query of CLAIM_LIST_SPEC, then the filters. */
 export class ManagedClaimsQuery {
+  static readonly listParameters = ['user', 'assignee'];
   readonly list!: ClaimListQuery;
   readonly filters!: ClaimFilters;
 
@@ -111,6 +112,7 @@ export class ManagedClaimsQuery {
 
 /** `GET /api/users/{userId}/claims`: by created_at; submitted, from and to filter. */
 export class UserClaimsQuery {
+  static readonly listParameters = ['user', 'assignee'];
   readonly list!: ClaimListQuery;
   readonly filters!: Pick<ClaimFilters, 'submitted' | 'from' | 'to'>;
 

@@ -103,7 +103,7 @@ function oneOf<T extends string>(
 }
 
 function includes<T extends string>(query: RawQuery, allowed: readonly T[], errors: FieldErrors): Set<T> {
-  const raw = single(query.include);
+  const raw = Array.isArray(query.include) ? query.include.join(',') : single(query.include);
   if (raw === undefined || raw === '') return new Set();
   const names = raw
     .split(',')

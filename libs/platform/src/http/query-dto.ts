@@ -1,3 +1,4 @@
+import { type FieldErrors, ValidationError } from '../errors/domain-error.js';
 import { parseListQuery, type RawQuery } from './list-query.js';
 import type { PageRequest } from './pagination.js';
 
@@ -15,7 +16,28 @@ import type { PageRequest } from './pagination.js';
  */
 export interface QueryDtoClass<T = unknown> {
   fromQuery(query: RawQuery): T;
+  /** Its list parameters besides `include`: given twice, their values are joined (repeatedKeys). */
+  readonly listParameters?: readonly string[];
 }
+
+/**
+ * A repeated query key (`include=user&include=type`, as openapi-fetch sends an array) is never
+ * cut to one value (docs/http-conventions.md#filters-and-query-parsing): a list parameter's values are joined
+ * with commas (`include=user,type`); any other parameter given twice is a 422 naming it.
+ */
+export function repeatedKeys(query: RawQuery, lists: readonly string[]): RawQuery {
+  const errors: FieldErrors = {};
+  const out: RawQuery = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (!Array.isArray(value)) out[name] = value;
+    else if (name === 'include' || lists.includes(name)) out[name] = value.map(String).join(',');
+    else errors[name] = [givenOnceMessage(name)];
+  }
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return out;
+}
+
+export const givenOnceMessage = (name: string) => `The ${name} field may be given only once.`;
 
 export function isQueryDtoClass(metatype: unknown): metatype is QueryDtoClass {
   return typeof metatype === 'function' && typeof (metatype as Partial<QueryDtoClass>).fromQuery === 'function';

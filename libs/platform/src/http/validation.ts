@@ -2,7 +2,7 @@ import { type ArgumentMetadata, ValidationPipe, type ValidationError as ClassVal
 import { DomainError, type FieldErrors, ValidationError } from '../errors/domain-error.js';
 import { notNullMessage } from '../validation/not-null.js';
 import { unstorableTextIn } from '../validation/storable-text.js';
-import { isQueryDtoClass } from './query-dto.js';
+import { givenOnceMessage, isQueryDtoClass, repeatedKeys } from './query-dto.js';
 
 export const requiredMessage = (field: string) => `The ${field} field is required.`;
 
@@ -80,18 +80,25 @@ export const BODY_REQUIRED = 'A JSON object body is required.';
  *   here as undefined) is a 400;
  * - no string of a body or query may hold text the database cannot store (NUL, an unpaired
  *   surrogate): a 422 naming each such field.
- * A query DTO (query-dto.ts) is built by its own `fromQuery`, not by class-validator.
+ * A query DTO (query-dto.ts) is built by its own `fromQuery`, not by class-validator, once a repeated
+ * key is joined or refused (repeatedKeys); a single named parameter given twice is a 422.
  */
 class ApiValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body' && metadata.data === undefined && (value === undefined || value === null))
       throw new DomainError('bad_request', BODY_REQUIRED);
     if (metadata.type === 'body' || metadata.type === 'query') {
-      const unstorable = unstorableTextIn(value);
+      // One named parameter (`@Query('key')`) is named in the 422 as itself.
+      const named = metadata.type === 'query' && metadata.data !== undefined;
+      const unstorable = unstorableTextIn(named ? { [metadata.data!]: value } : value);
       if (Object.keys(unstorable).length) throw new ValidationError(unstorable);
     }
+    if (metadata.type === 'query' && metadata.data !== undefined && Array.isArray(value))
+      throw new ValidationError({ [metadata.data]: [givenOnceMessage(metadata.data)] });
     if (metadata.type === 'query' && isQueryDtoClass(metadata.metatype))
-      return metadata.metatype.fromQuery((value ?? {}) as Record<string, unknown>);
+      return metadata.metatype.fromQuery(
+        repeatedKeys((value ?? {}) as Record<string, unknown>, metadata.metatype.listParameters ?? []),
+      );
     return super.transform(value, metadata);
   }
 }

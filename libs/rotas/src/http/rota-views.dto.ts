@@ -19,6 +19,7 @@ export const LISTS = ['basic', 'detailed'] as const;
  * rotas. What an absent date stands for depends on the organisation's today: periodRange.
  */
 export class PeriodViewQuery {
+  static readonly listParameters = ['teams', 'rotas'];
   readonly startDate?: string;
   readonly endDate?: string;
   readonly detailed!: boolean;
@@ -47,6 +48,7 @@ export class PeriodViewQuery {
 
 /** `GET /api/rota/day/{date}`: user_flags, teams, rotas, users. */
 export class DayViewQuery {
+  static readonly listParameters = ['teams', 'rotas', 'users'];
   readonly userFlags!: boolean;
   readonly teams?: number[];
   readonly rotas?: number[];

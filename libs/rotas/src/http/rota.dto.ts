@@ -347,6 +347,7 @@ const ROTA_LIST_SPEC = {
 
 /** `GET /api/rotas` (not paged): s, o and include, then archived, then teams. */
 export class RotaListQuery {
+  static readonly listParameters = ['teams'];
   readonly order!: RotaListOrder;
   readonly filters!: RotaListFilters;
 

@@ -90,6 +90,7 @@ export const SHIFT_PATTERN_LIST_SPEC = {
 
 /** `GET /api/shift-patterns`: the list query of SHIFT_PATTERN_LIST_SPEC, then q, archived, teams. */
 export class ShiftPatternListQuery {
+  static readonly listParameters = ['teams'];
   readonly list!: ListQuery<ShiftPatternSort, ShiftPatternInclude>;
   readonly filters!: ShiftPatternFilters;
 

@@ -231,6 +231,7 @@ export class UpdateShiftBody {
  * shiftListRange.
  */
 export class ShiftListQuery {
+  static readonly listParameters = ['teams', 'rotas', 'users'];
   readonly page!: PageRequest;
   readonly teams?: number[];
   readonly rotas?: number[];
