@@ -168,7 +168,7 @@ describe('hostile input (docs/http-conventions.md#errors; a 5xx or an event-loop
   describe('framework-level refusals have the error body and the security headers', () => {
     it('a path parameter over the router’s length limit is a 414', async () => {
       const res = await http()
-        .get(`/api/users/${'9'.repeat(500)}/expenses`)
+        .get(`/api/users/${'9'.repeat(2049)}/expenses`)
         .set('authorization', `Bearer ${adminToken}`);
       expectErrorAnswer(res, 414);
     });

@@ -12,9 +12,11 @@ export const CORS_METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
 /**
  * @fastify/cors options for CORS_ORIGINS (origins already normalised by the config schema), or
  * undefined when none is allowed: CORS stays off. An allowed origin is echoed back (with
- * `Vary: Origin`); any other origin, or a request without one, gets no CORS header at all and its
- * preflight finds no route (404). No credentials: the API authenticates with a bearer token, not
- * cookies.
+ * `Vary: Origin`); any other origin, or a request without one, gets no CORS header at all. The
+ * preflight of an unlisted origin (or of any origin with CORS off) is answered 204 without CORS
+ * headers (isPreflight, http-app.ts): the browser then refuses the call itself, rather than
+ * reading a 404 for a route that exists. No credentials: the API authenticates with a bearer
+ * token, not cookies.
  */
 export function corsOptions(origins: readonly string[]): CorsOptions | undefined {
   if (origins.length === 0) return undefined;
@@ -30,3 +32,9 @@ export function corsOptions(origins: readonly string[]): CorsOptions | undefined
     strictPreflight: true,
   };
 }
+
+/** A CORS preflight: OPTIONS with an Origin and the method the browser asks about. */
+export const isPreflight = (req: { method: string; headers: Record<string, unknown> }): boolean =>
+  req.method === 'OPTIONS' &&
+  req.headers.origin !== undefined &&
+  req.headers['access-control-request-method'] !== undefined;

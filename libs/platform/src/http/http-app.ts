@@ -9,7 +9,7 @@ import { Logger, PinoLogger } from 'nestjs-pino';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { logRequests, requestIdOf } from '../logging/logging.module.js';
 import { checkAccept, checkContentType } from './accept.js';
-import { corsOptions } from './cors.js';
+import { corsOptions, isPreflight } from './cors.js';
 import { replyWith } from './error-reply.js';
 import { clientErrorHandler, frameworkErrorHandler } from './framework-errors.js';
 import { HttpExceptionFilter } from './http-exception.filter.js';
@@ -27,6 +27,9 @@ const negotiated = (req: { method: string; url: string }) =>
   req.method !== 'OPTIONS' && NEGOTIATED.test(req.url) && !UNNEGOTIATED.test(req.url);
 /** Signed file downloads: embeddable from another origin (`<img>`), cached by the browser. */
 const SIGNED_CONTENT = /^\/api\/files\/\d+\/content(\?|$)/;
+
+/** The longest path parameter the router takes: longer ones are a 414. */
+const MAX_PARAM_LENGTH = 2048;
 
 /** No JSON body is read past this, whatever a route allows (json-body.ts sets each route's own). */
 const BODY_CEILING = 1_048_576;
@@ -56,6 +59,9 @@ export async function createHttpApp(
   const adapter = new FastifyAdapter({
     genReqId: (req: IncomingMessage) => requestIdOf(req),
     bodyLimit: BODY_CEILING,
+    // A calendar feed path carrying something longer than a feed token (a JWT, say) is a 404 like
+    // any unknown token, not a 414 (docs/http-conventions.md#status-codes).
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Errors met before any hook runs get the same body and headers as the rest.
     frameworkErrors: frameworkErrorHandler(securityHeaders),
     clientErrorHandler: clientErrorHandler(securityHeaders),
@@ -91,6 +97,8 @@ export async function createHttpApp(
       // Answers are per user: no shared or browser cache keeps them.
       void reply.header('cache-control', 'no-store');
     }
+    // A preflight the CORS hook left alone: an unlisted origin, or CORS off (cors.ts).
+    if (isPreflight(req)) return reply.code(204).send();
     if (!negotiated(req)) return;
     const refusal = checkAccept(req.headers.accept, req.routeOptions);
     if (refusal) return replyWith(reply, refusal.status, refusal.body);

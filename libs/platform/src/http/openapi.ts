@@ -62,7 +62,7 @@ export const ERROR_STATUSES = {
   406: 'The Accept header names nothing this route produces.',
   409: 'The record’s state refuses the change, or a concurrent write won the race.',
   413: 'The body is over the size limit.',
-  414: 'A path parameter is over the router’s length limit (100 characters).',
+  414: 'A path parameter is over the router’s length limit (2,048 characters).',
   422: 'A body or query field is missing, of the wrong type, out of range or breaks a rule; `errors` names the fields.',
   429: 'Too many attempts; Retry-After says in how many seconds to try again.',
 } as const;
