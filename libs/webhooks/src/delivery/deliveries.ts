@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { offsetOf, type PageRequest, sql, type Tenant, tenantScope, tenantSql } from '#app/platform';
+import { PING } from '../event-types.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
@@ -23,6 +24,7 @@ export interface DueDelivery {
   id: string;
   organisationId: number;
   endpointId: number;
+  eventType: string;
   body: string;
   attempts: number;
 }
@@ -45,6 +47,14 @@ export function deliveryId(eventId: string, endpointId: number): string {
 export function pingDeliveryId(): string {
   return `msg_${randomBytes(20).toString('base64url').slice(0, 27)}`;
 }
+
+/**
+ * A pending delivery `d` that may be sent now: a disabled endpoint gets nothing but pings, so what
+ * it is owed waits, unattempted, until it is enabled again (docs/webhooks.md#delivery). A deleted
+ * endpoint's stray delivery is taken, and fails (the sender finds no endpoint).
+ */
+const SENDABLE = `(d.event_type = '${PING}' OR NOT EXISTS
+  (SELECT 1 FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND NOT e.enabled))`;
 
 const VIEW = `id, event_type, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at, status, attempts,
   to_char(last_attempt_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS last_attempt_at,
@@ -92,28 +102,35 @@ export class Deliveries {
       await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks.endpoint:' || $1::text, 0))`, [
         endpointId,
       ]);
-      const rows: { id: string; organisation_id: string; endpoint_id: string; body: string; attempts: number }[] =
-        await tx.query(
-          `WITH in_flight AS (
+      const rows: {
+        id: string;
+        organisation_id: string;
+        endpoint_id: string;
+        event_type: string;
+        body: string;
+        attempts: number;
+      }[] = await tx.query(
+        `WITH in_flight AS (
            SELECT count(*)::int AS n FROM webhook_deliveries
             WHERE endpoint_id = $1 AND status = 'pending' AND lease_until > now()),
          -- In a CTE, so the driver answers the rows (an UPDATE's own answer is [rows, count]).
          claimed AS (
-         UPDATE webhook_deliveries d SET lease_until = now() + make_interval(secs => $3::float8 / 1000)
-          WHERE d.id IN (
-            SELECT id FROM webhook_deliveries
+         UPDATE webhook_deliveries w SET lease_until = now() + make_interval(secs => $3::float8 / 1000)
+          WHERE w.id IN (
+            SELECT id FROM webhook_deliveries d
              WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at <= now()
-               AND (lease_until IS NULL OR lease_until <= now())
+               AND (lease_until IS NULL OR lease_until <= now()) AND ${SENDABLE}
              ORDER BY next_attempt_at, created_at, id
              LIMIT GREATEST(0, $2 - (SELECT n FROM in_flight)))
-         RETURNING d.id, d.organisation_id, d.endpoint_id, d.body, d.attempts)
+         RETURNING w.id, w.organisation_id, w.endpoint_id, w.event_type, w.body, w.attempts)
          SELECT * FROM claimed`,
-          [endpointId, cap, leaseMs],
-        );
+        [endpointId, cap, leaseMs],
+      );
       return rows.map((r) => ({
         id: r.id,
         organisationId: Number(r.organisation_id),
         endpointId: Number(r.endpoint_id),
+        eventType: r.event_type,
         body: r.body,
         attempts: r.attempts,
       }));
@@ -144,11 +161,11 @@ export class Deliveries {
     await this.dataSource.query(`UPDATE webhook_deliveries SET lease_until = NULL WHERE id = ANY($1::text[])`, [ids]);
   }
 
-  /** The endpoint's earliest next attempt among pending deliveries, or null. */
+  /** The endpoint's earliest next attempt among pending deliveries it may be sent, or null. */
   async nextDue(endpointId: number): Promise<Date | null> {
     const [row]: { at: Date | null }[] = await this.dataSource.query(
       `SELECT min(GREATEST(next_attempt_at, COALESCE(lease_until, next_attempt_at))) AS at
-         FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending'`,
+         FROM webhook_deliveries d WHERE endpoint_id = $1 AND status = 'pending' AND ${SENDABLE}`,
       [endpointId],
     );
     return row?.at ? new Date(row.at) : null;
@@ -157,8 +174,9 @@ export class Deliveries {
   /** Endpoints (of every organisation) with a delivery due and not in flight: what the sweep offers again. */
   async endpointsDue(limit = 1_000): Promise<number[]> {
     const rows: { endpoint_id: string }[] = await this.dataSource.query(
-      `SELECT DISTINCT endpoint_id FROM webhook_deliveries
+      `SELECT DISTINCT endpoint_id FROM webhook_deliveries d
         WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until <= now())
+          AND ${SENDABLE}
         LIMIT $1`,
       [limit],
     );

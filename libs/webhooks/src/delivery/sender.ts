@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, SecretBox } from '#app/platform';
 import { hostProblem } from '../endpoint/url-check.js';
+import { PING } from '../event-types.js';
 import { Deliveries, type DueDelivery } from './deliveries.js';
 import { nextRetryDelayMs } from './retry-schedule.js';
 
@@ -13,6 +14,7 @@ export const LEASE_MS = TIMEOUT_MS + 5_000;
 
 interface Target {
   url: string;
+  enabled: boolean;
   secrets: string[];
 }
 
@@ -46,9 +48,14 @@ export class WebhookSender implements OnModuleDestroy {
   async attempt(delivery: DueDelivery): Promise<'delivered' | 'retry' | 'failed' | 'released'> {
     const target = await this.target(delivery.endpointId);
     if (!target) {
-      // The endpoint went (deleted, or disabled: a disabled endpoint gets nothing): nothing to send.
+      // The endpoint was deleted: nothing to send to.
       await this.deliveries.recordAttempt(delivery.id, { status: null, delivered: false, retryAt: null });
       return 'failed';
+    }
+    if (!target.enabled && delivery.eventType !== PING) {
+      // Disabled since the claim: it waits, uncounted, for the endpoint to be enabled (docs/webhooks.md#delivery).
+      await this.deliveries.release([delivery.id]);
+      return 'released';
     }
     let status: number | null = null;
     try {
@@ -90,15 +97,20 @@ export class WebhookSender implements OnModuleDestroy {
     return delivered ? 'delivered' : delay === null ? 'failed' : 'retry';
   }
 
-  /** Where a delivery goes, with the secrets that sign it; null for a deleted endpoint. Pings go to disabled ones too. */
+  /** Where a delivery goes, whether it is enabled, and the secrets that sign it; null for a deleted endpoint. */
   private async target(endpointId: number): Promise<Target | null> {
-    const [row]: { url: string; secret: string; previous_secret: string | null; previous_live: boolean }[] =
-      await this.dataSource.query(
-        `SELECT url, secret, previous_secret, previous_until > now() AS previous_live FROM webhook_endpoints WHERE id = $1`,
-        [endpointId],
-      );
+    const [row]: {
+      url: string;
+      enabled: boolean;
+      secret: string;
+      previous_secret: string | null;
+      previous_live: boolean;
+    }[] = await this.dataSource.query(
+      `SELECT url, enabled, secret, previous_secret, previous_until > now() AS previous_live FROM webhook_endpoints WHERE id = $1`,
+      [endpointId],
+    );
     if (!row) return null;
     const secrets = [row.secret, ...(row.previous_secret && row.previous_live ? [row.previous_secret] : [])];
-    return { url: row.url, secrets: secrets.map((s) => this.secrets.open(s)) };
+    return { url: row.url, enabled: row.enabled, secrets: secrets.map((s) => this.secrets.open(s)) };
   }
 }

@@ -1,6 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '#app/event-store';
 import { type Caller, metadataOf } from '#app/identity';
+import { DeliveryQueue } from '../delivery/delivery-queue.js';
 import { type EndpointSettings, endpointStream } from '../webhooks.events.js';
 import { decideUpdate, evolve } from './endpoint.js';
 import { EndpointSettingsCheck } from './endpoint-settings-check.js';
@@ -20,6 +21,7 @@ export class UpdateEndpointHandler implements ICommandHandler<UpdateEndpointComm
   constructor(
     private readonly store: EventStore,
     private readonly settingsCheck: EndpointSettingsCheck,
+    private readonly queue: DeliveryQueue,
   ) {}
 
   async execute({ caller, id, changes }: UpdateEndpointCommand): Promise<void> {
@@ -28,5 +30,7 @@ export class UpdateEndpointHandler implements ICommandHandler<UpdateEndpointComm
     await this.store.handle(endpointStream(id), evolve, (state) => decideUpdate(state, command), {
       metadata: metadataOf(caller),
     });
+    // What it was owed while disabled goes now (docs/webhooks.md#delivery); failing that, the sweep's next round sends it.
+    if (changes.enabled === true) await this.queue.wake(id).catch(() => undefined);
   }
 }

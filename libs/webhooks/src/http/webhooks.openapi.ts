@@ -54,7 +54,8 @@ export const WebhooksDocs = {
         summary: 'Change a webhook endpoint',
         description:
           `${PERMISSION} Any of url, events, description, enabled; the others stay. ` +
-          'A change that changes nothing records nothing. Deliveries already owed keep going to the endpoint.',
+          'A change that changes nothing records nothing. A disabled endpoint gets nothing but pings: what it is already ' +
+          'owed stays pending, neither attempted nor counted, and is sent when it is enabled again.',
       }),
       ID(),
       ApiData(EndpointDto, { description: 'The endpoint after the change' }),
@@ -124,7 +125,8 @@ export const WebhooksDocs = {
         summary: 'Retry a webhook delivery',
         description:
           `${PERMISSION} One more attempt at once, with the same webhook-id (a failed delivery that fails again stays ` +
-          'failed; a pending one keeps its schedule). Answers the delivery (202); the worker sends it. Takes no body.',
+          'failed; a pending one keeps its schedule). Answers the delivery (202); the worker sends it, once the endpoint ' +
+          'is enabled if it is disabled. Takes no body.',
       }),
       ID(),
       ApiParam({
