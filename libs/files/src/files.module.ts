@@ -8,6 +8,7 @@ import { FileRecords } from './file-records.js';
 import { FilesProjection } from './files.projection.js';
 import { FILE_STORAGE } from './storage/file-storage.js';
 import { LocalFileStorage } from './storage/local-file-storage.js';
+import { S3FileStorage, s3Client } from './storage/s3-file-storage.js';
 import { UploadFileHandler } from './upload/upload-file.command.js';
 import { UrlSigner } from './url-signer.js';
 
@@ -17,7 +18,8 @@ import { UrlSigner } from './url-signer.js';
     {
       provide: FILE_STORAGE,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new LocalFileStorage(join(config.files.dir)),
+      useFactory: ({ files }: AppConfig) =>
+        files.s3 ? new S3FileStorage(s3Client(files.s3), files.s3.bucket) : new LocalFileStorage(join(files.dir)),
     },
     UrlSigner,
     FileRecords,

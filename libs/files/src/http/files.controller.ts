@@ -66,6 +66,6 @@ export class FilesController {
       .header('content-length', String(thumbnail?.size ?? file.size))
       .header('content-disposition', inlineDisposition(file.originalName))
       .header('cache-control', 'private, max-age=3600')
-      .send(this.storage.read(thumbnail?.key ?? file.storageKey));
+      .send(await this.storage.read(thumbnail?.key ?? file.storageKey));
   }
 }

@@ -1,15 +1,25 @@
 import type { Readable } from 'node:stream';
 
+/** An upload as taken in: its size, and where the checks and the thumbnailer read it (a path on disk, or the bytes). */
+export interface Received {
+  readonly size: number;
+  readonly source: string | Buffer;
+}
+
 /**
- * Where file bytes live. Keys are made by the service (`<organisation>/<uuid>…`), never from a
- * client's file name. Local disk now; an object store can implement the same four calls.
+ * Where file bytes live: the local disk (DATA_DIR) or an S3-compatible bucket (S3_BUCKET;
+ * docs/adr/0010-object-storage.md). Keys are made by the service (`<organisation>/<uuid>…`), never
+ * from a client's file name.
  */
 export interface FileStorage {
-  /** Writes the stream; resolves with the bytes written. */
-  write(key: string, content: Readable): Promise<number>;
-  read(key: string): Readable;
-  /** A local path for tools that need one (type sniffing, thumbnails); object stores download first. */
-  localPath(key: string): Promise<string>;
+  /** Takes in an upload under `key`: the disk writes it there now; an object store holds it in memory until `keep`. */
+  receive(key: string, content: Readable): Promise<Received>;
+  /** Stores for good what `receive` took in, once it passed the checks (nothing left to do on disk). */
+  keep(key: string, received: Received): Promise<void>;
+  /** Stores bytes the service made (thumbnails). */
+  put(key: string, data: Buffer): Promise<void>;
+  read(key: string): Promise<Readable>;
+  /** Removes the key if it is there. */
   remove(key: string): Promise<void>;
 }
 

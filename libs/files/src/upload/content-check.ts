@@ -23,12 +23,12 @@ const unreadable = () => new ValidationError({ file: ['The image cannot be read:
  * "image" but whose content is not one (a truncated PNG, garbage after a JPEG header, a GIF/JS
  * polyglot) is refused here as a 422 rather than failing later in the thumbnailer.
  */
-export async function checkImage(path: string): Promise<void> {
+export async function checkImage(source: string | Buffer): Promise<void> {
   let width = 0;
   let height = 0;
   try {
     // The header only, without the pixel limit: a too large image is told so, not called damaged.
-    ({ width = 0, height = 0 } = await sharp(path, { ...IMAGE_INPUT, limitInputPixels: false }).metadata());
+    ({ width = 0, height = 0 } = await sharp(source, { ...IMAGE_INPUT, limitInputPixels: false }).metadata());
   } catch {
     throw unreadable();
   }
@@ -41,7 +41,7 @@ export async function checkImage(path: string): Promise<void> {
   try {
     // stats() reads every pixel (of the first frame, the one thumbnails are made of) without
     // keeping them: the cheapest full decode sharp offers.
-    await sharp(path, IMAGE_INPUT).stats();
+    await sharp(source, IMAGE_INPUT).stats();
   } catch {
     throw unreadable();
   }
@@ -51,14 +51,19 @@ export async function checkImage(path: string): Promise<void> {
 const PDF_TAIL = 1024;
 
 /** A PDF must end with its `%%EOF` marker: without it the file was cut short. */
-export async function checkPdf(path: string, size: number): Promise<void> {
-  const handle = await open(path, 'r');
+export async function checkPdf(source: string | Buffer, size: number): Promise<void> {
+  if (!(await tail(source, size)).includes('%%EOF')) {
+    throw new ValidationError({ file: ['The PDF is incomplete: it has no %%EOF marker at its end.'] });
+  }
+}
+
+async function tail(source: string | Buffer, size: number): Promise<Buffer> {
+  const length = Math.min(size, PDF_TAIL);
+  if (typeof source !== 'string') return source.subarray(size - length);
+  const handle = await open(source, 'r');
   try {
-    const length = Math.min(size, PDF_TAIL);
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(length), 0, length, size - length);
-    if (!buffer.subarray(0, bytesRead).includes('%%EOF')) {
-      throw new ValidationError({ file: ['The PDF is incomplete: it has no %%EOF marker at its end.'] });
-    }
+    return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }

@@ -1,4 +1,4 @@
-import { fileTypeFromFile } from 'file-type';
+import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 
 /** What may be uploaded, judged by the content's magic bytes, never by the name or the client's header. */
 export const ACCEPTED = new Map([
@@ -9,8 +9,9 @@ export const ACCEPTED = new Map([
   ['application/pdf', 'document'],
 ] as const);
 
-export async function sniff(path: string): Promise<{ mime: string; image: boolean } | null> {
-  const found = await fileTypeFromFile(path);
+/** `source`: a path on disk, or the bytes (object storage holds an upload in memory). */
+export async function sniff(source: string | Buffer): Promise<{ mime: string; image: boolean } | null> {
+  const found = typeof source === 'string' ? await fileTypeFromFile(source) : await fileTypeFromBuffer(source);
   const kind = found ? ACCEPTED.get(found.mime as never) : undefined;
   return found && kind ? { mime: found.mime, image: kind === 'image' } : null;
 }

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { Thumbnail } from '../files.events.js';
 import type { FileStorage } from '../storage/file-storage.js';
@@ -15,9 +14,9 @@ export type ThumbnailSize = keyof typeof THUMBNAIL_SIZES;
 export async function makeThumbnails(
   storage: FileStorage,
   key: string,
+  source: string | Buffer,
   mime: string,
 ): Promise<Partial<Record<ThumbnailSize, Thumbnail>>> {
-  const source = await storage.localPath(key);
   const { width = 0, height = 0 } = await sharp(source, IMAGE_INPUT).metadata();
   const longest = Math.max(width, height);
   const jpeg = mime === 'image/jpeg';
@@ -31,7 +30,7 @@ export async function makeThumbnails(
       resolveWithObject: true,
     });
     const thumbKey = `${key}.${size}`;
-    await storage.write(thumbKey, Readable.from(data));
+    await storage.put(thumbKey, data);
     out[size] = {
       key: thumbKey,
       width: info.width,

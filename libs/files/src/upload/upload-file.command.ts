@@ -7,10 +7,10 @@ import { EventStore } from '#app/event-store';
 import { type Caller, metadataOf } from '#app/identity';
 import { APP_CONFIG, type AppConfig, DomainError, ValidationError } from '#app/platform';
 import { type FileEvent, fileStream } from '../files.events.js';
-import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
+import { FILE_STORAGE, type FileStorage, type Received } from '../storage/file-storage.js';
 import { checkImage, checkPdf } from './content-check.js';
 import { displayName, sniff } from './content-type.js';
-import { makeThumbnails } from './thumbnails.js';
+import { makeThumbnails, THUMBNAIL_SIZES } from './thumbnails.js';
 import { receiveFile, type UploadPart } from './upload-parts.js';
 
 /** One uploaded file, owned by the caller and the caller's organisation, from a multipart body's parts. */
@@ -36,17 +36,19 @@ export class UploadFileHandler implements ICommandHandler<UploadFileCommand> {
     const key = `${caller.organisationId}/${randomUUID()}`;
     const written: string[] = [key];
     try {
-      const { size, clientName } = await this.receive(key, parts);
-      const path = await this.storage.localPath(key);
-      const type = await sniff(path);
+      const { received, clientName } = await this.receive(key, parts);
+      const { size, source } = received;
+      const type = await sniff(source);
       if (!type)
         throw new ValidationError({
           file: ['The file must be an image (PNG, JPEG, GIF or WebP) or a PDF; its content is neither.'],
         });
       // The magic bytes only name a type; the content must also be one, checked before anything is recorded.
-      await (type.image ? checkImage(path) : checkPdf(path, size));
-      const thumbnails = type.image ? await makeThumbnails(this.storage, key, type.mime) : {};
-      written.push(...Object.values(thumbnails).map((t) => t.key));
+      await (type.image ? checkImage(source) : checkPdf(source, size));
+      // Keys go on the list before their writes: a write that fails halfway is removed all the same.
+      written.push(...Object.keys(THUMBNAIL_SIZES).map((size) => `${key}.${size}`));
+      const thumbnails = type.image ? await makeThumbnails(this.storage, key, source, type.mime) : {};
+      await this.storage.keep(key, received);
       return await this.record(caller, {
         storageKey: key,
         originalName: displayName(clientName),
@@ -64,24 +66,24 @@ export class UploadFileHandler implements ICommandHandler<UploadFileCommand> {
   private async receive(
     key: string,
     parts: AsyncIterable<UploadPart>,
-  ): Promise<{ size: number; clientName: string | undefined }> {
+  ): Promise<{ received: Received; clientName: string | undefined }> {
     const tooLarge = () =>
       new DomainError('payload_too_large', `The file is larger than ${this.config.files.uploadMaxBytes} bytes.`);
     const write = async (content: Readable & { truncated?: boolean }) => {
-      let size: number;
+      let received: Received;
       try {
-        size = await this.storage.write(key, content);
+        received = await this.storage.receive(key, content);
       } catch (err) {
         if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
         throw err;
       }
       if (content.truncated) throw tooLarge();
-      return size;
+      return received;
     };
-    const received = await receiveFile(parts, write, tooLarge);
-    if (!received) throw new ValidationError({ file: ['The file field is required.'] });
-    if (received.size === 0) throw new ValidationError({ file: ['The file is empty.'] });
-    return received;
+    const file = await receiveFile(parts, write, tooLarge);
+    if (!file) throw new ValidationError({ file: ['The file field is required.'] });
+    if (file.received.size === 0) throw new ValidationError({ file: ['The file is empty.'] });
+    return file;
   }
 
   /** A new stream under a drawn id, appended without reading it ('no_stream'): there is no state to fold. */

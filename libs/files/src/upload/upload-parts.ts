@@ -37,14 +37,14 @@ export function parserRefusal(err: unknown, tooLarge: () => Error): Error {
  * Errors of the parser (the iterator's, or the file stream's) become refusals; errors of `write`
  * itself (the disk) stay what they are.
  */
-export async function receiveFile(
+export async function receiveFile<Written>(
   parts: AsyncIterable<UploadPart>,
-  write: (file: Readable & { truncated?: boolean }) => Promise<number>,
+  write: (file: Readable & { truncated?: boolean }) => Promise<Written>,
   tooLarge: () => Error,
-): Promise<{ size: number; clientName: string | undefined } | null> {
+): Promise<{ received: Written; clientName: string | undefined } | null> {
   const iterator = parts[Symbol.asyncIterator]();
   const next = () => iterator.next().catch((err: unknown) => Promise.reject(parserRefusal(err, tooLarge)));
-  let received: { size: number; clientName: string | undefined } | null = null;
+  let received: { received: Written; clientName: string | undefined } | null = null;
   let files = 0;
   try {
     for (let step = await next(); !step.done; step = await next()) {
@@ -60,7 +60,7 @@ export async function receiveFile(
         continue;
       }
       try {
-        received = { size: await write(part.file), clientName: part.filename };
+        received = { received: await write(part.file), clientName: part.filename };
       } catch (err) {
         // The file stream's own error (it was destroyed by the parser) is the body's fault, not the disk's.
         throw part.file.errored === err ? parserRefusal(err, tooLarge) : err;

@@ -30,7 +30,8 @@ export interface AppConfig {
   readonly secretsKey: Buffer;
   readonly mail: { readonly smtpUrl: string | undefined; readonly from: string; readonly sinkDir: string };
   readonly sms: { readonly webhookUrl: string | undefined; readonly sinkDir: string };
-  readonly files: { readonly uploadMaxBytes: number; readonly dir: string };
+  /** `s3` set (S3_BUCKET): files and thumbnails live in that bucket instead of under `dir`. */
+  readonly files: { readonly uploadMaxBytes: number; readonly dir: string; readonly s3: S3Config | undefined };
   /**
    * `pretty` writes one readable line per record instead of JSON (LOG_PRETTY). `destination`
    * replaces stdout; never set from the environment, tests use it to read the log.
@@ -46,6 +47,15 @@ export interface AppConfig {
   readonly reminders: { readonly hourMs: number };
   /** Webhooks (docs/webhooks.md): private addresses allowed; the length of a second of the retry schedule (tests shorten it). */
   readonly webhooks: { readonly allowPrivate: boolean; readonly retrySecondMs: number };
+}
+
+/** An S3-compatible bucket (docs/adr/0010-object-storage.md); no `credentials`: the SDK's own chain. */
+export interface S3Config {
+  readonly bucket: string;
+  readonly endpoint: string | undefined;
+  readonly region: string;
+  readonly forcePathStyle: boolean;
+  readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | undefined;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -84,6 +84,21 @@ export const envSchema = z.object({
   MAIL_FROM: z.preprocess(blankAsUnset, z.string().email().default('no-reply@localhost')),
   SMS_WEBHOOK_URL: optionalUrl(['http:', 'https:']),
   UPLOAD_MAX_BYTES: z.preprocess(blankAsUnset, z.coerce.number().int().positive().default(10_485_760)),
+  // Object storage (docs/adr/0010-object-storage.md): with S3_BUCKET set, files live in the bucket, not under DATA_DIR.
+  S3_BUCKET: z.preprocess(
+    blankAsUnset,
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 of a-z, 0-9, dot, hyphen)')
+      .optional(),
+  ),
+  S3_ENDPOINT: optionalUrl(['http:', 'https:']),
+  S3_REGION: z.preprocess(blankAsUnset, z.string().min(1).default('us-east-1')),
+  // Unset: true when S3_ENDPOINT is set (MinIO and most other stores want bucket-in-path), false on AWS.
+  S3_FORCE_PATH_STYLE: optionalBoolean(),
+  // Both or neither; neither: the SDK's own credential chain (instance role, shared profile).
+  AWS_ACCESS_KEY_ID: z.preprocess(blankAsUnset, z.string().optional()),
+  AWS_SECRET_ACCESS_KEY: z.preprocess(blankAsUnset, z.string().optional()),
   LOG_LEVEL: z.preprocess(
     blankAsUnset,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

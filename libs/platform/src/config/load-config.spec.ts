@@ -127,4 +127,24 @@ describe('loadConfig', () => {
   it('treats empty strings as unset', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: '', PORT: '' }).database.url).toBeUndefined();
   });
+
+  it('keeps files on disk without S3_BUCKET; with it, defaults the region and path style by endpoint', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).files.s3).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dataDir(), S3_BUCKET: 'uvol-files' }).files.s3).toEqual({
+      bucket: 'uvol-files',
+      endpoint: undefined,
+      region: 'us-east-1',
+      forcePathStyle: false,
+      credentials: undefined,
+    });
+    const minio = { DATA_DIR: dataDir(), S3_BUCKET: 'uvol', S3_ENDPOINT: 'http://minio:9000' };
+    expect(loadConfig({ ...minio, AWS_ACCESS_KEY_ID: 'k', AWS_SECRET_ACCESS_KEY: 's' }).files.s3).toMatchObject({
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'k', secretAccessKey: 's' },
+    });
+    expect(loadConfig({ ...minio, S3_FORCE_PATH_STYLE: 'false' }).files.s3?.forcePathStyle).toBe(false);
+    expect(() => loadConfig({ ...minio, AWS_ACCESS_KEY_ID: 'k' })).toThrow(/set both or neither/);
+    expect(() => loadConfig({ ...minio, S3_BUCKET: 'No_Such' })).toThrow(/S3_BUCKET/);
+    expect(() => loadConfig({ ...minio, S3_ENDPOINT: 'ftp://x' })).toThrow(/S3_ENDPOINT/);
+  });
 });

@@ -2,7 +2,7 @@ import { hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { z } from 'zod';
-import type { AppConfig } from './app-config.js';
+import type { AppConfig, S3Config } from './app-config.js';
 import { envSchema, type Env } from './config.schema.js';
 
 export class ConfigError extends Error {
@@ -54,11 +54,24 @@ export function loadConfig(
     secretsKey: Buffer.from(hkdfSync('sha256', env.SECRETS_KEY ?? jwtSecret, 'uvol', 'event-secrets', 32)),
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, sinkDir: join(dataDir, 'mail') },
     sms: { webhookUrl: env.SMS_WEBHOOK_URL, sinkDir: join(dataDir, 'sms') },
-    files: { uploadMaxBytes: env.UPLOAD_MAX_BYTES, dir: join(dataDir, 'files') },
+    files: { uploadMaxBytes: env.UPLOAD_MAX_BYTES, dir: join(dataDir, 'files'), s3: s3Config(env) },
     log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY ?? (stdoutIsTerminal && env.NODE_ENV !== 'production') },
     cors: { origins: env.CORS_ORIGINS ?? [] },
     reminders: { hourMs: env.REMINDER_HOUR_MS },
     webhooks: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE ?? false, retrySecondMs: env.WEBHOOK_RETRY_SECOND_MS },
+  };
+}
+
+function s3Config(env: Env): S3Config | undefined {
+  if (!env.S3_BUCKET) return undefined;
+  const [keyId, secret] = [env.AWS_ACCESS_KEY_ID, env.AWS_SECRET_ACCESS_KEY];
+  if (!keyId !== !secret) throw new ConfigError(['AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: set both or neither']);
+  return {
+    bucket: env.S3_BUCKET,
+    endpoint: env.S3_ENDPOINT,
+    region: env.S3_REGION,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ?? env.S3_ENDPOINT !== undefined,
+    credentials: keyId && secret ? { accessKeyId: keyId, secretAccessKey: secret } : undefined,
   };
 }
 
