@@ -214,4 +214,26 @@ export const catalogue: Record<string, CommandInfo> = {
       'stdout: how many events went into which projections, and how fast.',
     ),
   },
+
+  'files:to-s3': {
+    usage: 'files:to-s3 [data-dir]',
+    summary: 'copy the uploaded files of a DATA_DIR into the S3 bucket (S3_BUCKET), for a move to object storage',
+    arity: [0, 1],
+    help: lines(
+      'Copies every file under <data-dir>/files (uploads and their thumbnails, as the service kept them on disk)',
+      'into the bucket S3_BUCKET names, each under the key the records know it by, so the service started with',
+      'S3_BUCKET finds them all (README "Object storage"). A file the bucket holds already with the same size is',
+      'skipped: running it again after a failure finishes the job, and copies nothing twice. Nothing is deleted;',
+      'remove the folder yourself once the service serves the files from the bucket.',
+      '',
+      'Arguments:',
+      '  [data-dir]      the DATA_DIR whose files to copy (default: DATA_DIR, as the service reads it)',
+      '',
+      'S3_BUCKET is required; S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY',
+      'as for the service. No S3_BUCKET, or no files folder in <data-dir>: exit 2. A bucket that cannot be reached: exit 1.',
+      '',
+      'Output: one line of JSON on stdout, {"copied":12,"skipped":3,"bytes":2048576}; a line per file copied and a',
+      'summary on stderr.',
+    ),
+  },
 };

@@ -1,6 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
 import { Checkpoints, ProjectionRegistry, ProjectionReplayer } from '#app/event-store';
 import {
@@ -15,7 +16,8 @@ import {
   RevokePermissionsCommand,
   type UserAccess,
 } from '#app/identity';
-import { runMigrationsLocked } from '#app/platform';
+import { bucketProblem, copyFilesToBucket, describeS3Error, s3Client } from '#app/files';
+import { APP_CONFIG, type AppConfig, runMigrationsLocked } from '#app/platform';
 import { Failure, UsageError } from '../usage.js';
 import { replayProgress } from './progress.js';
 
@@ -141,6 +143,32 @@ export const runners: Record<string, Run> = {
       throw err;
     } finally {
       progress.stop();
+    }
+  },
+
+  async 'files:to-s3'(app, [dataDir], io) {
+    const config = app.get<AppConfig>(APP_CONFIG);
+    const s3 = config.files.s3;
+    if (!s3) throw new UsageError('S3_BUCKET is not set: name the bucket to copy into (README "Object storage")');
+    const dir = dataDir ? join(resolve(dataDir), 'files') : config.files.dir;
+    if (!(await stat(dir).catch(() => undefined))?.isDirectory())
+      throw new UsageError(`no files folder at ${dir}: is ${dataDir ?? config.dataDir} a DATA_DIR?`);
+    const client = s3Client(s3);
+    try {
+      const where = `bucket "${s3.bucket}"${s3.endpoint ? ` at ${s3.endpoint}` : ''}`;
+      const problem = await bucketProblem(client, s3.bucket);
+      if (problem) throw new Failure(`cannot use the ${where}: ${problem}`);
+      const report = await copyFilesToBucket(client, s3.bucket, dir, (key, copied) => {
+        if (copied) io.err(`copied ${key}`);
+      }).catch((err: unknown) => {
+        throw new Failure(`copying into the ${where} failed: ${describeS3Error(err)} (run it again to go on)`);
+      });
+      io.out(json(report));
+      io.err(
+        `${count(report.copied, 'file')} copied (${report.bytes} bytes), ${report.skipped} already in the ${where}`,
+      );
+    } finally {
+      client.destroy();
     }
   },
 };
