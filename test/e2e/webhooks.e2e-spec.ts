@@ -1,14 +1,17 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DateTime } from 'luxon';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { ProjectionReplayer } from '#app/event-store';
 import { todayIn } from '#app/platform';
 import { eventually } from '../support/eventually.js';
-import { expectRefused, refusedFields } from '../support/nothing-written.js';
+import { expectRefused, refusedFields, tableChecksum } from '../support/nothing-written.js';
 import { bootStandalone, hillsideFile, logInAll, provision, riversideFile, userFile } from '../support/test-app.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 
@@ -20,11 +23,12 @@ interface Received {
 
 /**
  * A real HTTP receiver on 127.0.0.1: records every request; `/fail-once…` answers 500 to a
- * webhook-id's first attempt, `/hold…` never answers while `holding` (then 200), anything else 204.
+ * webhook-id's first attempt, `/down…` 500 while `down`, `/hold…` never answers while `holding`
+ * (then 204), anything else 204.
  */
 async function startReceiver() {
   const received: Received[] = [];
-  const state = { holding: true };
+  const state = { holding: true, down: true };
   const open = new Set<import('node:http').ServerResponse>();
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -34,6 +38,7 @@ async function startReceiver() {
       const seen = received.some((r) => r.path === path && r.headers['webhook-id'] === req.headers['webhook-id']);
       received.push({ path, headers: req.headers, body });
       if (path.startsWith('/fail-once') && !seen) res.writeHead(500).end('no');
+      else if (path.startsWith('/down') && state.down) res.writeHead(500).end('down');
       else if (path.startsWith('/hold') && state.holding) open.add(res);
       else res.writeHead(204).end();
     });
@@ -59,7 +64,8 @@ const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'satur
 /**
  * docs/webhooks.md end to end, against a real receiver: endpoints and their refusals, signatures
  * that standardwebhooks verifies, retries with the same webhook-id, nothing for disabled,
- * unsubscribed or other organisations' endpoints, both secrets after a rotation, a ping, and a
+ * unsubscribed or other organisations' endpoints, what a disabled endpoint is owed held back until
+ * it is enabled, both secrets after a rotation, a ping, a replay of the endpoints projection, and a
  * delivery in flight when the worker stops that a new worker still delivers.
  */
 describe('webhooks', () => {
@@ -295,7 +301,41 @@ describe('webhooks', () => {
     });
   });
 
-  it('a delivery in flight when the worker stops is delivered by the next worker, with the same webhook-id', async () => {
+  it('what a disabled endpoint is owed is not sent (nor counted) while it is disabled, and goes once it is enabled', async () => {
+    const endpoint = await createEndpoint('boss', '/down', ['rota.created']);
+    await createRota('Owed');
+    await eventually(() => deliveriesOf('/down', 'Owed').length > 0, 60_000);
+    await http().put(`/api/webhooks/${endpoint.id}`).set(as('boss')).send({ enabled: false }).expect(200);
+    // An attempt on the wire during the change has been answered (500) by now.
+    await new Promise((r) => setTimeout(r, 500));
+    const attempts = deliveriesOf('/down', 'Owed').length;
+    const id = deliveriesOf('/down', 'Owed')[0]!.headers['webhook-id'];
+    receiver.state.down = false;
+    // At WEBHOOK_RETRY_SECOND_MS=10 the retries after a first and second failure come 50 ms and 3 s
+    // later, and the sweep runs every 5 s: by now an enabled endpoint would have had the next one.
+    await new Promise((r) => setTimeout(r, 6_000));
+    expect(deliveriesOf('/down', 'Owed')).toHaveLength(attempts);
+    const listed = async () =>
+      (await http().get(`/api/webhooks/${endpoint.id}/deliveries`).set(as('boss')).expect(200)).body.data[0];
+    expect(await listed()).toMatchObject({ id, status: 'pending', attempts, response_status: 500 });
+    await http().put(`/api/webhooks/${endpoint.id}`).set(as('boss')).send({ enabled: true }).expect(200);
+    await eventually(() => deliveriesOf('/down', 'Owed').length === attempts + 1, 60_000);
+    expect(deliveriesOf('/down', 'Owed')[attempts]!.headers['webhook-id']).toBe(id);
+    await eventually(async () => (await listed()).status === 'delivered');
+    expect(await listed()).toMatchObject({ id, status: 'delivered', attempts: attempts + 1, response_status: 204 });
+  });
+
+  it('replaying the endpoints projection gives the same rows (checksum)', async () => {
+    const live = await tableChecksum(ds(), 'webhook_endpoints');
+    expect(live.n).toBeGreaterThan(3);
+    expect(
+      (await ds().query(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE previous_secret IS NOT NULL`))[0].n,
+    ).toBeGreaterThan(0);
+    await app.get(ProjectionReplayer).replay(['webhooks.endpoints']);
+    expect(await tableChecksum(ds(), 'webhook_endpoints')).toEqual(live);
+  });
+
+  it('a delivery in flight when the worker stops cleanly is delivered by the next worker, with the same webhook-id', async () => {
     await createEndpoint('boss', '/hold', ['rota.created']);
     await createRota('Held');
     await eventually(() => deliveriesOf('/hold', 'Held').length > 0, 60_000);
@@ -314,4 +354,230 @@ describe('webhooks', () => {
     );
     expect(row).toBeDefined();
   });
+});
+
+/**
+ * docs/webhooks.md#endpoints without WEBHOOK_ALLOW_PRIVATE: a url whose host is loopback, private
+ * or link-local is refused before anything is written, on create and on change. The check refuses
+ * before any request: no traffic leaves. The one endpoint created names a documentation address
+ * (192.0.2.0/24, never routed), is disabled and subscribes to pings only: nothing is sent to it.
+ */
+describe('webhooks without WEBHOOK_ALLOW_PRIVATE', () => {
+  let env: TestEnvironment;
+  let app: NestFastifyApplication;
+  let token: string;
+  const http = () => request(app.getHttpServer());
+  const ds = () => app.get(DataSource);
+  const TABLES = ['webhook_endpoints', 'webhook_deliveries'];
+  const PRIVATE_URLS = [
+    'http://127.0.0.1:9/x',
+    'http://10.0.0.1/',
+    'http://[::1]/',
+    'http://169.254.169.254/',
+    'http://localhost/',
+  ];
+
+  beforeAll(async () => {
+    env = await testEnvironment({ AUTH_RATE_LIMIT_PER_ADDRESS: '100000' });
+    expect(env.config.webhooks.allowPrivate).toBe(false);
+    app = await bootStandalone(env.config);
+    await provision(app, riversideFile([userFile('boss', ['manage-integrations'], ['north'])]));
+    token = (await logInAll(app, ['boss'])).boss!;
+  });
+  afterAll(async () => {
+    await app?.close();
+    await env?.cleanup();
+  });
+
+  it('refuses a loopback, private or link-local url with a 422 naming url, writing nothing', async () => {
+    for (const url of PRIVATE_URLS) {
+      const body = await expectRefused(
+        ds(),
+        () =>
+          http()
+            .post('/api/webhooks')
+            .set({ authorization: `Bearer ${token}` })
+            .send({ url, events: ['*'] }),
+        422,
+        TABLES,
+      );
+      expect([url, Object.keys(body.errors ?? {})]).toEqual([url, ['url']]);
+    }
+  });
+
+  it('refuses a change of url to one of them likewise; the endpoint keeps its url', async () => {
+    const created = (
+      await http()
+        .post('/api/webhooks')
+        .set({ authorization: `Bearer ${token}` })
+        .send({ url: 'https://192.0.2.10/hooks', events: ['ping'], enabled: false })
+        .expect(201)
+    ).body.data as { id: number; url: string };
+    for (const url of PRIVATE_URLS) {
+      const body = await expectRefused(
+        ds(),
+        () =>
+          http()
+            .put(`/api/webhooks/${created.id}`)
+            .set({ authorization: `Bearer ${token}` })
+            .send({ url }),
+        422,
+        TABLES,
+      );
+      expect([url, Object.keys(body.errors ?? {})]).toEqual([url, ['url']]);
+    }
+    const shown = await http()
+      .get(`/api/webhooks/${created.id}`)
+      .set({ authorization: `Bearer ${token}` });
+    expect(shown.body.data.url).toBe('https://192.0.2.10/hooks');
+    expect((await ds().query(`SELECT count(*)::int AS n FROM webhook_deliveries`))[0].n).toBe(0);
+  });
+});
+
+/** A free port on 127.0.0.1 for a child process to listen on. */
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * The issue's must-show: a worker killed (SIGKILL, no shutdown) while the receiver holds a delivery's
+ * request open, then started again on the same data, still delivers it, with the same webhook-id.
+ * The service runs as an operator runs it: the built standalone (api + worker) in a child process,
+ * on the test's database and Redis, or in the embedded mode on its PGlite data folder, which the
+ * restart must open again after the crash. The dead attempt's lease (15 s) runs out, then the sweep
+ * (every 5 s) offers the delivery again.
+ */
+describe('a worker killed while a delivery is in flight', () => {
+  let env: TestEnvironment;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let child: ChildProcess | undefined;
+  let base = '';
+  let token: string;
+  let patternId: number;
+  let teamId: number;
+  let endpointId: number;
+  let stderr = '';
+  const today = todayIn('Europe/London');
+
+  const start = async (): Promise<void> => {
+    const port = await freePort();
+    const childEnv: Record<string, string | undefined> = {
+      PATH: process.env.PATH,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'http://api.test',
+      DATA_DIR: env.config.dataDir,
+      DATABASE_URL: env.config.database.url ?? '',
+      REDIS_URL: env.config.queue.redisUrl ?? '',
+      QUEUE_PREFIX: env.config.queue.prefix,
+      JWT_SECRET: env.config.auth.jwtSecret,
+      REACTOR_POLL_MS: '50',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    };
+    const started = spawn(process.execPath, [join(process.cwd(), 'dist/apps/standalone/src/main.js')], {
+      env: childEnv as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    started.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr = (stderr + c).slice(-8000)));
+    child = started;
+    base = `http://127.0.0.1:${port}`;
+    await eventually(async () => {
+      if (started.exitCode !== null) throw new Error(`the service exited (${started.exitCode}): ${stderr}`);
+      return (await fetch(`${base}/health`).catch(() => undefined))?.status === 200;
+    }, 90_000);
+  };
+  const stop = async (signal: NodeJS.Signals): Promise<void> => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill(signal);
+    await exited;
+  };
+  const api = (method: string, path: string, body?: unknown) =>
+    fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    env = await testEnvironment({ WEBHOOK_ALLOW_PRIVATE: 'true', AUTH_RATE_LIMIT_PER_ADDRESS: '100000' });
+    // Set up in this process, then closed: in the embedded mode the child must have the data folder to itself.
+    const app = await bootStandalone(env.config);
+    try {
+      const org = await provision(
+        app,
+        riversideFile([userFile('boss', ['manage-rotas', 'manage-integrations'], ['north'])]),
+      );
+      teamId = org.teams['north-shop']!;
+      token = (await logInAll(app, ['boss'])).boss!;
+      const auth = { authorization: `Bearer ${token}` };
+      const pattern = WEEKDAYS.map((d) => ({
+        weekday_start: d,
+        start_time: '09:00',
+        weekday_end: d,
+        end_time: '17:00',
+        min: 1,
+        ideal: 1,
+        max: 5,
+      }));
+      patternId = (
+        await request(app.getHttpServer())
+          .post('/api/shift-patterns')
+          .set(auth)
+          .send({ name: 'Days', pattern })
+          .expect(201)
+      ).body.data.id;
+      endpointId = (
+        await request(app.getHttpServer())
+          .post('/api/webhooks')
+          .set(auth)
+          .send({ url: `${receiver.base}/hold-kill`, events: ['rota.created'] })
+          .expect(201)
+      ).body.data.id;
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await stop('SIGTERM');
+    await env?.cleanup();
+    await receiver?.stop();
+  });
+
+  it('is delivered after a restart on the same data, with the same webhook-id', async () => {
+    await start();
+    const created = await api('POST', '/api/rotas', {
+      name: 'Killed',
+      start_date: plusDays(today, 1),
+      pattern_id: patternId,
+      team: [{ id: teamId }],
+    });
+    expect(created.status).toBe(201);
+    const held = () =>
+      receiver
+        .at('/hold-kill')
+        .filter((r) => (JSON.parse(r.body) as { data: { name?: string } }).data.name === 'Killed');
+    await eventually(() => held().length > 0, 60_000);
+    const id = held()[0]!.headers['webhook-id'];
+    await stop('SIGKILL');
+    receiver.state.holding = false;
+    await start();
+    await eventually(() => held().length >= 2, 90_000);
+    expect(held().map((r) => r.headers['webhook-id'])).toEqual(held().map(() => id));
+    await eventually(async () => {
+      const list = (await (await api('GET', `/api/webhooks/${endpointId}/deliveries`)).json()) as {
+        data: { id: string; status: string }[];
+      };
+      return list.data.some((d) => d.id === id && d.status === 'delivered');
+    }, 30_000);
+  }, 240_000);
 });
