@@ -14,10 +14,10 @@
  *   DATABASE_URL, REDIS_URL  the servers (required); QUEUE_PREFIX as the service's (default uvol)
  *   REDIS_RESTART_CMD        shell command that restarts Redis empty (required)
  *   PG_RESTART_CMD           shell command that restarts PostgreSQL (required)
- *   DRILL_SECONDS            length of the load (default 60); DRILL_RATE bookings a second (default 20),
+ *   DRILL_SECONDS            length of the load (default 60); DRILL_RATE bookings a second (default 10),
  *                            DRILL_BOOKINGS at most (default 4000), DRILL_CONCURRENCY requests at once (8)
  *   DRILL_REDIS_AT, DRILL_PG_AT  seconds into the load at which each restart starts (20, 40)
- *   DRILL_SETTLE_SECONDS     longest wait after the load for nothing owed and every booking mailed (180)
+ *   DRILL_SETTLE_SECONDS     longest wait after the load for nothing owed and every booking mailed (300)
  *   DRILL_BASE_URL           a running API (no processes started here); DRILL_MAILPIT_URL its mail catcher
  *   DRILL_DIR                folder for the provisioning file and the processes' logs (default: a temporary one)
  *   DRILL_JSON               also write the report as JSON to this file
@@ -47,12 +47,12 @@ const PG_RESTART_CMD = need('PG_RESTART_CMD');
 const PREFIX = env.QUEUE_PREFIX || 'uvol';
 const num = (name: string, fallback: number) => (env[name] ? Number(env[name]) : fallback);
 const SECONDS = num('DRILL_SECONDS', 60);
-const RATE = num('DRILL_RATE', 20);
+const RATE = num('DRILL_RATE', 10);
 const MAX_BOOKINGS = num('DRILL_BOOKINGS', 4000);
 const CONCURRENCY = num('DRILL_CONCURRENCY', 8);
 const REDIS_AT = num('DRILL_REDIS_AT', 20);
 const PG_AT = num('DRILL_PG_AT', 40);
-const SETTLE_SECONDS = num('DRILL_SETTLE_SECONDS', 180);
+const SETTLE_SECONDS = num('DRILL_SETTLE_SECONDS', 300);
 const REQUEST_TIMEOUT_MS = 10_000;
 const DIR = env.DRILL_DIR || mkdtempSync(join(tmpdir(), 'uvol-drill-'));
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..'); // from dist/bench
