@@ -56,6 +56,10 @@ for line in 'npm install' 'npm run cli -- provision examples/demo-organisation.j
 done
 npm install --prefer-offline --no-audit --no-fund --loglevel=error >"$work/install.log" 2>&1 || fail "npm install"
 [ -x node_modules/.bin/node ] || fail "npm install left no node_modules/.bin/node (the node@24 dev dependency)"
+# package.json's allowScripts names every install script (node@24's preinstall among them): none is left to npm's default.
+npm install-scripts ls 2>&1 | grep -q 'No packages with unreviewed install scripts' ||
+  fail "install scripts not covered by package.json's allowScripts: $(npm install-scripts ls 2>&1 | tr '\n' ' ')"
+node_modules/.bin/node --version | grep -q '^v24\.' || fail "node_modules/.bin/node is not Node 24 (its preinstall did not run)"
 echo "npm install: $(elapsed "$t") s; npm scripts run on Node $(node_modules/.bin/node --version) (the machine's node: $(node --version))"
 timings+=("npm install $(elapsed "$t") s")
 
