@@ -146,4 +146,11 @@ describe('files in an S3-compatible bucket (S3_BUCKET)', () => {
   it('writes nothing of any upload under DATA_DIR', () => {
     expect(filesUnder(env.config.dataDir)).toEqual([]);
   });
+
+  it('reports the bucket on /health: up, then down without making the API unready (only file routes need it)', async () => {
+    expect((await http().get('/health').expect(200)).body.details.storage).toEqual({ status: 'up', required: false });
+    await s3.close();
+    const { body } = await http().get('/health').expect(200);
+    expect(body.details.storage).toEqual({ status: 'down', error: expect.any(String), required: false });
+  });
 });

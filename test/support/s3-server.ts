@@ -26,6 +26,7 @@ export async function startS3Server(bucket = 'uvol-test'): Promise<S3Server> {
     configureBuckets: [{ name: bucket }],
   });
   const { port } = await server.run();
+  let closed = false;
   // s3rver accepts these credentials only.
   const env = {
     S3_BUCKET: bucket,
@@ -57,7 +58,10 @@ export async function startS3Server(bucket = 'uvol-test'): Promise<S3Server> {
       const { Body } = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       return Buffer.from(await Body!.transformToByteArray());
     },
+    /** Stops the server (a second call does nothing). */
     async close() {
+      if (closed) return;
+      closed = true;
       client.destroy();
       await server.close();
       rmSync(directory, { recursive: true, force: true });

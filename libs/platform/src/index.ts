@@ -19,7 +19,7 @@ export {
 export { QueueModule } from './queue/queue.module.js';
 export { HealthModule } from './health/health.module.js';
 export { isDependencyError } from './health/dependency-errors.js';
-export { DependencyMonitor, type ProcessRole } from './health/dependency-monitor.js';
+export { DependencyMonitor, type ProcessRole, StorageDependency } from './health/dependency-monitor.js';
 export { LoggingModule } from './logging/logging.module.js';
 export * from './errors/domain-error.js';
 export { errorBody, type ErrorBody } from './http/error-body.js';

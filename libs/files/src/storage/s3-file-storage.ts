@@ -7,7 +7,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import type { AppConfig } from '#app/platform';
+import { type AppConfig, StorageDependency } from '#app/platform';
 import type { FileStorage, Received } from './file-storage.js';
 
 export type S3Config = NonNullable<AppConfig['files']['s3']>;
@@ -32,11 +32,13 @@ export function s3Client(config: S3Config): S3Client {
  * (at most UPLOAD_MAX_BYTES: the multipart limit ends it there) while it is checked and its
  * thumbnails are made, then put: nothing of it touches DATA_DIR.
  */
-export class S3FileStorage implements FileStorage {
+export class S3FileStorage extends StorageDependency implements FileStorage {
   constructor(
     private readonly client: S3Client,
     private readonly bucket: string,
-  ) {}
+  ) {
+    super();
+  }
 
   async receive(_key: string, content: Readable): Promise<Received> {
     const bytes = await buffer(content);
@@ -64,7 +66,7 @@ export class S3FileStorage implements FileStorage {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
-  /** Throws unless the bucket answers (for /health). */
+  /** Throws unless the bucket answers (/health, through the dependency monitor). */
   async probe(): Promise<void> {
     await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
   }

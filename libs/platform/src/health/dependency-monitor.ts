@@ -18,13 +18,25 @@ export type ProcessRole = 'api' | 'worker' | 'standalone';
 export const PROCESS_ROLE = Symbol('PROCESS_ROLE');
 
 export type Check = { status: 'up' } | { status: 'down'; error: string };
-export type DependencyName = 'database' | 'queue';
+export type DependencyName = 'database' | 'queue' | 'storage';
+/** `storage` only where the process has an object store (S3_BUCKET). */
+export type Checks = Record<'database' | 'queue', Check> & { storage?: Check };
+
+/**
+ * The object store a context brings (libs/files with S3_BUCKET): the monitor finds it among the
+ * providers and asks it with the others. Never required for readiness: without it only file routes
+ * fail, and taking every API out of the load balancer would make that a whole outage.
+ */
+export abstract class StorageDependency {
+  /** Resolves when the store answers. */
+  abstract probe(): Promise<void>;
+}
 
 const TIMEOUT_MS = 2_000;
 /** How often a process asks while everything answers, and while something does not. */
 const STEADY_MS = 5_000;
 const OUTAGE_MS = 1_000;
-const LABEL: Record<DependencyName, string> = { database: 'PostgreSQL', queue: 'Redis' };
+const LABEL: Record<DependencyName, string> = { database: 'PostgreSQL', queue: 'Redis', storage: 'Object storage' };
 
 /** Failures reported by code that has no monitor at hand (the HTTP error reply): every live monitor hears them. */
 const monitors = new Set<DependencyMonitor>();
@@ -49,8 +61,9 @@ export class DependencyMonitor implements OnApplicationBootstrap, BeforeApplicat
   private readonly logger = new Logger('Dependencies');
   private readonly down = new Map<DependencyName, { since: number }>();
   private readonly redis: Redis | undefined;
+  private storage: StorageDependency | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private inFlight: Promise<Record<DependencyName, Check>> | undefined;
+  private inFlight: Promise<Checks> | undefined;
   private lastProbe = 0;
   private stopped = false;
 
@@ -76,7 +89,7 @@ export class DependencyMonitor implements OnApplicationBootstrap, BeforeApplicat
 
   /** The dependencies this role needs to be ready: an API serves without Redis, a worker does not. */
   required(name: DependencyName): boolean {
-    return name === 'database' || this.role !== 'api';
+    return name === 'database' || (name === 'queue' && this.role !== 'api');
   }
 
   onApplicationBootstrap(): void {
@@ -100,7 +113,7 @@ export class DependencyMonitor implements OnApplicationBootstrap, BeforeApplicat
   }
 
   /** Asks every dependency (two seconds each), records and logs what changed, and answers each one's state. */
-  probe(): Promise<Record<DependencyName, Check>> {
+  probe(): Promise<Checks> {
     this.inFlight ??= this.run().finally(() => {
       this.inFlight = undefined;
       this.lastProbe = Date.now();
@@ -108,14 +121,17 @@ export class DependencyMonitor implements OnApplicationBootstrap, BeforeApplicat
     return this.inFlight;
   }
 
-  private async run(): Promise<Record<DependencyName, Check>> {
-    const [database, redis] = await Promise.all([
+  private async run(): Promise<Checks> {
+    const storage = this.storage;
+    const [database, redis, store] = await Promise.all([
       within(() => this.dataSource.query('SELECT 1')),
       this.redis ? within(() => this.pingRedis()) : undefined,
+      storage ? within(() => storage.probe()) : undefined,
     ]);
     this.record('database', database);
     if (redis) this.record('queue', redis);
-    return { database, queue: redis ?? database };
+    if (store) this.record('storage', store);
+    return { database, queue: redis ?? database, ...(store && { storage: store }) };
   }
 
   private async pingRedis(): Promise<void> {
@@ -155,7 +171,8 @@ export class DependencyMonitor implements OnApplicationBootstrap, BeforeApplicat
     };
     for (const wrapper of this.discovery.getProviders()) {
       const instance = wrapper.instance as unknown;
-      if (instance instanceof QueueBase) instance.on('error', onError);
+      if (instance instanceof StorageDependency) this.storage = instance;
+      else if (instance instanceof QueueBase) instance.on('error', onError);
       else if (instance instanceof WorkerHost) workerOf(instance)?.on('error', onError);
     }
   }

@@ -1,7 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../http/public.decorator.js';
-import { DependencyMonitor, type DependencyName } from './dependency-monitor.js';
+import { DependencyMonitor } from './dependency-monitor.js';
 import { HealthDocs } from './health.openapi.js';
 import type { HealthDto } from './health.responses.js';
 
@@ -26,8 +26,12 @@ export class HealthController {
   @HealthDocs.ready()
   async ready(@Res() reply: FastifyReply): Promise<void> {
     const checks = await this.monitor.probe();
-    const entry = (name: DependencyName) => ({ ...checks[name], required: this.monitor.required(name) });
-    const details = { database: entry('database'), queue: entry('queue') };
+    const entry = (name: 'database' | 'queue') => ({ ...checks[name], required: this.monitor.required(name) });
+    const details = {
+      database: entry('database'),
+      queue: entry('queue'),
+      ...(checks.storage && { storage: { ...checks.storage, required: this.monitor.required('storage') } }),
+    };
     const up = Object.values(details).every((d) => d.status === 'up' || !d.required);
     await reply.status(up ? 200 : 503).send({ status: up ? 'ok' : 'error', details } satisfies HealthDto);
   }

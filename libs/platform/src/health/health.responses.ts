@@ -27,6 +27,12 @@ export class HealthDetailsDto {
     description: 'The queue backend answers: Redis PING, or, with the queues on PostgreSQL, the database check',
   })
   queue!: HealthCheckDto;
+  @ApiPropertyOptional({
+    type: HealthCheckDto,
+    description:
+      'The S3 bucket of the files answers HeadBucket; only with S3_BUCKET set, and never required (only file routes need it)',
+  })
+  storage?: HealthCheckDto;
 }
 
 /** `GET /health/live`. */
