@@ -14,6 +14,7 @@ import { TeamFields1763700009100 } from './1763700009100-team-fields.js';
 import { CalendarFeeds1763700012000 } from './1763700012000-calendar-feeds.js';
 import { Webhooks1763700022000 } from './1763700022000-webhooks.js';
 import { OwedJobs1763700013500 } from './1763700013500-owed-jobs.js';
+import { MailAttempts1763700023500 } from './1763700023500-mail-attempts.js';
 
 /** Every migration in order; each app hands this list to the database module. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   CalendarFeeds1763700012000,
   OwedJobs1763700013500,
   Webhooks1763700022000,
+  MailAttempts1763700023500,
 ];

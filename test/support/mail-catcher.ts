@@ -8,7 +8,9 @@ export interface CaughtMail {
 }
 
 /** A real SMTP server on a free port that keeps every message it receives. */
-export async function startMailCatcher(options: { delayMs?: number; onReceiving?: () => void } = {}): Promise<{
+export async function startMailCatcher(
+  options: { delayMs?: number; onReceiving?: () => void; refuse?: (to: string) => boolean } = {},
+): Promise<{
   url: string;
   mails: CaughtMail[];
   waitFor(to: string, count?: number): Promise<CaughtMail>;
@@ -19,6 +21,11 @@ export async function startMailCatcher(options: { delayMs?: number; onReceiving?
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // A recipient `refuse` picks gets a temporary failure (450), as a busy mailbox would.
+    onRcptTo(address, session, done) {
+      if (!options.refuse?.(address.address)) return done();
+      done(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 450 }));
+    },
     onData(stream, session, done) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
