@@ -100,7 +100,17 @@ describe('npm run cli', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^name\s+kind\s+position\s+behind\s+state/);
     expect(stdout).toMatch(/identity\.directory\s+projection\s+\d+\s+0\s+live/);
-    expect(stdout).toMatch(/identity\.two-factor-messages\s+reactor/);
+    // Every context's reactors, though the command loads no worker (issue 25, item 6).
+    const reactors = [...stdout.matchAll(/^(\S+)\s+reactor\s/gm)].map((m) => m[1]).sort();
+    expect(reactors).toEqual([
+      'expenses.submission-mail',
+      'identity.two-factor-messages',
+      'rotas.misfits',
+      'rotas.notifications',
+      'rotas.reminders',
+      'rotas.series-generation',
+      'webhooks.fan-out',
+    ]);
   });
 
   it('projections:replay rebuilds the directory exactly, with plain progress lines on stderr off a terminal', async () => {

@@ -8,6 +8,10 @@ import { BULK_PROVIDERS } from './rota/bulk.providers.js';
 import { ROTA_PROVIDERS } from './rota/rota.providers.js';
 import { RotaRecords } from './public-records.js';
 import { RotasPolicy } from './rotas.policy.js';
+import { GenerationReactor } from './repeating-shift/generation.reactor.js';
+import { NotificationsReactor } from './notifications/notifications.reactor.js';
+import { RemindersReactor } from './reminders/reminders.reactor.js';
+import { MisfitsReactor } from './shift/misfits.reactor.js';
 import { REPEATING_SHIFT_PROVIDERS } from './repeating-shift/repeating-shift.providers.js';
 import { SHIFT_PROVIDERS } from './shift/shift.providers.js';
 import { SHIFT_PATTERN_PROVIDERS } from './shift-pattern/shift-pattern.providers.js';
@@ -27,6 +31,11 @@ import { VIEW_PROVIDERS } from './views/views.providers.js';
     ...CALENDAR_FEED_PROVIDERS,
     ...VIEW_PROVIDERS,
     ...HISTORY_PROVIDERS,
+    // Known everywhere (projections:status lists them); only the worker runs them, with the queues it registers.
+    GenerationReactor,
+    MisfitsReactor,
+    NotificationsReactor,
+    RemindersReactor,
   ],
   // The areas' providers are exported too: their controllers live in RotasHttpModule, which imports this module.
   exports: [

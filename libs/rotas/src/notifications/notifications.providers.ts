@@ -3,10 +3,10 @@ import type { DynamicModule, Provider, Type } from '@nestjs/common';
 import { OutboxModule } from '#app/platform';
 import { ShiftSystemQueries } from '../shift/shift-system.queries.js';
 import { NotificationsProcessor } from './notifications.processor.js';
-import { NotificationsReactor, ROTA_NOTIFICATIONS } from './notifications.reactor.js';
+import { ROTA_NOTIFICATIONS } from './notifications.reactor.js';
 
-/** Notification e-mails in the worker: queue, reactor, processor (the outbox sends each once), and the system reads they use. */
+/** Notification e-mails in the worker: queue, processor (the reactor: RotasModule; the outbox sends each once), and the system reads they use. */
 export const NOTIFICATION_WORKER: { imports: (DynamicModule | Type<unknown>)[]; providers: Provider[] } = {
   imports: [BullModule.registerQueue({ name: ROTA_NOTIFICATIONS }), OutboxModule],
-  providers: [NotificationsReactor, NotificationsProcessor, ShiftSystemQueries],
+  providers: [NotificationsProcessor, ShiftSystemQueries],
 };

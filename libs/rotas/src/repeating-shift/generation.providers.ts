@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import type { DynamicModule, Provider } from '@nestjs/common';
 import { GenerateOccurrencesHandler } from './generate-occurrences.command.js';
 import { GenerationProcessor } from './generation.processor.js';
-import { GenerationReactor, SERIES_GENERATION } from './generation.reactor.js';
+import { SERIES_GENERATION } from './generation.reactor.js';
 import {
   ExtendSeriesHandler,
   SERIES_EXTENSION,
@@ -12,7 +12,7 @@ import {
 import { SeriesQueries } from './series.queries.js';
 
 /**
- * Series generation in the worker: the generation queue (reactor → processor → GenerateOccurrences)
+ * Series generation in the worker: the generation queue (reactor, in RotasModule → processor → GenerateOccurrences)
  * and the daily extension's queue (scheduler → processor → ExtendSeries), with the command handlers
  * only the worker issues. SeriesQueries is listed here for the extension; the API's views read
  * pendingRotas through the same class.
@@ -20,7 +20,6 @@ import { SeriesQueries } from './series.queries.js';
 export const GENERATION_WORKER: { imports: DynamicModule[]; providers: Provider[] } = {
   imports: [BullModule.registerQueue({ name: SERIES_GENERATION }, { name: SERIES_EXTENSION })],
   providers: [
-    GenerationReactor,
     GenerationProcessor,
     GenerateOccurrencesHandler,
     SeriesQueries,
