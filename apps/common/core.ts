@@ -6,13 +6,21 @@ import { IdentityHttpModule, IdentityModule, IdentityWorkerModule } from '#app/i
 import { OrganisationHttpModule, OrganisationModule } from '#app/organisation';
 import { RotasHttpModule, RotasModule, RotasWorkerModule } from '#app/rotas';
 import { WebhooksHttpModule, WebhooksModule, WebhooksWorkerModule } from '#app/webhooks';
-import { type AppConfig, ConfigModule, DatabaseModule, QueueModule, SecurityModule } from '#app/platform';
+import {
+  type AppConfig,
+  ConfigModule,
+  DatabaseModule,
+  MetricsModule,
+  QueueModule,
+  SecurityModule,
+} from '#app/platform';
 import { migrations } from '../../migrations/index.js';
 
 /** What every process is built on: configuration, the database, the queues, CQRS and the log. */
 export function coreImports(config: AppConfig, options: { migrate: boolean }) {
   return [
     ConfigModule.forRoot(config),
+    MetricsModule,
     DatabaseModule.forRoot({ migrations, migrate: options.migrate }),
     QueueModule.forRoot(),
     SecurityModule,

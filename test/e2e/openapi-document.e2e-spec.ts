@@ -65,6 +65,7 @@ const PUBLIC = [
 /** Answers that are not JSON. */
 const NOT_JSON: Record<string, string[]> = {
   'get /calendar/{token}.ics': ['text/calendar'],
+  'get /metrics': ['text/plain'],
   'get /api/claims/export.csv': ['text/csv'],
   'get /auth/magic-link': ['text/html'],
   'get /api/files/{id}/content': ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'],
@@ -153,7 +154,10 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
     expect(doc.security).toEqual([{ bearer: [] }]);
     for (const [key, op] of ops) {
       const security = op.security ?? doc.security;
-      expect([key, security]).toEqual([key, PUBLIC.includes(key) ? [{}] : [{ bearer: [] }]]);
+      // GET /metrics takes the operator's METRICS_TOKEN, not a JWT (docs/metrics.md).
+      const expected =
+        key === 'get /metrics' ? [{ metrics_token: [] }] : PUBLIC.includes(key) ? [{}] : [{ bearer: [] }];
+      expect([key, security]).toEqual([key, expected]);
       expect([key, op.description]).toEqual([key, expect.stringMatching(/Permission/)]);
     }
   });

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { type AppConfig, HealthModule, LoggingModule, loadConfig } from '#app/platform';
+import { type AppConfig, HealthModule, LoggingModule, loadConfig, MetricsModule } from '#app/platform';
 import { contexts, coreImports } from '../../common/core.js';
 
 /** HTTP only: controllers and the queues they add jobs to; it consumes no queue. */
@@ -12,6 +12,7 @@ export class ApiModule {
         ...coreImports(config, { migrate: true }),
         LoggingModule,
         HealthModule.forRoot('api'),
+        MetricsModule.serve('http'),
         ...contexts.domain,
         ...contexts.http,
       ],

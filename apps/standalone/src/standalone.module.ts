@@ -1,6 +1,13 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ReactorRunnerModule } from '#app/event-store';
-import { type AppConfig, HealthModule, LoggingModule, loadConfig, StartupProgressModule } from '#app/platform';
+import {
+  type AppConfig,
+  HealthModule,
+  LoggingModule,
+  loadConfig,
+  MetricsModule,
+  StartupProgressModule,
+} from '#app/platform';
 import { contexts, coreImports } from '../../common/core.js';
 
 /** `npm start`: the API and the worker in one process, the default for a first run. */
@@ -15,6 +22,7 @@ export class StandaloneModule {
         ...coreImports(config, { migrate: true }),
         LoggingModule,
         HealthModule.forRoot('standalone'),
+        MetricsModule.serve('http'),
         ReactorRunnerModule,
         ...contexts.domain,
         ...contexts.http,

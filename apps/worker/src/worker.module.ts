@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ReactorRunnerModule } from '#app/event-store';
-import { type AppConfig, HealthModule, LoggingModule, loadConfig } from '#app/platform';
+import { type AppConfig, HealthModule, LoggingModule, loadConfig, MetricsModule } from '#app/platform';
 import { contexts, coreImports } from '../../common/core.js';
 
 /** No HTTP: the reactors that follow the log and the BullMQ processors. */
@@ -14,6 +14,7 @@ export class WorkerModule {
         LoggingModule,
         // No routes here: the dependency monitor and its connection log lines.
         HealthModule.forRoot('worker'),
+        MetricsModule.serve('port'),
         ReactorRunnerModule,
         ...contexts.domain,
         ...contexts.worker,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { PreparedStatements } from '#app/platform';
+import { Metrics, PreparedStatements } from '#app/platform';
 import { AppendStatements } from './append-statements.js';
 import { ConcurrencyError, lostRaceAsConflict } from './errors.js';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from './event-rows.js';
@@ -65,6 +65,8 @@ export class EventStore {
     private readonly upcasters: EventUpcasters,
     private readonly projections: InlineProjections,
     private readonly prepared: PreparedStatements,
+    // Absent only where a benchmark builds the store by hand.
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   /**
@@ -295,6 +297,17 @@ export class EventStore {
     appends: readonly StreamAppend[],
     metadata: EventMetadata,
     gates: GateRead | null = null,
+  ): Promise<AppendResult[]> {
+    const results = await this.writeOnce(appends, metadata, gates);
+    // Committed by now; an event id stored before (a retried job) appends nothing and counts nothing.
+    for (const r of results) this.metrics?.eventsAppended(r.events);
+    return results;
+  }
+
+  private async writeOnce(
+    appends: readonly StreamAppend[],
+    metadata: EventMetadata,
+    gates: GateRead | null,
   ): Promise<AppendResult[]> {
     const viaTransaction = () => this.transaction((tx) => this.append(tx, appends, metadata, gates));
     // Gates need their own statements before the events: a transaction (docs/adr/0008).

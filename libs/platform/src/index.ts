@@ -17,6 +17,8 @@ export {
   type StartupProgress,
 } from './database/startup-progress.js';
 export { QueueModule } from './queue/queue.module.js';
+export { MetricsModule } from './metrics/metrics.module.js';
+export { Metrics, type GaugeSample } from './metrics/metrics.js';
 export { HealthModule } from './health/health.module.js';
 export { isDependencyError } from './health/dependency-errors.js';
 export { DependencyMonitor, type ProcessRole, StorageDependency } from './health/dependency-monitor.js';

@@ -47,6 +47,8 @@ export interface AppConfig {
   readonly reminders: { readonly hourMs: number };
   /** Webhooks (docs/webhooks.md): private addresses allowed; the length of a second of the retry schedule (tests shorten it). */
   readonly webhooks: { readonly allowPrivate: boolean; readonly retrySecondMs: number };
+  /** docs/metrics.md: `token` (METRICS_TOKEN) unset turns /metrics off; `port` (METRICS_PORT) is a worker's own. */
+  readonly metrics: { readonly token: string | undefined; readonly port: number | undefined };
 }
 
 /** An S3-compatible bucket (docs/adr/0010-object-storage.md); no `credentials`: the SDK's own chain. */

@@ -99,6 +99,10 @@ export const envSchema = z.object({
   // Both or neither; neither: the SDK's own credential chain (instance role, shared profile).
   AWS_ACCESS_KEY_ID: z.preprocess(blankAsUnset, z.string().optional()),
   AWS_SECRET_ACCESS_KEY: z.preprocess(blankAsUnset, z.string().optional()),
+  // docs/metrics.md: GET /metrics answers only to this bearer token; unset, the route is a 404.
+  METRICS_TOKEN: z.preprocess(blankAsUnset, z.string().min(1).optional()),
+  // A worker process serves /metrics on this port (the api and standalone processes on PORT).
+  METRICS_PORT: z.preprocess(blankAsUnset, z.coerce.number().int().min(1).max(65535).optional()),
   LOG_LEVEL: z.preprocess(
     blankAsUnset,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -59,6 +59,7 @@ export function loadConfig(
     cors: { origins: env.CORS_ORIGINS ?? [] },
     reminders: { hourMs: env.REMINDER_HOUR_MS },
     webhooks: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE ?? false, retrySecondMs: env.WEBHOOK_RETRY_SECOND_MS },
+    metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT },
   };
 }
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -8,6 +9,8 @@ import helmet from 'helmet';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { logRequests, requestIdOf } from '../logging/logging.module.js';
+import { Metrics } from '../metrics/metrics.js';
+import { METRICS_SCHEME } from '../metrics/metrics.openapi.js';
 import { checkAccept, checkContentType } from './accept.js';
 import { corsOptions, isPreflight } from './cors.js';
 import { replyWith } from './error-reply.js';
@@ -30,6 +33,15 @@ const SIGNED_CONTENT = /^\/api\/files\/\d+\/content(\?|$)/;
 
 /** The longest path parameter the router takes: longer ones are a 414. */
 const MAX_PARAM_LENGTH = 2048;
+
+/**
+ * docs/http-conventions.md#compression: JSON (the vendor type too), CSV, iCalendar and the OpenAPI
+ * document (JSON or YAML). The plugin also compresses what its type table calls compressible (the docs
+ * page's HTML and scripts), never images or PDFs.
+ */
+const COMPRESSED_TYPES = /^(application\/([\w.+-]*\+)?json|text\/(csv|calendar)|(application|text)\/(x-)?yaml)\b/i;
+/** Answers above 1 KiB are compressed: the plugin compresses from `threshold` bytes on. */
+const COMPRESS_FROM_BYTES = 1025;
 
 /** No JSON body is read past this, whatever a route allows (json-body.ts sets each route's own). */
 const BODY_CEILING = 1_048_576;
@@ -83,6 +95,12 @@ export async function createHttpApp(
   if (cors) app.enableCors(cors);
   const fastify = app.getHttpAdapter().getInstance();
   logRequests(app, PinoLogger.root);
+  // docs/metrics.md: the route pattern, never the raw path (a path holds ids and tokens).
+  const metrics = app.get(Metrics);
+  fastify.addHook('onResponse', (req, reply, done) => {
+    metrics.request(req.method, req.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
   // First, so every answer carries them, the early refusals below too.
   fastify.addHook('onRequest', (req, reply, next) =>
     securityHeaders(req.raw, reply.raw, (error) => next(error as Error | undefined)),
@@ -118,6 +136,12 @@ export async function createHttpApp(
     const refusal = checkContentType(req.headers);
     if (refusal) return replyWith(reply, refusal.status, refusal.body);
   });
+  // br or gzip by the client's preference, br on a tie (the order here); Vary: Accept-Encoding.
+  await app.register(compress as never, {
+    threshold: COMPRESS_FROM_BYTES,
+    encodings: ['br', 'gzip'],
+    customTypes: COMPRESSED_TYPES,
+  });
   await app.register(multipart as never, { limits: { fileSize: config.files.uploadMaxBytes, files: 1 } });
   setUpOpenApi(app, config.http.publicUrl);
   return app;
@@ -133,6 +157,7 @@ function setUpOpenApi(app: NestFastifyApplication, publicUrl: string): void {
     .setVersion('3')
     .addServer(publicUrl, 'This deployment (PUBLIC_URL)')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN (GET /metrics only)' }, METRICS_SCHEME)
     // Every operation needs the JWT unless it says otherwise (`@Public()`: `security: [{}]`).
     .addSecurityRequirements('bearer')
     .build();

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, type AppConfig, SecretBox } from '#app/platform';
+import { APP_CONFIG, type AppConfig, Metrics, SecretBox } from '#app/platform';
 import { hostProblem } from '../endpoint/url-check.js';
 import { PING } from '../event-types.js';
 import { Deliveries, type DueDelivery } from './deliveries.js';
@@ -34,6 +34,7 @@ export class WebhookSender implements OnModuleDestroy {
     private readonly deliveries: Deliveries,
     private readonly secrets: SecretBox,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   get stopping(): boolean {
@@ -50,6 +51,7 @@ export class WebhookSender implements OnModuleDestroy {
     if (!target) {
       // The endpoint was deleted: nothing to send to.
       await this.deliveries.recordAttempt(delivery.id, { status: null, delivered: false, retryAt: null });
+      this.metrics.webhookDelivery('failed');
       return 'failed';
     }
     if (!target.enabled && delivery.eventType !== PING) {
@@ -94,7 +96,9 @@ export class WebhookSender implements OnModuleDestroy {
       delivered,
       retryAt: delay === null ? null : new Date(Date.now() + delay),
     });
-    return delivered ? 'delivered' : delay === null ? 'failed' : 'retry';
+    const outcome = delivered ? 'delivered' : delay === null ? 'failed' : 'retry';
+    this.metrics.webhookDelivery(outcome === 'retry' ? 'retried' : outcome);
+    return outcome;
   }
 
   /** Where a delivery goes, whether it is enabled, and the secrets that sign it; null for a deleted endpoint. */
