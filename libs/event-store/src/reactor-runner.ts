@@ -10,7 +10,7 @@ import { WorkerHost } from '@nestjs/bullmq';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { DataSource, type QueryRunner } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '#app/platform';
+import { APP_CONFIG, type AppConfig, isDependencyError } from '#app/platform';
 import { EventStore } from './event-store.js';
 import { LOCKS } from './locks.js';
 import type { Reactor, ReactorJob } from './reactor.js';
@@ -84,6 +84,7 @@ export class ReactorRunner implements OnApplicationBootstrap, BeforeApplicationS
       if (!reactor) continue;
       worker.on('completed', (job) => {
         this.owed.done(reactor, [job.id ?? '']).catch((err: Error) => {
+          if (isDependencyError(err)) return; // the dependency monitor logs the outage once
           this.logger.warn(`reactor ${reactor}: job ${job.id} done, its owed row stays: ${err.message}`);
         });
       });
@@ -199,7 +200,10 @@ export class ReactorRunner implements OnApplicationBootstrap, BeforeApplicationS
         backoff = this.config.queue.reactorPollMs;
         if (handled === BATCH) continue;
       } catch (err) {
-        this.logger.error(`reactor ${reactor.name}: ${(err as Error).message}; retrying in ${backoff} ms`);
+        // An outage is one line lost and one back, the dependency monitor's (docs/http-conventions.md#dependency-outages).
+        if (!isDependencyError(err)) {
+          this.logger.error(`reactor ${reactor.name}: ${(err as Error).message}; retrying in ${backoff} ms`);
+        }
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
       await this.sleep(backoff);

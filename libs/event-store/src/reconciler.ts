@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { Queue } from 'bullmq';
-import { APP_CONFIG, type AppConfig } from '#app/platform';
+import { APP_CONFIG, type AppConfig, isDependencyError } from '#app/platform';
 import { ReactorRegistry } from './reactor-registry.js';
 import { ReactorRunner } from './reactor-runner.js';
 
@@ -84,9 +84,12 @@ export class Reconciler implements OnApplicationBootstrap, BeforeApplicationShut
       try {
         await this.pass();
       } catch (err) {
-        this.logger.error(
-          `reconciliation failed, retrying in ${this.config.queue.reconcileMs} ms: ${(err as Error).message}`,
-        );
+        // An outage is the dependency monitor's to log, once each way.
+        if (!isDependencyError(err)) {
+          this.logger.error(
+            `reconciliation failed, retrying in ${this.config.queue.reconcileMs} ms: ${(err as Error).message}`,
+          );
+        }
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => this.wakeUp?.(), this.config.queue.reconcileMs);

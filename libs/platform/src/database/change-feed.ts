@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import pg from 'pg';
 import { DATABASE_ENDPOINT, type DatabaseEndpoint } from './database-endpoint.js';
+import { isDependencyError } from '../health/dependency-errors.js';
 
 /** The channel the `uvol_notify_change` trigger sends on (migration ChangeNotifications). */
 export const CHANGES_CHANNEL = 'uvol_changes';
@@ -129,9 +130,11 @@ export class ChangeFeed implements OnModuleInit, OnModuleDestroy {
 
   private retry(err: unknown): void {
     if (this.closed) return;
-    this.log.warn(
-      `listening for changes failed (${err instanceof Error ? err.message : String(err)}); caches are off until it reconnects`,
-    );
+    // A database outage is the dependency monitor's to log, once lost and once back; other failures are said each time.
+    if (!isDependencyError(err))
+      this.log.warn(
+        `listening for changes failed (${err instanceof Error ? err.message : String(err)}); caches are off until it reconnects`,
+      );
     this.timer = setTimeout(() => {
       this.timer = null;
       this.connect().catch((e) => this.retry(e));
