@@ -14,6 +14,11 @@ import {
   QueueModule,
   SecurityModule,
 } from '#app/platform';
+import { QueueAdminModule } from '#app/platform';
+import { EXPENSES_QUEUES } from '#app/expenses';
+import { IDENTITY_QUEUES } from '#app/identity';
+import { ROTAS_QUEUES } from '#app/rotas';
+import { WEBHOOKS_QUEUES } from '#app/webhooks';
 import { migrations } from '../../migrations/index.js';
 
 /** What every process is built on: configuration, the database, the queues, CQRS and the log. */
@@ -45,6 +50,15 @@ export const contexts = {
   /** BullMQ processors and reactors. */
   worker: [IdentityWorkerModule, ExpensesWorkerModule, RotasWorkerModule, WebhooksWorkerModule],
 };
+
+/** Every queue of every context: the operator's tools list them all (README "Queues"). */
+export const queues: readonly string[] = [...IDENTITY_QUEUES, ...EXPENSES_QUEUES, ...ROTAS_QUEUES, ...WEBHOOKS_QUEUES];
+
+/** The operator's queue tools: the CLI's commands; in an HTTP process the dashboard, when ADMIN_PASSWORD is set. */
+export function queueTools(config: AppConfig, role: 'http' | 'cli') {
+  if (role === 'cli') return [QueueAdminModule.forRoot(queues)];
+  return config.admin.password ? [QueueAdminModule.forRoot(queues, { dashboard: true })] : [];
+}
 
 export function describeMode(config: AppConfig): string {
   if (!config.database.url) return 'embedded: PGlite in DATA_DIR, queues on the same database';

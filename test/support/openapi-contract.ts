@@ -40,7 +40,7 @@
  *   bootStandalone): not part of the service; its error answers must still have the ErrorBody shape.
  * - a request no operation matches (an unknown route, a wrong method): its answer must be an error
  *   with the ErrorBody shape; a 2xx there is an undocumented route. The documentation page and the
- *   document itself (`/api/docs*`) and CORS preflights (OPTIONS, answered by the CORS hook before
+ *   document itself (`/api/docs*`), the queue dashboard (`/admin/queues*`) and CORS preflights (OPTIONS, answered by the CORS hook before
  *   any route) are not checked.
  * - answers written to the socket before Fastify made a request of it (broken framing, headers
  *   over the limit: framework-errors.ts `clientErrorHandler`) pass no hook and are not seen.
@@ -62,8 +62,11 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
   ajv: unknown,
 ) => unknown;
 
-/** Not checked: the documentation page, its assets and the document. */
-const UNCHECKED = /^\/api\/docs(-json|\/|$)/;
+/**
+ * Not checked: the documentation page, its assets and the document; the operator's queue dashboard
+ * (bull-board's page and API, outside the document: docs/http-conventions.md#operator-routes).
+ */
+const UNCHECKED = /^\/(api\/docs(-json|\/|$)|admin\/queues(\/|\?|$))/;
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json$/;
 
 /** One compiled checker per document (same JSON, same checker): apps of one file share it. */

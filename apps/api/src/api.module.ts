@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type AppConfig, HealthModule, LoggingModule, loadConfig, MetricsModule } from '#app/platform';
-import { contexts, coreImports } from '../../common/core.js';
+import { contexts, coreImports, queueTools } from '../../common/core.js';
 
 /** HTTP only: controllers and the queues they add jobs to; it consumes no queue. */
 @Module({})
@@ -15,6 +15,7 @@ export class ApiModule {
         MetricsModule.serve('http'),
         ...contexts.domain,
         ...contexts.http,
+        ...queueTools(config, 'http'),
       ],
     };
   }

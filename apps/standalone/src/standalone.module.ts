@@ -8,7 +8,7 @@ import {
   MetricsModule,
   StartupProgressModule,
 } from '#app/platform';
-import { contexts, coreImports } from '../../common/core.js';
+import { contexts, coreImports, queueTools } from '../../common/core.js';
 
 /** `npm start`: the API and the worker in one process, the default for a first run. */
 @Module({})
@@ -26,6 +26,7 @@ export class StandaloneModule {
         ReactorRunnerModule,
         ...contexts.domain,
         ...contexts.http,
+        ...queueTools(config, 'http'),
         ...contexts.worker,
       ],
     };

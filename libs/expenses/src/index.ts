@@ -1,6 +1,6 @@
 export { ExpensesModule } from './expenses.module.js';
 export { ExpensesHttpModule } from './expenses-http.module.js';
-export { ExpensesWorkerModule } from './expenses-worker.module.js';
+export { EXPENSES_QUEUES, ExpensesWorkerModule } from './expenses-worker.module.js';
 export { ExpenseRecords } from './public-records.js';
 export type { ClaimView } from './claim/claim.queries.js';
 export type { ExpenseView } from './expense/expense.queries.js';

@@ -1,6 +1,6 @@
 export { IdentityModule } from './identity.module.js';
 export { IdentityHttpModule } from './identity-http.module.js';
-export { IdentityWorkerModule } from './identity-worker.module.js';
+export { IDENTITY_QUEUES, IdentityWorkerModule } from './identity-worker.module.js';
 export { type Caller, CurrentCaller } from './auth/caller.js';
 export { metadataOf } from './auth/metadata.js';
 export { RequirePermission } from './auth/decorators.js';

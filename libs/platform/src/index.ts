@@ -17,6 +17,8 @@ export {
   type StartupProgress,
 } from './database/startup-progress.js';
 export { QueueModule } from './queue/queue.module.js';
+export { QueueAdmin, type QueueCounts } from './queue/queue-admin.js';
+export { QueueAdminModule } from './queue/queue-admin.module.js';
 export { MetricsModule } from './metrics/metrics.module.js';
 export { Metrics, type GaugeSample } from './metrics/metrics.js';
 export { HealthModule } from './health/health.module.js';

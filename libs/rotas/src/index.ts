@@ -1,7 +1,7 @@
 export { RotasModule } from './rotas.module.js';
 export { RotasHttpModule } from './rotas-http.module.js';
 export type { RotasEvent, RotaEvent, ShiftPatternEvent, TeamEvent } from './rotas.events.js';
-export { RotasWorkerModule } from './rotas-worker.module.js';
+export { ROTAS_QUEUES, RotasWorkerModule } from './rotas-worker.module.js';
 export { RotaRecords, type PublicRepeatingShift } from './public-records.js';
 export type { ShiftView } from './shift/shift.queries.js';
 export type { RotaView } from './rota/rota.queries.js';

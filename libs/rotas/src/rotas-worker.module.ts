@@ -4,6 +4,21 @@ import { GENERATION_WORKER } from './repeating-shift/generation.providers.js';
 import { NOTIFICATION_WORKER } from './notifications/notifications.providers.js';
 import { REMINDER_WORKER } from './reminders/reminders.providers.js';
 import { MISFIT_WORKER } from './shift/misfits.providers.js';
+import { SERIES_GENERATION } from './repeating-shift/generation.reactor.js';
+import { SERIES_EXTENSION } from './repeating-shift/series-extension.js';
+import { ROTA_NOTIFICATIONS } from './notifications/notifications.reactor.js';
+import { REMINDER_PLANS, ROTA_REMINDERS } from './reminders/reminders.reactor.js';
+import { ROTA_MISFITS } from './shift/misfits.reactor.js';
+
+/** The context's queues, for the operator's tools (queues:status, the dashboard). */
+export const ROTAS_QUEUES: readonly string[] = [
+  SERIES_GENERATION,
+  SERIES_EXTENSION,
+  ROTA_MISFITS,
+  ROTA_NOTIFICATIONS,
+  REMINDER_PLANS,
+  ROTA_REMINDERS,
+];
 
 /**
  * The rota context's worker role: series generation and its daily extension, the cancellation of

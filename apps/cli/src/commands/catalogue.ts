@@ -44,6 +44,11 @@ async function checkPermissions([, ...names]: readonly string[]): Promise<void> 
     );
 }
 
+/** The queue names, from the contexts (loaded only for the queue commands). */
+async function queueNames(): Promise<readonly string[]> {
+  return (await import('../../../common/core.js')).queues;
+}
+
 const lines =
   (...text: string[]) =>
   async () =>
@@ -213,6 +218,42 @@ export const catalogue: Record<string, CommandInfo> = {
       'Output: progress on stderr (a bar on a terminal, a plain line every few seconds otherwise), then one line on',
       'stdout: how many events went into which projections, and how fast.',
     ),
+  },
+
+  'queues:status': {
+    usage: 'queues:status',
+    summary: "each queue's waiting, active, delayed and failed job counts",
+    arity: [0, 0],
+    help: async () => [
+      "Counts each queue's jobs: waiting (ready to run), active (being run), delayed (due later, a retry's back-off",
+      'among them) and failed (out of attempts: queues:retry runs them again). The same on Redis (REDIS_URL) and',
+      'on the database (no REDIS_URL); the service may keep running meanwhile. With ADMIN_PASSWORD set the',
+      'service shows the jobs themselves at /admin/queues (README "Queues").',
+      '',
+      `The queues: ${(await queueNames()).join(', ')}.`,
+      '',
+      'Output: a table on stdout, one line per queue: queue, waiting, active, delayed, failed.',
+    ],
+  },
+
+  'queues:retry': {
+    usage: 'queues:retry <queue>',
+    summary: "run a queue's failed jobs again",
+    arity: [1, 1],
+    help: async () => [
+      'Moves every failed job of <queue> back to waiting, its attempts counted afresh: the workers run each again',
+      'as soon as they take it (the service must be running for that). A queue with no failed jobs: nothing to do.',
+      '',
+      'Arguments:',
+      `  <queue>         one of: ${(await queueNames()).join(', ')}`,
+      '',
+      'An unknown queue: exit 2. Output: one line of JSON on stdout, {"queue":"rotas-notifications","retried":3};',
+      'a one-line summary on stderr.',
+    ],
+    async check([name]) {
+      const known = await queueNames();
+      if (!known.includes(name!)) throw new UsageError(`unknown queue "${name}"; the queues are: ${known.join(', ')}`);
+    },
   },
 
   'files:to-s3': {

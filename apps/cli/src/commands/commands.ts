@@ -17,7 +17,7 @@ import {
   type UserAccess,
 } from '#app/identity';
 import { bucketProblem, copyFilesToBucket, describeS3Error, s3Client } from '#app/files';
-import { APP_CONFIG, type AppConfig, runMigrationsLocked } from '#app/platform';
+import { APP_CONFIG, type AppConfig, QueueAdmin, runMigrationsLocked } from '#app/platform';
 import { Failure, UsageError } from '../usage.js';
 import { replayProgress } from './progress.js';
 
@@ -60,6 +60,18 @@ function report(io: Io, user: UserAccess, did: string, nothing: string): void {
       ? `${did} ${user.email} (${user.organisation})`
       : `${user.email} (${user.organisation}): ${nothing}; nothing changed`,
   );
+}
+
+/** Columns padded to their widest cell, two spaces apart, the header first. */
+function printTable(io: Io, header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  for (const r of [header, ...rows])
+    io.out(
+      `${r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
 }
 
 export const runners: Record<string, Run> = {
@@ -113,15 +125,19 @@ export const runners: Record<string, Run> = {
       return;
     }
     const table = rows.map((r) => [r.name, r.kind, String(r.position), String(r.behind), r.state]);
-    const header = ['name', 'kind', 'position', 'behind', 'state'];
-    const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
-    for (const r of [header, ...table])
-      io.out(
-        `${r
-          .map((c, i) => c.padEnd(widths[i]!))
-          .join('  ')
-          .trimEnd()}\n`,
-      );
+    printTable(io, ['name', 'kind', 'position', 'behind', 'state'], table);
+  },
+
+  async 'queues:status'(app, _args, io) {
+    const rows = await app.get(QueueAdmin).status();
+    const table = rows.map((r) => [r.name, ...[r.waiting, r.active, r.delayed, r.failed].map(String)]);
+    printTable(io, ['queue', 'waiting', 'active', 'delayed', 'failed'], table);
+  },
+
+  async 'queues:retry'(app, [name], io) {
+    const retried = await app.get(QueueAdmin).retry(name!);
+    io.out(json({ queue: name, retried }));
+    io.err(retried ? `${count(retried, 'failed job')} of ${name} back to waiting` : `${name} has no failed jobs`);
   },
 
   async 'projections:replay'(app, names, io) {

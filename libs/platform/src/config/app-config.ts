@@ -44,6 +44,8 @@ export interface AppConfig {
   /** Origins allowed to call the API from a browser (CORS_ORIGINS); empty: CORS off. */
   readonly cors: { readonly origins: readonly string[] };
   /** Shift reminders: the length of an hour of `shift_reminder_hours` (REMINDER_HOUR_MS; shorter only in tests). */
+  /** The queue dashboard at /admin/queues (HTTP Basic, user `admin`): ADMIN_PASSWORD; unset, the path is a 404. */
+  readonly admin: { readonly password: string | undefined };
   readonly reminders: { readonly hourMs: number };
   /** Webhooks (docs/webhooks.md): private addresses allowed; the length of a second of the retry schedule (tests shorten it). */
   readonly webhooks: { readonly allowPrivate: boolean; readonly retrySecondMs: number };

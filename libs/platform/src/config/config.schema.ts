@@ -103,6 +103,8 @@ export const envSchema = z.object({
   METRICS_TOKEN: z.preprocess(blankAsUnset, z.string().min(1).optional()),
   // A worker process serves /metrics on this port (the api and standalone processes on PORT).
   METRICS_PORT: z.preprocess(blankAsUnset, z.coerce.number().int().min(1).max(65535).optional()),
+  // The queue dashboard's HTTP Basic password (user `admin`); unset, /admin/queues is a 404.
+  ADMIN_PASSWORD: z.preprocess(blankAsUnset, z.string().min(1).optional()),
   LOG_LEVEL: z.preprocess(
     blankAsUnset,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -57,6 +57,7 @@ export function loadConfig(
     files: { uploadMaxBytes: env.UPLOAD_MAX_BYTES, dir: join(dataDir, 'files'), s3: s3Config(env) },
     log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY ?? (stdoutIsTerminal && env.NODE_ENV !== 'production') },
     cors: { origins: env.CORS_ORIGINS ?? [] },
+    admin: { password: env.ADMIN_PASSWORD },
     reminders: { hourMs: env.REMINDER_HOUR_MS },
     webhooks: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE ?? false, retrySecondMs: env.WEBHOOK_RETRY_SECOND_MS },
     metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT },
