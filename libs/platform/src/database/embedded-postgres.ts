@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { StartRefusal } from '../logging/start-logs.js';
 import { groupPipelines } from './pglite-pipeline.js';
 
 export interface EmbeddedPostgres {
@@ -109,7 +110,7 @@ function claimDirectory(dir: string): string {
     owner = undefined;
   }
   if (owner && owner !== process.pid && isAlive(owner)) {
-    throw new Error(
+    throw new StartRefusal(
       `The embedded database in ${dir} is in use by process ${owner}. Stop that process first, ` +
         'or set DATABASE_URL to a PostgreSQL server that several processes can share.',
     );

@@ -20,6 +20,7 @@ import { guardJsonBodies } from './json-body.js';
 import { OUTAGE_RESPONSE } from './openapi.js';
 import { finishDocument } from './openapi-document.js';
 import { validationPipe } from './validation.js';
+import { QuietStartLogger, StartFailureLogger } from '../logging/start-logs.js';
 
 /** Routes the Accept rule guards: the API and its authentication routes, not the docs page. */
 const NEGOTIATED = /^\/(api|auth\/api)(\/|$)/;
@@ -79,10 +80,12 @@ export async function createHttpApp(
     clientErrorHandler: clientErrorHandler(securityHeaders),
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, {
+    // Buffered until the application's logger takes over; a failed start hands them to StartFailureLogger.
     bufferLogs: true,
+    logger: new StartFailureLogger(),
     abortOnError: false,
   });
-  if (options.logger !== false) app.useLogger(app.get(Logger));
+  if (options.logger !== false) app.useLogger(new QuietStartLogger(app.get(Logger)));
   app.enableShutdownHooks();
   app.useGlobalFilters(new HttpExceptionFilter());
   app.useGlobalPipes(validationPipe());
