@@ -18,20 +18,31 @@
  * own row objects) run sequentially. Beside each: this process's CPU per request (the server's work,
  * or the driver's for the raw statement), the figure that other work on the machine disturbs least.
  *
+ * Compression (issue 25): the detailed month once more, last, three ways side by side: without
+ * Accept-Encoding, with `gzip` and with `br` (docs/http-conventions.md#compression). The bytes on the
+ * wire are read with node:http (fetch would ask for gzip itself), and each compressed body, decoded
+ * with node:zlib, must equal the plain one. Then ENCODED_REQUESTS sequential requests of each
+ * (autocannon, the header set explicitly, after a few warm-ups): p50, p99, requests/s and the
+ * server's CPU per request; on the loopback the time is the server's cost, not the transfer's.
+ *
  *   BENCH_VIEWS_SECONDS   seconds of each measured run (default 10; the basic and day views: half)
  *   BENCH_VIEWS_WARM_UP   seconds of warm-up before each route (default 5)
  *   BENCH_VIEWS_PROFILE   1: a V8 CPU profile of this process (the server) over the detailed view's
  *                         1-connection run: the top functions by self time, and the profile kept as
  *                         dist/bench/rota-views.cpuprofile
  *   BENCH_VIEWS_KEEP      1: leave the scratch database uvol_bench_rota_views behind
+ *   BENCH_VIEWS_ENCODED_REQUESTS  requests of each encoding of the compression part (default 50,
+ *                         after 10 warm-ups each); 0 skips the part
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { get } from 'node:http';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { WorkerHost } from '@nestjs/bullmq';
 import { ModulesContainer } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
@@ -60,6 +71,10 @@ const SERIES_USERS = 11;
 const SINGLE_USERS = 120;
 const SECONDS = Number(env.BENCH_VIEWS_SECONDS ?? 10);
 const WARM_UP = Number(env.BENCH_VIEWS_WARM_UP ?? 5);
+const ENCODED_REQUESTS = Number(env.BENCH_VIEWS_ENCODED_REQUESTS ?? 50);
+const ENCODED_WARM_UP = 10;
+const ENCODINGS = ['identity', 'gzip', 'br'] as const;
+type Encoding = (typeof ENCODINGS)[number];
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -77,6 +92,17 @@ export interface Latency {
    * sensitive than latency to other work on the machine, so the figure to compare runs by.
    */
   readonly cpuMs: number;
+  /** Requests a second, where the run was a fixed number of requests (its whole duration). */
+  readonly perSecond?: number;
+}
+
+/** The detailed month per encoding (`identity`: no Accept-Encoding). */
+export interface Encoded extends Latency {
+  readonly encoding: Encoding;
+  /** Body bytes on the wire (node:http, before decoding). */
+  readonly wireBytes: number;
+  /** Median time to decode the body in this process, ms (0 for identity). */
+  readonly decodeMs: number;
 }
 
 export interface RotaViewFigures {
@@ -89,6 +115,7 @@ export interface RotaViewFigures {
   readonly basic: Latency;
   readonly day: Latency & { date: string };
   readonly raw: Latency & { rows: number };
+  readonly encoded: readonly Encoded[];
   readonly profile: { file: string; functions: { name: string; ms: number }[]; totalMs: number } | null;
   readonly load: { start: string; end: string };
 }
@@ -104,13 +131,24 @@ async function post(base: string, path: string, body: unknown, token?: string): 
   return answer;
 }
 
-/** `GET url` at `connections` for `seconds` from autocannon in a child process (so it takes no CPU from this one, the server). */
-async function autocannon(url: string, token: string, connections: number, seconds: number): Promise<Latency> {
+/**
+ * `GET url` at `connections` for `seconds` (or for `amount` requests) from autocannon in a child process (so it takes no
+ * CPU from this one, the server); `headers` are sent besides the token.
+ */
+async function autocannon(
+  url: string,
+  token: string,
+  connections: number,
+  seconds: number,
+  { amount, headers = {} }: { amount?: number; headers?: Record<string, string> } = {},
+): Promise<Latency> {
   const cpu = process.cpuUsage();
   const cli = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+  const extra = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`]);
+  const length = amount ? ['-a', String(amount)] : ['-d', String(seconds)];
   const child = spawn(
     process.execPath,
-    [cli, '-j', '-c', String(connections), '-d', String(seconds), '-H', `authorization=Bearer ${token}`, url],
+    [cli, '-j', '-c', String(connections), ...length, '-H', `authorization=Bearer ${token}`, ...extra, url],
     { stdio: ['ignore', 'pipe', 'ignore'] },
   );
   let out = '';
@@ -122,6 +160,7 @@ async function autocannon(url: string, token: string, connections: number, secon
     latency: { p50: number; p99: number };
     requests: { total: number };
     throughput: { total: number };
+    duration: number;
   };
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
   const used = process.cpuUsage(cpu);
@@ -132,7 +171,65 @@ async function autocannon(url: string, token: string, connections: number, secon
     requests: r.requests.total,
     bytes: Math.round(r.throughput.total / requests),
     cpuMs: (used.user + used.system) / 1000 / requests,
+    ...(amount && { perSecond: r.requests.total / r.duration }),
   };
+}
+
+/** One `GET url` through node:http, which adds no Accept-Encoding of its own: the body as it came over the wire. */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ encoding: string; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        if (res.statusCode !== 200) reject(new Error(`${url}: ${res.statusCode}`));
+        else resolve({ encoding: res.headers['content-encoding'] ?? 'identity', body: Buffer.concat(chunks) });
+      });
+    }).on('error', reject);
+  });
+}
+
+/** The detailed month without Accept-Encoding, with gzip and with br: bytes on the wire (checked against the plain body), then times. */
+async function encodings(url: string, token: string): Promise<Encoded[]> {
+  const decode = { identity: (b: Buffer) => b, gzip: gunzipSync, br: brotliDecompressSync };
+  const bodies = new Map<Encoding, { body: Buffer; decodeMs: number }>();
+  for (const encoding of ENCODINGS) {
+    const headers = {
+      authorization: `Bearer ${token}`,
+      ...(encoding !== 'identity' && { 'accept-encoding': encoding }),
+    };
+    const { encoding: got, body } = await rawGet(url, headers);
+    if (got !== encoding) throw new Error(`Accept-Encoding ${encoding}: answered Content-Encoding ${got}`);
+    const times: number[] = [];
+    let decoded = body;
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      decoded = decode[encoding](body);
+      times.push(performance.now() - started);
+    }
+    const plain = bodies.get('identity')?.body;
+    if (plain && !decoded.equals(plain)) throw new Error(`${encoding}: the decoded body differs from the plain one`);
+    bodies.set(encoding, {
+      body,
+      decodeMs:
+        encoding === 'identity'
+          ? 0
+          : percentile(
+              times.sort((a, b) => a - b),
+              50,
+            ),
+    });
+  }
+  const out: Encoded[] = [];
+  for (const encoding of ENCODINGS) {
+    const headers: Record<string, string> = encoding === 'identity' ? {} : { 'accept-encoding': encoding };
+    await autocannon(url, token, 1, 0, { amount: ENCODED_WARM_UP, headers });
+    const latency = await autocannon(url, token, 1, 0, { amount: ENCODED_REQUESTS, headers });
+    const { body, decodeMs } = bodies.get(encoding)!;
+    out.push({ ...latency, encoding, wireBytes: body.length, decodeMs });
+  }
+  return out;
 }
 
 interface World {
@@ -457,6 +554,8 @@ export async function benchRotaViews(log: (line: string) => void = () => undefin
     const day = { ...(await measure(`${w.base}/api/rota/day/${date}`, 1, SECONDS / 2)), date };
     const raw = await rawStatement(url, w);
     log(`raw: p50 ${raw.p50.toFixed(1)} ms (${raw.rows} rows)`);
+    const encoded = ENCODED_REQUESTS > 0 ? await encodings(`${period}&list=detailed`, w.token) : [];
+    for (const e of encoded) log(`detailed, ${e.encoding}: ${e.wireBytes} bytes, p50 ${e.p50} ms`);
     return {
       month: { from: w.from, to: w.to },
       shifts,
@@ -467,6 +566,7 @@ export async function benchRotaViews(log: (line: string) => void = () => undefin
       basic,
       day,
       raw,
+      encoded,
       profile,
       load: {
         start: loadAtStart,
@@ -486,7 +586,29 @@ export async function benchRotaViews(log: (line: string) => void = () => undefin
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const line = (name: string, l: Latency) =>
   `  ${name.padEnd(52)} p50 ${ms(l.p50).padStart(9)}   p99 ${ms(l.p99).padStart(9)}   CPU ${ms(l.cpuMs).padStart(8)}   ` +
-  `${String(l.requests).padStart(5)} requests${l.bytes ? `, ${(l.bytes / 1e6).toFixed(2)} MB each` : ''}\n`;
+  `${String(l.requests).padStart(5)} requests${l.perSecond ? ` (${l.perSecond.toFixed(1)}/s)` : ''}` +
+  `${l.bytes ? `, ${(l.bytes / 1e6).toFixed(2)} MB each` : ''}\n`;
+const ENCODING_NAMES: Record<Encoding, string> = {
+  identity: 'no Accept-Encoding',
+  gzip: 'Accept-Encoding: gzip',
+  br: 'Accept-Encoding: br',
+};
+
+/** The compression part: a line per encoding, the bytes on the wire and the comparison line `rota-views compression: …`. */
+function encodedReport(encoded: readonly Encoded[]): string {
+  if (!encoded.length) return '';
+  const plain = encoded.find((e) => e.encoding === 'identity')!;
+  const size = (e: Encoded) =>
+    `${e.encoding === 'identity' ? 'plain' : e.encoding} ${e.wireBytes.toLocaleString('en-US')}` +
+    (e === plain ? '' : ` (${((e.wireBytes / plain.wireBytes) * 100).toFixed(1)} %, decoded in ${ms(e.decodeMs)})`);
+  return (
+    `Compression of the detailed view, 1 connection, ${plain.requests} sequential requests each after ${ENCODED_WARM_UP} warm-ups\n` +
+    encoded.map((e) => line(`GET …?list=detailed, ${ENCODING_NAMES[e.encoding]}`, e)).join('') +
+    `  bytes on the wire: ${encoded.map(size).join(', ')}; each decoded body equals the plain one\n` +
+    `rota-views compression: bytes ${encoded.map((e) => `${e.encoding} ${e.wireBytes}`).join(', ')}; ` +
+    `p50 ${encoded.map((e) => `${e.encoding} ${e.p50.toFixed(1)} ms`).join(', ')}\n`
+  );
+}
 
 /** The printed figures; the last line is `rota-views: api p50 <ms> ms, raw p50 <ms> ms, ratio <api/raw>` (issue 15). */
 export function rotaViewsReport(f: RotaViewFigures): string {
@@ -500,6 +622,7 @@ export function rotaViewsReport(f: RotaViewFigures): string {
     line('GET /api/rota/period?list=basic, 1 connection', f.basic) +
     line(`GET /api/rota/day/${f.day.date}, 1 connection`, f.day) +
     line(`raw pg statement (${f.raw.rows} rows), sequential`, f.raw) +
+    encodedReport(f.encoded) +
     (p
       ? `CPU profile of the server over the detailed view's 1-connection run (${p.file}; ${p.totalMs.toFixed(0)} ms busy), self time\n` +
         p.functions
