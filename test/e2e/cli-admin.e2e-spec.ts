@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
@@ -191,6 +191,33 @@ describe('npm run cli: help, errors and the users: commands', () => {
             `^users:hold: The embedded database in .* is in use by process ${process.pid}\\. Stop that process first`,
           ),
         );
+      },
+      SLOW,
+    );
+
+    it(
+      'a missing or broken file is refused before the database is opened: at once, even while another process holds it',
+      async () => {
+        // Issue 25, item 6: a mistyped path with npm start running was reported as "database in use", after seconds.
+        const dataDir = join(env.config.dataDir, 'held');
+        mkdirSync(join(dataDir, 'pglite'), { recursive: true });
+        writeFileSync(join(dataDir, 'pglite', 'owner.pid'), String(process.pid));
+        const embedded = { DATA_DIR: dataDir, DATABASE_URL: '' };
+        let started = Date.now();
+        oneLine(
+          await runCli(env, ['provision', join(dataDir, 'mistyped.json')], embedded),
+          2,
+          /^provision: cannot read .*mistyped\.json: no such file$/,
+        );
+        expect(Date.now() - started).toBeLessThan(3_000);
+        started = Date.now();
+        oneLine(
+          await runCli(env, ['users:add', 'riverside', file('half.json', '{"users": [')], embedded),
+          2,
+          /^users:add: .*half\.json is not JSON: /,
+        );
+        expect(Date.now() - started).toBeLessThan(3_000);
+        expect(existsSync(join(dataDir, 'pglite', 'PG_VERSION'))).toBe(false);
       },
       SLOW,
     );

@@ -1,5 +1,5 @@
 import { catalogue as commands, type CommandInfo } from './commands/catalogue.js';
-import { UsageError } from './usage.js';
+import { InputError, UsageError } from './usage.js';
 
 /** What the arguments ask for: a help text, or a command to run with its arguments. */
 export type Invocation = { readonly help: string } | { readonly name: string; readonly args: string[] };
@@ -39,6 +39,7 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Invocat
   try {
     await command.check?.(args);
   } catch (err) {
+    if (err instanceof InputError) throw new InputError(`${first}: ${err.message}`);
     if (err instanceof UsageError) throw new UsageError(`${first}: ${err.message} (${hint(first)})`);
     throw err;
   }

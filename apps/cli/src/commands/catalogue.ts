@@ -1,4 +1,5 @@
 import { UsageError } from '../usage.js';
+import { readJson } from './input.js';
 
 /**
  * What the command line knows about each command before it loads the application: its usage,
@@ -71,6 +72,9 @@ export const catalogue: Record<string, CommandInfo> = {
     usage: 'provision <file>',
     summary: 'create an organisation with its teams, role profiles, categories and users from a JSON file',
     arity: [1, 1],
+    async check([path]) {
+      await readJson(path!);
+    },
     help: lines(
       'Brings an organisation up from a provisioning file (its format: docs/provisioning.md). The whole file is',
       "checked first, and every problem is reported in one run, each naming its place in the file and the entry's",
@@ -95,6 +99,9 @@ export const catalogue: Record<string, CommandInfo> = {
     usage: 'users:add <slug> <file>',
     summary: 'add users (and their roles) to an existing organisation from a JSON file',
     arity: [2, 2],
+    async check([, path]) {
+      await readJson(path!);
+    },
     help: lines(
       "Adds users, with their roles, to the organisation <slug>, with provisioning's checks, all reported in one",
       'run: each entry as in a provisioning file\'s "users", keys and addresses used twice, a second factor without',

@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
 import { Checkpoints, ProjectionRegistry, ProjectionReplayer } from '#app/event-store';
@@ -19,6 +19,7 @@ import {
 import { bucketProblem, copyFilesToBucket, describeS3Error, s3Client } from '#app/files';
 import { APP_CONFIG, type AppConfig, QueueAdmin, runMigrationsLocked } from '#app/platform';
 import { Failure, UsageError } from '../usage.js';
+import { readJson } from './input.js';
 import { replayProgress } from './progress.js';
 
 /** Where a command writes: its result on `out` (stdout), everything else on `err` (stderr). */
@@ -29,26 +30,6 @@ export interface Io {
 
 /** A command's work, once the application is up (its usage and help: catalogue.ts). */
 export type Run = (app: INestApplicationContext, args: readonly string[], io: Io) => Promise<void>;
-
-/** A JSON file, or the one-line reason it cannot be used (exit 2). */
-async function readJson(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why =
-      { ENOENT: 'no such file', EACCES: 'permission denied', EPERM: 'permission denied', EISDIR: 'it is a folder' }[
-        code ?? ''
-      ] ?? (err as Error).message;
-    throw new UsageError(`cannot read ${path}: ${why}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`${path} is not JSON: ${(err as Error).message}`);
-  }
-}
 
 const json = (value: unknown) => `${JSON.stringify(value)}\n`;
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
