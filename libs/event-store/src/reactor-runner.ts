@@ -173,6 +173,7 @@ export class ReactorRunner implements OnApplicationBootstrap, BeforeApplicationS
       const states = await Promise.all(ids.map((id) => queue.getJobState(id)));
       const completed = ids.filter((_, i) => states[i] === 'completed');
       const missing = ids.filter((_, i) => states[i] === 'unknown');
+      await this.clearOrphans(queue, missing);
       await this.owed.done(reactor.name, completed);
       done += completed.length;
       const events = missing.length ? await this.owed.events(missing) : [];
@@ -185,6 +186,16 @@ export class ReactorRunner implements OnApplicationBootstrap, BeforeApplicationS
       if (ids.length < REOFFER_PAGE) break;
     }
     return { reoffered, done };
+  }
+
+  /**
+   * A queue that lost its keys one by one (eviction, a partial delete) may keep a job's data without
+   * its state: BullMQ adds nothing for an id it still holds, so the job would never run again. Such
+   * orphans go first; BullMQ's own sweep checks each one atomically, so a job that is in a state is kept.
+   */
+  private async clearOrphans(queue: Queue, missing: readonly string[]): Promise<void> {
+    const kept = await Promise.all(missing.map((id) => queue.getJob(id)));
+    if (kept.some(Boolean)) await queue.removeOrphanedJobs();
   }
 
   queueOf(reactor: Reactor): Queue {

@@ -166,6 +166,41 @@ describe('reactors', () => {
     expect(n).toBe(0);
   }, 60_000);
 
+  // Redis only: on BullMQ's PostgreSQL backend a job's data and state are one row.
+  (process.env.TEST_REDIS_URL ? it : it.skip)(
+    'offers again an owed job whose data the queue kept without its state (keys lost one by one)',
+    async () => {
+      const type = `test.Orphan${randomUUID().slice(0, 6)}`;
+      const [appended] = await append(type, 1);
+      const id = appended!.events[0]!.eventId;
+      const reactor: Reactor = {
+        name: `orphan-${type}`,
+        queue: QUEUE,
+        handles: [type],
+        toJob: (e) => ({ name: 'deliver', data: { eventId: e.eventId } }),
+      };
+      const db = ctx.app.get(DataSource);
+      await db.query(
+        `INSERT INTO reactor_owed_jobs (reactor, event_id, recorded_at) VALUES ($1, $2, now() - interval '1 minute')`,
+        [reactor.name, id],
+      );
+      // Offered as a delayed job, then its place in the delayed set lost: the job's hash stays, in no state.
+      await ctx.queue.add('deliver', { eventId: id }, { jobId: id, delay: 3_600_000 });
+      const redis = await (
+        ctx.queue.getBackend() as unknown as { client: Promise<{ zrem(k: string, m: string): Promise<number> }> }
+      ).client;
+      expect(await redis.zrem(ctx.queue.keys.delayed!, id)).toBe(1);
+      expect(await ctx.queue.getJobState(id)).toBe('unknown');
+      expect(await ctx.queue.getJob(id)).toBeDefined();
+
+      expect(await ctx.runner.reoffer(reactor)).toEqual({ reoffered: 1, done: 0 });
+      await until(async () => (await ctx.queue.getJobState(id)) === 'completed', 'the job run again');
+      expect(processed.filter((p) => p === id)).toHaveLength(1);
+      expect(await ctx.runner.reoffer(reactor)).toEqual({ reoffered: 0, done: 1 });
+    },
+    60_000,
+  );
+
   (process.env.TEST_PG_ADMIN_URL ? it : it.skip)('sees an event whose transaction commits late, once', async () => {
     const type = `test.Late${randomUUID().slice(0, 6)}`;
     const seen: string[] = [];
