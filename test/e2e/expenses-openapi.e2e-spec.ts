@@ -106,7 +106,10 @@ describe('OpenAPI document: expenses and claims (issue 11, item 7)', () => {
   const resolve = (schema: Schema | undefined): Schema | undefined =>
     schema?.$ref ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema;
 
-  /** Every place under `schema` (through refs, once each) typed a bare object: no properties, no allOf/oneOf/anyOf, no additionalProperties. */
+  /**
+   * Every place under `schema` (through refs, once each) typed a bare object: no properties, no
+   * allOf/oneOf/anyOf, no additionalProperties.
+   */
   function bareObjects(schema: Schema | undefined, at: string, seen = new Set<string>()): string[] {
     if (!schema) return [];
     if (schema.$ref) {
@@ -118,7 +121,10 @@ describe('OpenAPI document: expenses and claims (issue 11, item 7)', () => {
     const found: string[] = [];
     const composed = [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])];
     const open = typeof schema.additionalProperties === 'object' || schema.additionalProperties === true;
-    if (schema.type === 'object' && !schema.properties && !composed.length && !open) found.push(at);
+    // `{ type: object, nullable: true, enum: [null] }` is the null alternative of a nullable record
+    // (libs/platform/src/http/openapi-document.ts), not a bare object.
+    const onlyNull = schema.enum !== undefined && schema.enum.every((v) => v === null);
+    if (schema.type === 'object' && !schema.properties && !composed.length && !open && !onlyNull) found.push(at);
     for (const [name, property] of Object.entries(schema.properties ?? {}))
       found.push(...bareObjects(property, `${at}.${name}`, seen));
     for (const part of composed) found.push(...bareObjects(part, at, seen));
