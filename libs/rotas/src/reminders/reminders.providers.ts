@@ -6,7 +6,10 @@ import { ReminderPlanProcessor, ReminderProcessor, Reminders, ReminderTick } fro
 import { REMINDER_PLANS, ROTA_REMINDERS } from './reminders.reactor.js';
 import { ReminderReconciler } from './reminders.reconciler.js';
 
-/** Shift reminders in the worker: the plan and reminder queues, both processors (the reactor: RotasModule), the tick, and their reads (the outbox sends each once). */
+/**
+ * Shift reminders in the worker: the plan and reminder queues, both processors (the reactor:
+ * RotasModule), the tick, and their reads (the outbox sends each once).
+ */
 export const REMINDER_WORKER: { imports: (DynamicModule | Type<unknown>)[]; providers: Provider[] } = {
   imports: [BullModule.registerQueue({ name: REMINDER_PLANS }, { name: ROTA_REMINDERS }), OutboxModule],
   providers: [ReminderPlanProcessor, ReminderProcessor, Reminders, ReminderTick, ReminderQueries, ReminderReconciler],
