@@ -1,6 +1,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
+import { isDependencyError } from '#app/platform';
 import { Deliveries } from './deliveries.js';
 import { DeliveryQueue, type DrainJob, WEBHOOKS_QUEUE } from './delivery-queue.js';
 import { LEASE_MS, WebhookSender } from './sender.js';
@@ -37,9 +38,9 @@ export class DeliveryProcessor extends WorkerHost {
       await Promise.all(
         batch.map((d) =>
           // A bug or a lost database leaves the lease to run out; the sweep offers the delivery again.
-          this.sender
-            .attempt(d)
-            .catch((err: Error) => this.logger.error(`webhook ${d.id}: ${err.stack ?? err.message}`)),
+          this.sender.attempt(d).catch((err: Error) => {
+            if (!isDependencyError(err)) this.logger.error(`webhook ${d.id}: ${err.stack ?? err.message}`);
+          }),
         ),
       );
       if (Date.now() >= until) {

@@ -1,4 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { isDependencyError } from '#app/platform';
 import { Deliveries } from './deliveries.js';
 import { DeliveryQueue } from './delivery-queue.js';
 
@@ -37,7 +38,8 @@ export class DeliverySweep implements OnApplicationBootstrap, OnModuleDestroy {
     try {
       for (const endpointId of await this.deliveries.endpointsDue()) await this.queue.wake(endpointId);
     } catch (err) {
-      this.logger.warn(`webhook sweep: ${(err as Error).message}; next in ${SWEEP_MS} ms`);
+      // An outage is the dependency monitor's to log, once each way (docs/http-conventions.md#dependency-outages).
+      if (!isDependencyError(err)) this.logger.warn(`webhook sweep: ${(err as Error).message}; next in ${SWEEP_MS} ms`);
     }
   }
 }
