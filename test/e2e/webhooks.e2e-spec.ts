@@ -574,10 +574,11 @@ describe('a worker killed while a delivery is in flight', () => {
     await eventually(() => held().length >= 2, 90_000);
     expect(held().map((r) => r.headers['webhook-id'])).toEqual(held().map(() => id));
     await eventually(async () => {
+      // The restarted service may still answer an error (503 while it connects): ask again.
       const list = (await (await api('GET', `/api/webhooks/${endpointId}/deliveries`)).json()) as {
-        data: { id: string; status: string }[];
+        data?: { id: string; status: string }[];
       };
-      return list.data.some((d) => d.id === id && d.status === 'delivered');
+      return Array.isArray(list.data) && list.data.some((d) => d.id === id && d.status === 'delivered');
     }, 30_000);
   }, 240_000);
 });
