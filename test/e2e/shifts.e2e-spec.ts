@@ -42,6 +42,7 @@ describe('shifts: booking (docs/rota-domain.md#booking-rules)', () => {
   const http = () => request(app.getHttpServer());
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
   const racers = Array.from({ length: 10 }, (_, i) => `racer${i}`);
+  const rush = Array.from({ length: 16 }, (_, i) => `rush${i}`);
   const user = (key: string, permissions: string[], teams: string[], more: object = {}) =>
     userFile(key, permissions, teams, { name: `${key} name`, ...more });
   const refused = (send: () => request.Test, status: number) => expectRefused(ds, send, status);
@@ -106,6 +107,7 @@ describe('shifts: booking (docs/rota-domain.md#booking-rules)', () => {
         { key: 'shop', name: 'Shop', parent: 'north' },
         { key: 'van', name: 'Van', parent: 'north' },
         { key: 'race', name: 'Race', parent: 'north' },
+        { key: 'rush', name: 'Rush', parent: 'north' },
         { key: 'same', name: 'Same day', parent: 'north' },
         { key: 'south', name: 'South' },
         { key: 'locked', name: 'Locked', parent: 'north' },
@@ -119,17 +121,27 @@ describe('shifts: booking (docs/rota-domain.md#booking-rules)', () => {
         user('held', [], ['shop'], { status: 'on_hold' }),
         user('southvol', [], ['south']),
         ...racers.map((r) => user(r, [], ['race'])),
+        ...rush.map((r) => user(r, [], ['rush'])),
       ],
     });
     hill = await provision(
       app,
       hillsideFile([user('other', ['manage-rotas'], ['t'], { domain: 'hillside' })], { timezone: ZONE, features: [] }),
     );
-    Object.assign(tokens, await logInAll(app, ['boss', 'shifter', 'vol', 'vol2', 'held', 'southvol', ...racers]));
+    Object.assign(
+      tokens,
+      await logInAll(app, ['boss', 'shifter', 'vol', 'vol2', 'held', 'southvol', ...racers, ...rush]),
+    );
     tokens.other = await logIn(app, 'other@hillside.example');
     rotas.shop = await seedRota('boss', org.teams.shop!, 'Shop', everyDay);
     rotas.van = await seedRota('boss', org.teams.van!, 'Van', everyDay);
     rotas.race = await seedRota('boss', org.teams.race!, 'Race', everyDay);
+    rotas.rush = await seedRota(
+      'boss',
+      org.teams.rush!,
+      'Rush',
+      allDay.map((t) => ({ ...t, ideal: 16, max: 20 })),
+    );
     rotas.same = await seedRota('boss', org.teams.same!, 'Same day', allDay, { allow_same_day_add: false });
     rotas.theirs = await seedRota('other', hill.teams.t!, 'Theirs', everyDay);
   }, 120_000);
@@ -463,6 +475,19 @@ describe('shifts: booking (docs/rota-domain.md#booking-rules)', () => {
       [rotas.race, d],
     );
     expect(n).toBe(1);
+  });
+
+  it('rush: sixteen volunteers booking one rota-day at once all get their 201, none a 409 (they queue on the day, docs/adr/0011)', async () => {
+    const d = plusDays(today, 22);
+    const results = await Promise.all(
+      rush.map((r) => book(r, shift('rush', org.users[r]!, `${d} 09:00`, `${d} 10:00`))),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(16).fill(201));
+    const [{ n }] = await ds.query(
+      `SELECT count(*)::int AS n FROM rota_shifts WHERE rota_id = $1 AND date = $2 AND status = 'booked'`,
+      [rotas.rush, d],
+    );
+    expect(n).toBe(16);
   });
 
   it('races: ten overlapping bookings of one user on two rotas at once book exactly one', async () => {

@@ -17,9 +17,14 @@ import type {
   NewEvent,
   StatesOf,
   StoredEvent,
+  StatesByName,
   StreamAppend,
   StreamEvents,
+  StreamReads,
+  Write,
+  Written,
 } from './event.types.js';
+import { lockGates, sortedGates } from './gate-locks.js';
 import { InlineProjections } from './inline-projections.js';
 import { LOCKS } from './locks.js';
 import { pendingEvent } from './pending-event.js';
@@ -56,7 +61,7 @@ export class EventStore {
     internalsOf = (store) => ({
       transaction: (work) => store.transaction(work),
       append: (tx, appends, metadata) => store.append(tx, appends, metadata),
-      commit: async (append, metadata = {}) => (await store.write([append], metadata))[0]!,
+      commit: async (append, metadata = {}) => (await store.appendNow([append], metadata))[0]!,
     });
   }
 
@@ -77,7 +82,7 @@ export class EventStore {
    * so it may also throw a domain error: nothing is appended. No events: nothing is written.
    *
    * One read, then one statement for the events and their projection rows where the store can
-   * (see `write`); how it writes is the store's business and never limits what a projection may do.
+   * (see `appendNow`); how it writes is the store's business and never limits what a projection may do.
    * `options.expect` skips the read (`Unread`).
    */
   async handle<S, E = StoredEvent>(
@@ -93,7 +98,7 @@ export class EventStore {
         : this.fold(evolve, await this.prepared.query<EventRow>(READ_STREAM, [streamId]));
       const events = await decide(state);
       if (events.length === 0) return { streamId, nextExpectedVersion: version, events: [], state };
-      const [result] = await this.write(
+      const [result] = await this.appendNow(
         [{ streamId, expectedVersion: options.expect ?? version, events }],
         options.metadata ?? {},
         gates,
@@ -157,7 +162,7 @@ export class EventStore {
       if (d.events.length > 0)
         appends.push({ streamId: d.streamId, expectedVersion: stream.expect ?? stream.version, events: d.events });
     }
-    const written = appends.length > 0 ? await this.write(appends, options.metadata ?? {}, gates) : [];
+    const written = appends.length > 0 ? await this.appendNow(appends, options.metadata ?? {}, gates) : [];
     return streams.map(
       (s) =>
         written.find((w) => w.streamId === s.streamId) ?? {
@@ -168,6 +173,92 @@ export class EventStore {
     );
   }
 
+  /**
+   * A write described as data (`Write`, docs/adr/0011-declarative-writes.md): gates, facts, named
+   * streams and a pure decision. With gates or facts it runs in one transaction that takes the
+   * gates first; without, it is `handleMany`'s one-statement write. The store alone runs it again
+   * after a lost race (a stream that moved, a deadlock, a ConcurrencyError from the decision), up to
+   * `retries` times, then answers 409. Given a function, the store calls it for every attempt: a
+   * write whose gates or streams come from reads made before it (a series' occurrences) plans again.
+   */
+  async write<F = undefined, R extends StreamReads = StreamReads>(
+    write: Write<F, R> | (() => Promise<Write<F, R>>),
+  ): Promise<Written<F, R>> {
+    let retries = typeof write === 'function' ? WRITE_RETRIES : (write.retries ?? WRITE_RETRIES);
+    const written = await this.retrying(
+      () => retries,
+      async () => {
+        const spec = typeof write === 'function' ? await write() : write;
+        retries = spec.retries ?? WRITE_RETRIES;
+        const locked = !!spec.facts || (spec.gates?.advance?.length ?? 0) + (spec.gates?.hold?.length ?? 0) > 0;
+        return locked ? this.writeLocked(spec) : this.writeUnlocked(spec);
+      },
+    );
+    for (const r of written.appended) this.metrics?.eventsAppended(r.events);
+    return written;
+  }
+
+  private async writeUnlocked<F, R extends StreamReads>(spec: Write<F, R>): Promise<Written<F, R>> {
+    const facts = undefined as F;
+    const streams = typeof spec.streams === 'function' ? spec.streams(facts) : spec.streams;
+    const read = await this.readNamed(streams, (text, params) => this.prepared.query<EventRow>(text, params));
+    const appends = appendsOf(streams, read.versions, spec.decide(read.states, facts));
+    const appended = appends.length > 0 ? await this.writeOnce(appends, spec.metadata ?? {}, null) : [];
+    return { facts, states: read.states, appended, events: eventsOf(appended) };
+  }
+
+  private async writeLocked<F, R extends StreamReads>(spec: Write<F, R>): Promise<Written<F, R>> {
+    let decided: Written<F, R> | undefined;
+    try {
+      await this.transaction(async (tx) => {
+        const query = <T>(text: string, params?: readonly unknown[]) =>
+          tx.query(text, params as unknown[]).catch(deadlockAsConflict('write')) as Promise<T[]>;
+        await lockGates(query, sortedGates(spec.gates));
+        const facts = spec.facts ? await spec.facts({ query }) : (undefined as F);
+        const streams = typeof spec.streams === 'function' ? spec.streams(facts) : spec.streams;
+        const read = await this.readNamed(streams, query<EventRow>);
+        const appends = appendsOf(streams, read.versions, spec.decide(read.states, facts));
+        decided = { facts, states: read.states, appended: [], events: [] };
+        // Nothing to append: roll the gates back too, so a write that did nothing leaves no trace.
+        if (appends.length === 0) throw NOTHING_TO_WRITE;
+        const appended = await this.append(tx, appends, spec.metadata ?? {}, null, { projectionsLocked: true });
+        decided = { ...decided, appended, events: eventsOf(appended) };
+      });
+    } catch (error) {
+      if (error !== NOTHING_TO_WRITE) throw error;
+    }
+    return decided!;
+  }
+
+  /** The named streams' states and versions, read in one query (those with `expect` are not read). */
+  private async readNamed<R extends StreamReads>(
+    streams: R,
+    query: (text: string, params: unknown[]) => Promise<EventRow[]>,
+  ): Promise<{ states: StatesByName<R>; versions: Map<string, number> }> {
+    const states: Record<string, unknown> = {};
+    const versions = new Map<string, number>();
+    const ids = new Set<string>();
+    for (const [name, s] of Object.entries(streams)) {
+      if (ids.has(s.streamId)) throw new Error(`EventStore.write: stream ${s.streamId} is named twice`);
+      if (!s.expect && !s.evolve) throw new Error(`EventStore.write: stream ${s.streamId} needs evolve or expect`);
+      ids.add(s.streamId);
+      states[name] = null;
+    }
+    const read = Object.entries(streams).filter(([, s]) => !s.expect);
+    if (read.length > 0) {
+      const rows = await query(READ_STREAMS, [read.map(([, s]) => s.streamId)]);
+      const rowsOf = new Map<string, EventRow[]>();
+      for (const row of rows)
+        (rowsOf.get(row.stream_id) ?? rowsOf.set(row.stream_id, []).get(row.stream_id)!).push(row);
+      for (const [name, s] of read) {
+        const folded = this.fold(s.evolve!.bind(s) as Evolve<unknown, never>, rowsOf.get(s.streamId) ?? []);
+        states[name] = folded.state;
+        versions.set(s.streamId, folded.version);
+      }
+    }
+    return { states: states as StatesByName<R>, versions };
+  }
+
   /** A stream's rows folded with `evolve`, and the version to append at. */
   private fold<S, E>(evolve: Evolve<S, E>, rows: readonly EventRow[]): { state: S | null; version: number } {
     let state: S | null = null;
@@ -176,12 +267,13 @@ export class EventStore {
   }
 
   /** `work`, run again after a lost race up to `retries` more times (HandleOptions.retries). */
-  private async retrying<T>(retries: number | undefined, work: () => Promise<T>): Promise<T> {
+  private async retrying<T>(retries: number | undefined | (() => number), work: () => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await work();
       } catch (error) {
-        if (!(error instanceof ConcurrencyError) || attempt >= (retries ?? 0)) throw error;
+        const limit = typeof retries === 'function' ? retries() : (retries ?? 0);
+        if (!(error instanceof ConcurrencyError) || attempt >= limit) throw error;
         // A little jitter, so the losers of one race do not meet again on the next round.
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 3 * (attempt + 1)));
       }
@@ -240,22 +332,24 @@ export class EventStore {
    * projections there, so a client reads its own write. All streams go in one insert (a stream
    * named twice appends twice, one insert per repetition), in id order, and the 'any' streams are
    * locked in id order, so two commands touching the same pair of streams cannot deadlock.
-   * The store's own fallback for writes that cannot be one statement (`write`).
+   * The store's own fallback for writes that cannot be one statement (`appendNow`).
    */
   private async append(
     tx: EntityManager,
     appends: readonly StreamAppend[],
     metadata: EventMetadata = {},
     gates: GateRead | null = null,
+    options: { projectionsLocked?: boolean } = {},
   ): Promise<AppendResult[]> {
     if (!tx.queryRunner?.isTransactionActive) throw new Error('EventStore.append needs a transaction');
     // Appends at 'any' read the stream's latest version and append after it, so they queue per
     // stream; their locks come with the projections lock, in one order, so they cannot deadlock.
     const anyStreams = [...new Set(appends.filter((a) => a.expectedVersion === 'any').map((a) => a.streamId))].sort();
-    await tx.query(
-      `SELECT pg_advisory_xact_lock_shared(${LOCKS.projections})${anyStreams.map((_, i) => `, pg_advisory_xact_lock(${LOCKS.stream(`$${i + 1}`)})`).join('')}`,
-      anyStreams,
-    );
+    if (!options.projectionsLocked || anyStreams.length > 0)
+      await tx.query(
+        `SELECT pg_advisory_xact_lock_shared(${LOCKS.projections})${anyStreams.map((_, i) => `, pg_advisory_xact_lock(${LOCKS.stream(`$${i + 1}`)})`).join('')}`,
+        anyStreams,
+      );
     if (gates) await this.passGates(tx, gates);
     const stored = await this.storedIds(tx, appends);
     const recordedAt = new Date();
@@ -293,7 +387,7 @@ export class EventStore {
    * know in advance ('any'), idempotency keys (they need a read), projections that cannot share the
    * statement (InlineProjections.plan), and while a replay holds the projections lock for its swap.
    */
-  private async write(
+  private async appendNow(
     appends: readonly StreamAppend[],
     metadata: EventMetadata,
     gates: GateRead | null = null,
@@ -548,6 +642,35 @@ export class EventStore {
     return results;
   }
 }
+
+/** Lost races a `write` runs again after, by default: losing one takes a stream edited meanwhile. */
+export const WRITE_RETRIES = 5;
+
+/** Thrown inside a locked write's transaction to roll it back when the decision appends nothing. */
+const NOTHING_TO_WRITE = Symbol('nothing to write');
+
+/** The appends of a write's decision: only to its named streams, each at the version read (or its `expect`). */
+function appendsOf(streams: StreamReads, versions: ReadonlyMap<string, number>, decided: readonly StreamEvents[]) {
+  const named = new Map(Object.values(streams).map((s) => [s.streamId, s]));
+  const seen = new Set<string>();
+  const appends: StreamAppend[] = [];
+  for (const d of decided) {
+    const stream = named.get(d.streamId);
+    if (!stream) throw new Error(`EventStore.write: the decision appends to ${d.streamId}, which it did not name`);
+    if (seen.has(d.streamId)) throw new Error(`EventStore.write: the decision names ${d.streamId} twice`);
+    seen.add(d.streamId);
+    if (d.events.length > 0)
+      appends.push({
+        streamId: d.streamId,
+        expectedVersion: stream.expect ?? versions.get(d.streamId) ?? 0,
+        events: d.events,
+      });
+  }
+  return appends;
+}
+
+const eventsOf = (appended: readonly AppendResult[]): StoredEvent[] =>
+  appended.flatMap((a) => a.events).sort((a, b) => a.position - b.position);
 
 /** Streams in one order everywhere (code points, not locale), so concurrent writers lock them alike. */
 const byStreamId = (a: StreamAppend, b: StreamAppend) =>

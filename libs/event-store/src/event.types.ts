@@ -121,3 +121,56 @@ export type StatesOf<T extends readonly HandledStream[]> = {
 export interface Handled<S> extends AppendResult {
   readonly state: S | null;
 }
+
+/** One stream a `Write` reads and folds (`evolve`), or names without reading (`expect`). */
+export interface StreamRead<S = unknown, E = never> {
+  readonly streamId: string;
+  // A method, so a stream's own evolve (typed by its events) fits any record of streams.
+  evolve?(state: S | null, event: E): S | null;
+  readonly expect?: Unread;
+}
+
+/** The streams of a write, by name: the decision sees their states under the same names. */
+export type StreamReads = Readonly<Record<string, StreamRead<any, any>>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The folded state of each named stream (null: no events yet, or not read). */
+export type StatesByName<R extends StreamReads> = {
+  readonly [K in keyof R]: R[K] extends { evolve(state: never, event: never): infer S } ? S : null;
+};
+
+/** SQL inside a write's transaction: what a facts read may use (it must not open a connection of its own). */
+export interface WriteQuery {
+  query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+/**
+ * A write described as data (docs/adr/0011-declarative-writes.md), run by `EventStore.write`:
+ * 1. `gates`: named locks taken first, in one sorted order (`advance` exclusive, `hold` shared),
+ *    and kept until the write commits: writers that share a gate queue, they do not fail;
+ * 2. `facts`: one read of what the rules need beyond the streams (read tables), inside the write's
+ *    transaction, so it sees every writer that passed the gates before this one;
+ * 3. `streams`: read and folded by name (a function of the facts when the facts say which);
+ * 4. `decide`: pure, over the states and the facts; it returns the events of each stream;
+ * 5. the append, at the versions read, with the projections' rows, in the same transaction.
+ * A stream that moved meanwhile (a writer that passes no gate of this one) or a deadlock is a lost
+ * race: the store alone runs the whole write again, up to `retries` times, then answers 409.
+ * Without gates or facts this is `handleMany`'s one-statement write.
+ */
+export interface Write<F, R extends StreamReads> {
+  readonly gates?: Gates;
+  readonly facts?: (db: WriteQuery) => Promise<F>;
+  readonly streams: R | ((facts: F) => R);
+  readonly decide: (states: StatesByName<R>, facts: F) => readonly StreamEvents[];
+  readonly metadata?: EventMetadata;
+  /** Runs after a lost race (default WRITE_RETRIES). */
+  readonly retries?: number;
+}
+
+/** What `EventStore.write` did: the facts and states it decided on, and each stream's append. */
+export interface Written<F, R extends StreamReads> {
+  readonly facts: F;
+  readonly states: StatesByName<R>;
+  readonly appended: readonly AppendResult[];
+  /** Every event appended, in log order. */
+  readonly events: readonly StoredEvent[];
+}

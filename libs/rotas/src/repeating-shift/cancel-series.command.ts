@@ -5,9 +5,8 @@ import { NotFoundError } from '#app/platform';
 import { checkBookingAccess } from '../domain/booking-rules.js';
 import { streamOf } from '../rotas.events.js';
 import { RotasPolicy } from '../rotas.policy.js';
-import { BOOKING_RETRIES } from '../shift/book-shifts.command.js';
 import { BookingFactsReader } from '../shift/booking-facts.js';
-import { assertListed, replanning } from '../shift/change-shift.command.js';
+import { assertListed } from '../shift/change-shift.command.js';
 import { evolve as evolveShift, type ShiftState } from '../shift/shift.js';
 import { ownerOf } from '../shift/shift-changes.js';
 import { bookingCaller } from '../shift/shift-decisions.js';
@@ -30,7 +29,7 @@ export class CancelSeriesCommand extends Command<void> {
  * 403 when its rota is not seen), its rota and the access rules (403), and its occurrences from
  * today on. Then one append over the series' stream and theirs. No gate (cancellations only free
  * places); the series' stream orders it against the worker's generation, and an occurrence the
- * worker booked between the read and the decision makes it read again (replanning).
+ * worker booked between the read and the decision makes the store plan the write again (PlanMoved).
  */
 @CommandHandler(CancelSeriesCommand)
 export class CancelSeriesHandler implements ICommandHandler<CancelSeriesCommand> {
@@ -57,28 +56,28 @@ export class CancelSeriesHandler implements ICommandHandler<CancelSeriesCommand>
       user: ownerOf(row.userId),
       caller: bookingCaller({ reach }, rota.teamId),
     });
-    await replanning(async () => {
+    const pick = (rows: ShiftRow[], now: number) => rows.filter((s) => Date.parse(s.start) > now);
+    await this.store.write(async () => {
       const now = Date.now();
-      const pick = (rows: ShiftRow[]) => rows.filter((s) => Date.parse(s.start) > now);
-      const occurrences = pick(await this.shifts.ofSeries(caller, seriesId, today));
-      const streams: HandledStream[] = [
-        { streamId: streamOf.series(seriesId), evolve: evolveSeries },
-        ...occurrences.map((o) => ({ streamId: streamOf.shift(o.id), evolve: evolveShift })),
-      ];
-      await this.store.handleMany(
-        streams,
-        async (states) => {
-          await assertListed(this.shifts, caller, seriesId, today, occurrences, pick);
-          const [series, ...shifts] = states as (SeriesState | ShiftState | null)[];
-          return decideCancelSeries(
-            series as SeriesState | null,
-            shifts as (ShiftState | null)[],
+      const occurrences = pick(await this.shifts.ofSeries(caller, seriesId, today), now);
+      return {
+        // Read after the series' own lock (its stream): an occurrence the worker booked since the list makes the store plan again.
+        facts: (db) => assertListed(this.shifts, db, caller, seriesId, today, occurrences, (rows) => pick(rows, now)),
+        streams: {
+          series: { streamId: streamOf.series(seriesId), evolve: evolveSeries },
+          ...Object.fromEntries(
+            occurrences.map((o) => [o.id, { streamId: streamOf.shift(o.id), evolve: evolveShift }]),
+          ),
+        },
+        decide: (states) =>
+          decideCancelSeries(
+            states.series as SeriesState | null,
+            occurrences.map((o) => (states as Record<string, unknown>)[o.id] as ShiftState | null),
             { reach },
             { rota, today, now },
-          );
-        },
-        { metadata: metadataOf(caller), retries: BOOKING_RETRIES },
-      );
+          ),
+        metadata: metadataOf(caller),
+      };
     });
   }
 }

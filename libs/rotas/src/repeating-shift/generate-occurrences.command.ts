@@ -4,7 +4,6 @@ import { OrganisationFactsReader } from '#app/identity';
 import type { Tenant } from '#app/platform';
 import { RotaIds } from '../next-id.js';
 import { gateOf, type RepeatingShiftEvent, streamOf } from '../rotas.events.js';
-import { BOOKING_RETRIES } from '../shift/book-shifts.command.js';
 import { BookingFactsReader } from '../shift/booking-facts.js';
 import { datesTouched } from '../shift/shift-times.js';
 import { type ChunkPlan, decideGeneration, type GenerationEvent, planChunk } from './generation.js';
@@ -46,7 +45,7 @@ const STALE_PLANS = 20;
  * - an occurrence date is considered once, after generatedUntil, so it is booked at most once per
  *   series. Event ids come from the cause (`cause.identify`, keyed by series and date), so even an
  *   attempt deciding the same chunk again appends nothing the store already holds.
- * The rota, the user and their shifts are read inside the decision, after the gates.
+ * The rota and the user's shifts are the write's facts, read after the gates (docs/adr/0011).
  */
 @CommandHandler(GenerateOccurrencesCommand)
 export class GenerateOccurrencesHandler implements ICommandHandler<GenerateOccurrencesCommand> {
@@ -107,42 +106,54 @@ export class GenerateOccurrencesHandler implements ICommandHandler<GenerateOccur
     const timed = plan.occurrences.filter((o) => o.times !== null);
     const ids = await this.ids.many('shift', timed.length);
     const shiftIds = new Map(timed.map((o, i) => [o.date, ids[i]!]));
-    const gates = {
-      advance: timed.flatMap((o) => [
-        gateOf.rotaDay(series.rotaId, o.date),
-        ...datesTouched(o.times!, zone).map((d) => gateOf.userDay(series.userId, d)),
-      ]),
-      hold: [gateOf.rotaCalendar(series.rotaId)],
-    };
-    const streams = [
-      { streamId: streamOf.series(series.id), evolve },
-      ...timed.map((o) => ({ streamId: streamOf.shift(shiftIds.get(o.date)!), expect: 'no_stream' as const })),
-    ];
-    const from = new Date(Math.min(...timed.map((o) => Date.parse(o.times!.start))));
-    const to = new Date(Math.max(...timed.map((o) => Date.parse(o.times!.end))));
-    const results = await this.store.handleMany(
-      streams,
-      async ([state]) => {
-        const [rotas, bookers, userShifts] = timed.length
-          ? await Promise.all([
-              this.facts.rotas(tenant, [series.rotaId], zone),
-              this.facts.bookers(tenant, [series.userId]),
-              this.facts.shiftsOfUsers(tenant, [series.userId], from, to),
-            ])
-          : [new Map(), new Map(), []];
-        const events = decideGeneration(state as SeriesState | null, plan, {
-          zone,
-          rota: rotas.get(series.rotaId),
-          booker: bookers.get(series.userId),
-          userShifts,
-          shiftIds,
-          now: Date.now(),
-        });
-        return this.streamsOf(cause, series.id, plan, events);
+    const bookers = timed.length ? await this.facts.bookers(tenant, [series.userId]) : new Map();
+    const written = await this.store.write({
+      gates: {
+        advance: timed.flatMap((o) => [
+          gateOf.rotaDay(series.rotaId, o.date),
+          ...datesTouched(o.times!, zone).map((d) => gateOf.userDay(series.userId, d)),
+        ]),
+        hold: [gateOf.rotaCalendar(series.rotaId)],
       },
-      { metadata: cause.metadata, gates, retries: BOOKING_RETRIES },
-    );
-    return results[0]!.events.length > 0;
+      facts: async (db) =>
+        timed.length
+          ? this.facts.read(
+              db,
+              tenant,
+              {
+                rotaIds: [series.rotaId],
+                users: {
+                  ids: [series.userId],
+                  from: new Date(Math.min(...timed.map((o) => Date.parse(o.times!.start)))),
+                  to: new Date(Math.max(...timed.map((o) => Date.parse(o.times!.end)))),
+                },
+              },
+              zone,
+            )
+          : null,
+      streams: {
+        series: { streamId: streamOf.series(series.id), evolve },
+        ...Object.fromEntries(
+          timed.map((o) => [o.date, { streamId: streamOf.shift(shiftIds.get(o.date)!), expect: 'no_stream' as const }]),
+        ),
+      },
+      decide: (states, facts) =>
+        this.streamsOf(
+          cause,
+          series.id,
+          plan,
+          decideGeneration(states.series as SeriesState | null, plan, {
+            zone,
+            rota: facts?.rotas.get(series.rotaId),
+            booker: bookers.get(series.userId),
+            userShifts: facts?.userShifts ?? [],
+            shiftIds,
+            now: Date.now(),
+          }),
+        ),
+      metadata: cause.metadata,
+    });
+    return written.events.some((e) => e.streamId === streamOf.series(series.id));
   }
 
   /** Each event on its stream, with ids derived from the cause, keyed by series and date (stable across attempts). */

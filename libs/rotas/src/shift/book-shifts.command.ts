@@ -39,17 +39,13 @@ export class BookShiftsCommand extends Command<number[]> {
   }
 }
 
-/** Bookings lose a race to a concurrent one at most this often before answering 409. */
-export const BOOKING_RETRIES = 4;
-
 /**
  * `POST /api/rota/shifts` (decideBookShifts). Before the write: the organisation's zone and today,
  * every item's times and recurrence (all problems of every item in one 422), the caller's reach and
- * the ids. Then one append of every shift (and series) stream, through the gates of each rota-day
- * and user-day the shifts touch, holding each rota's calendar gate (docs/adr/0008): the rota, the
- * users and the shifts that could clash are read inside the decision, after the gates, so a
- * concurrent booking that commits first makes this one lose and decide again (`retries`), and the
- * loser of the last place gets the 422 of rule 6 or 7.
+ * the ids, the users' standing. Then one write (docs/adr/0011): the gates of each rota-day and
+ * user-day the shifts touch, each rota's calendar held; the rotas and the shifts that could clash
+ * read after them, so concurrent bookings queue on a shared day and the second to the last place
+ * gets the 422 of rule 6 or 7; every shift (and series) stream appended together.
  */
 @CommandHandler(BookShiftsCommand)
 export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
@@ -112,45 +108,49 @@ export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
     });
     const rotaIds = [...new Set(items.map((i) => i.rotaId))];
     const userIds = [...new Set(items.map((i) => i.userId))];
-    const gates = {
-      advance: items.flatMap((i) => [
-        gateOf.rotaDay(i.rotaId, i.times.date),
-        ...datesTouched(i.times, zone).map((d) => gateOf.userDay(i.userId, d)),
-      ]),
-      hold: rotaIds.map(gateOf.rotaCalendar),
-    };
-    const streams = items.flatMap((i) => [
-      { streamId: streamOf.shift(i.shiftId), expect: 'no_stream' as const },
-      ...(i.series ? [{ streamId: streamOf.series(i.series.id), expect: 'no_stream' as const }] : []),
-    ]);
+    const bookers = await this.facts.bookers(caller, userIds);
     const from = new Date(Math.min(...items.map((i) => Date.parse(i.times.start))));
     const to = new Date(Math.max(...items.map((i) => Date.parse(i.times.end))));
-    await this.store.handleMany(
-      streams,
-      async () => {
-        const [rotas, bookers, userShifts, rotaDays] = await Promise.all([
-          this.facts.rotas(caller, rotaIds, zone),
-          this.facts.bookers(caller, userIds),
-          this.facts.shiftsOfUsers(caller, userIds, from, to),
-          this.facts.onRotaDays(
-            caller,
-            items.map((i) => ({ rotaId: i.rotaId, date: i.times.date })),
-          ),
-        ]);
+    await this.store.write({
+      gates: {
+        advance: items.flatMap((i) => [
+          gateOf.rotaDay(i.rotaId, i.times.date),
+          ...datesTouched(i.times, zone).map((d) => gateOf.userDay(i.userId, d)),
+        ]),
+        hold: rotaIds.map(gateOf.rotaCalendar),
+      },
+      facts: (db) =>
+        this.facts.read(
+          db,
+          caller,
+          {
+            rotaIds,
+            users: { ids: userIds, from, to },
+            days: items.map((i) => ({ rotaId: i.rotaId, date: i.times.date })),
+          },
+          zone,
+        ),
+      streams: Object.fromEntries(
+        items.flatMap((i) => [
+          [`shift ${i.shiftId}`, { streamId: streamOf.shift(i.shiftId), expect: 'no_stream' as const }],
+          ...(i.series
+            ? [[`series ${i.series.id}`, { streamId: streamOf.series(i.series.id), expect: 'no_stream' as const }]]
+            : []),
+        ]),
+      ),
+      decide: (_, facts) => {
         // Another organisation's rota, or none: 404 (docs/http-conventions.md#tenancy), before any rule.
-        if (rotaIds.some((id) => !rotas.has(id))) throw new NotFoundError('Rota');
+        if (rotaIds.some((id) => !facts.rotas.has(id))) throw new NotFoundError('Rota');
         return decideBookShifts(items, {
           organisationId: caller.organisationId,
-          rotas,
+          ...facts,
           bookers,
           reach,
-          userShifts,
-          rotaDays,
           now: Date.now(),
         });
       },
-      { metadata: metadataOf(caller), gates, retries: BOOKING_RETRIES },
-    );
+      metadata: metadataOf(caller),
+    });
     return shiftIds;
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { WriteQuery } from '#app/event-store';
 import { Teams } from '#app/identity';
-import { type Tenant, tenantScope, tenantSql } from '#app/platform';
+import { sql, type Tenant, tenantScope, tenantSql } from '#app/platform';
 import type { BookedSpan, BookingRota } from '../domain/booking-rules.js';
 import type { Timeline } from '../domain/timeslot-timeline.js';
 
@@ -17,9 +18,25 @@ export interface Booker {
   readonly seen: ReadonlySet<number>;
 }
 
+/** What a booking, a move or a generated occurrence asks of the read tables (all optional). */
+export interface BookingFactsQuery {
+  readonly rotaIds: readonly number[];
+  /** Booked shifts of these users, any rota, that overlap [from, to). */
+  readonly users?: { readonly ids: readonly number[]; readonly from: Date; readonly to: Date };
+  /** Booked shifts on each (rota, date). */
+  readonly days?: readonly { readonly rotaId: number; readonly date: string }[];
+}
+
+/** The rotas by id, the users' booked spans, and the booked spans of each rota-day keyed `rotaId date`. */
+export interface BookingFacts {
+  readonly rotas: Map<number, RotaForBooking>;
+  readonly userShifts: BookedSpan[];
+  readonly rotaDays: Map<string, BookedSpan[]>;
+}
+
 type RotaRow = {
-  id: string;
-  team_id: string;
+  id: number;
+  team_id: number;
   name: string;
   start_date: string;
   end_date: string | null;
@@ -35,21 +52,49 @@ type RotaRow = {
   require_full_timeslot: boolean;
 };
 
-type SpanRow = { id: string; user_id: string; rota_id: string; date: string; starts_at: Date; ends_at: Date };
+type SpanRow = { id: number; user_id: number; rota_id: number; date: string; starts_at: string; ends_at: string };
 
 const spanOf = (r: SpanRow): BookedSpan => ({
   id: Number(r.id),
   userId: Number(r.user_id),
   rotaId: Number(r.rota_id),
   date: r.date,
-  start: r.starts_at.getTime(),
-  end: r.ends_at.getTime(),
+  start: Date.parse(r.starts_at),
+  end: Date.parse(r.ends_at),
 });
 
+/** The one mapping of a `rotas` row to what the booking rules read. */
+export const rotaForBooking = (r: RotaRow, zone: string): RotaForBooking => ({
+  id: Number(r.id),
+  teamId: Number(r.team_id),
+  name: r.name,
+  zone,
+  calendar: {
+    start_date: r.start_date,
+    end_date: r.end_date,
+    archived: r.archived,
+    closed_dates: new Set(r.closed_dates),
+    timeline: r.timeline,
+  },
+  selfManage: r.self_manage,
+  requireFullTimeslot: r.require_full_timeslot,
+  restrictedByRole: r.restricted_by_role,
+  roleProfileIds: r.role_profile_ids.map(Number),
+  allowSameDayAdd: r.allow_same_day_add,
+  allowSameDayEdit: r.allow_same_day_edit,
+  allowSameDayCancel: r.allow_same_day_cancel,
+});
+
+const ROTA_COLUMNS = sql.raw(`r.id, r.team_id, r.name, r.start_date::text AS start_date, r.end_date::text AS end_date,
+  r.archived, r.closed_dates, r.timeline, r.self_manage, r.allow_same_day_add, r.allow_same_day_cancel,
+  r.allow_same_day_edit, r.restricted_by_role, r.role_profile_ids, r.require_full_timeslot`);
+const SPAN_COLUMNS = sql.raw(`s.id, s.user_id, s.rota_id, s.date::text AS date, s.starts_at, s.ends_at`);
+
 /**
- * The reads of a booking decision, tenant-scoped. The clash reads (`shiftsOfUsers`, `onRotaDays`)
- * and the rota are what the gates protect: handlers call them inside the store's decision, after the
- * gates were read (docs/adr/0008-booking-gates.md).
+ * The reads of the booking rules, tenant-scoped. `read` is one statement for the rotas and the
+ * shifts that could clash; writes call it as their `facts`, inside the write after its gates, so it
+ * sees every booking that passed them first (docs/adr/0011-declarative-writes.md). The users'
+ * standing (identity's) is not gated and is read before the write.
  */
 @Injectable()
 export class BookingFactsReader {
@@ -58,70 +103,39 @@ export class BookingFactsReader {
     private readonly teams: Teams,
   ) {}
 
+  async read(db: WriteQuery, tenant: Tenant, ask: BookingFactsQuery, zone: string): Promise<BookingFacts> {
+    const users = ask.users && ask.users.ids.length > 0 ? ask.users : null;
+    const days = ask.days ?? [];
+    const userSpans = users
+      ? sql`SELECT ${SPAN_COLUMNS} FROM rota_shifts s WHERE ${tenantScope('s')} AND s.status = 'booked'
+          AND s.user_id = ANY(${[...new Set(users.ids)]}::bigint[])
+          AND s.starts_at < ${users.to.toISOString()}::timestamptz AND s.ends_at > ${users.from.toISOString()}::timestamptz`
+      : sql`SELECT ${SPAN_COLUMNS} FROM rota_shifts s WHERE false AND ${tenantScope('s')}`;
+    const daySpans = sql`SELECT ${SPAN_COLUMNS} FROM rota_shifts s WHERE ${tenantScope('s')} AND s.status = 'booked'
+        AND s.rota_id = ANY(${[...new Set(days.map((d) => d.rotaId))]}::bigint[])
+        AND s.date = ANY(${[...new Set(days.map((d) => d.date))]}::date[])`;
+    const q = tenantSql(tenant)`SELECT
+        (SELECT coalesce(json_agg(r), '[]') FROM (SELECT ${ROTA_COLUMNS} FROM rotas r
+          WHERE ${tenantScope('r')} AND r.id = ANY(${[...new Set(ask.rotaIds)]}::bigint[])) r) AS rotas,
+        (SELECT coalesce(json_agg(s), '[]') FROM (${userSpans}) s) AS user_shifts,
+        (SELECT coalesce(json_agg(s), '[]') FROM (${daySpans}) s) AS day_shifts`;
+    const [row] = await db.query<{ rotas: RotaRow[]; user_shifts: SpanRow[]; day_shifts: SpanRow[] }>(q.text, q.values);
+    const rotaDays = new Map<string, BookedSpan[]>(days.map((d) => [`${d.rotaId} ${d.date}`, []]));
+    for (const span of row!.day_shifts.map(spanOf)) rotaDays.get(`${span.rotaId} ${span.date}`)?.push(span);
+    return {
+      rotas: new Map(row!.rotas.map((r) => [Number(r.id), rotaForBooking(r, zone)])),
+      userShifts: row!.user_shifts.map(spanOf),
+      rotaDays,
+    };
+  }
+
+  /** The rotas alone, outside any write (a cancellation's rules read no clash). */
   async rotas(tenant: Tenant, ids: readonly number[], zone: string): Promise<Map<number, RotaForBooking>> {
     if (ids.length === 0) return new Map();
-    const q = tenantSql(
-      tenant,
-    )`SELECT r.id, r.team_id, r.name, r.start_date::text AS start_date, r.end_date::text AS end_date, r.archived, r.closed_dates, r.timeline,
-        r.self_manage, r.allow_same_day_add, r.allow_same_day_cancel, r.allow_same_day_edit, r.restricted_by_role, r.role_profile_ids, r.require_full_timeslot
-       FROM rotas r WHERE ${tenantScope('r')} AND r.id = ANY(${ids}::bigint[])`;
-    const rows: RotaRow[] = await this.dataSource.query(q.text, q.values);
-    return new Map(
-      rows.map((r) => [
-        Number(r.id),
-        {
-          id: Number(r.id),
-          teamId: Number(r.team_id),
-          name: r.name,
-          zone,
-          calendar: {
-            start_date: r.start_date,
-            end_date: r.end_date,
-            archived: r.archived,
-            closed_dates: new Set(r.closed_dates),
-            timeline: r.timeline,
-          },
-          selfManage: r.self_manage,
-          requireFullTimeslot: r.require_full_timeslot,
-          restrictedByRole: r.restricted_by_role,
-          roleProfileIds: r.role_profile_ids.map(Number),
-          allowSameDayAdd: r.allow_same_day_add,
-          allowSameDayEdit: r.allow_same_day_edit,
-          allowSameDayCancel: r.allow_same_day_cancel,
-        },
-      ]),
-    );
+    return (await this.read(this.dataSource, tenant, { rotaIds: ids }, zone)).rotas;
   }
 
   bookers(tenant: Tenant, userIds: readonly number[]): Promise<Map<number, Booker>> {
     return this.teams.bookersOf(tenant, [...new Set(userIds)]);
-  }
-
-  /** Booked shifts of `userIds` on any rota that overlap [from, to). */
-  async shiftsOfUsers(tenant: Tenant, userIds: readonly number[], from: Date, to: Date): Promise<BookedSpan[]> {
-    if (userIds.length === 0) return [];
-    const q = tenantSql(
-      tenant,
-    )`SELECT s.id, s.user_id, s.rota_id, s.date::text AS date, s.starts_at, s.ends_at FROM rota_shifts s
-      WHERE ${tenantScope('s')} AND s.status = 'booked' AND s.user_id = ANY(${[...new Set(userIds)]}::bigint[])
-        AND s.starts_at < ${to.toISOString()}::timestamptz AND s.ends_at > ${from.toISOString()}::timestamptz`;
-    return ((await this.dataSource.query(q.text, q.values)) as SpanRow[]).map(spanOf);
-  }
-
-  /** Booked shifts on each (rota, date) asked for, keyed `rotaId date`. */
-  async onRotaDays(
-    tenant: Tenant,
-    days: readonly { rotaId: number; date: string }[],
-  ): Promise<Map<string, BookedSpan[]>> {
-    const byDay = new Map<string, BookedSpan[]>(days.map((d) => [`${d.rotaId} ${d.date}`, []]));
-    if (days.length === 0) return byDay;
-    const q = tenantSql(
-      tenant,
-    )`SELECT s.id, s.user_id, s.rota_id, s.date::text AS date, s.starts_at, s.ends_at FROM rota_shifts s
-      WHERE ${tenantScope('s')} AND s.status = 'booked' AND s.rota_id = ANY(${[...new Set(days.map((d) => d.rotaId))]}::bigint[])
-        AND s.date = ANY(${[...new Set(days.map((d) => d.date))]}::date[])`;
-    for (const span of ((await this.dataSource.query(q.text, q.values)) as SpanRow[]).map(spanOf))
-      byDay.get(`${span.rotaId} ${span.date}`)?.push(span);
-    return byDay;
   }
 }

@@ -1,7 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { EventStore, type HandledStream } from '#app/event-store';
+import { EventStore, type StreamRead, type WriteQuery } from '#app/event-store';
 import { type Caller, metadataOf, OrganisationFactsReader } from '#app/identity';
-import { ConflictError, NotFoundError, type Tenant, ValidationError } from '#app/platform';
+import { NotFoundError, type Tenant, ValidationError } from '#app/platform';
 import { type BookingAction, checkBookingAccess } from '../domain/booking-rules.js';
 import { type RecurrenceInput, seriesPastCalendar, validateRecurrence } from '../domain/series-dates.js';
 import { toFieldErrors } from '../domain/refusals.js';
@@ -10,8 +10,7 @@ import { gateOf, streamOf } from '../rotas.events.js';
 import { type CallerReach, RotasPolicy } from '../rotas.policy.js';
 import { evolve as evolveSeries, type SeriesState } from '../repeating-shift/repeating-shift.js';
 import { RepeatingShiftQueries } from '../repeating-shift/repeating-shift.queries.js';
-import { BOOKING_RETRIES } from './book-shifts.command.js';
-import { BookingFactsReader, type RotaForBooking } from './booking-facts.js';
+import { type BookingFacts, BookingFactsReader, type RotaForBooking } from './booking-facts.js';
 import { evolve as evolveShift, type ShiftState } from './shift.js';
 import {
   type ChangePlan,
@@ -50,28 +49,13 @@ export class ChangeShiftCommand extends Command<void> {
 }
 
 /**
- * `work` again after PlanMoved: the streams and gates a change lists are fixed before its decision,
- * so when the streams show another plan (the series was split, generation booked occurrences the
- * list misses), the handler reads and plans again, up to BOOKING_RETRIES more times (then 409).
- */
-export async function replanning<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await work();
-    } catch (error) {
-      if (!(error instanceof PlanMoved)) throw error;
-      if (attempt >= BOOKING_RETRIES)
-        throw new ConflictError('The shift’s series kept changing while this request was decided; try again.');
-    }
-  }
-}
-
-/**
- * The occurrences listed before a decision still cover those booked now: throws PlanMoved when an
- * occurrence appeared since (the worker generated it), so the change plans again with it.
+ * The occurrences listed before a write still cover those booked now (read inside the write, after
+ * its gates): throws PlanMoved when an occurrence appeared since (the worker generated it), so the
+ * store plans the write again with it.
  */
 export async function assertListed(
   shifts: ShiftQueries,
+  db: WriteQuery,
   tenant: Tenant,
   seriesId: number,
   fromDate: string,
@@ -79,7 +63,7 @@ export async function assertListed(
   pick: (rows: ShiftRow[]) => ShiftRow[],
 ): Promise<void> {
   const known = new Set(listed.map((s) => s.id));
-  if (pick(await shifts.ofSeries(tenant, seriesId, fromDate)).some((s) => !known.has(s.id))) throw new PlanMoved();
+  if (pick(await shifts.ofSeries(tenant, seriesId, fromDate, db)).some((s) => !known.has(s.id))) throw new PlanMoved();
 }
 
 /** The 404 / 403s before anything else: the shift (seen), its rota and the caller's right to act on the user's shifts there. */
@@ -102,11 +86,11 @@ export async function shiftToChange(
 /**
  * `PUT /api/rota/shifts/{id}` (decideChangeShift). Before the write: the shift (404 / 403), the
  * access rules (403), the times and the plan (422), the later occurrences a recurring edit acts
- * on, and a new series id when one starts. Then one append over the shift's stream, its series',
- * the new series' and each later occurrence's, through the gates of every rota-day and user-day the
- * new times touch, holding the rota's calendar gate (docs/adr/0008): the rota, the user and the
- * shifts that could clash are read inside the decision, after the gates, and a lost race decides
- * again (`retries`). Cancelling occurrences moves no gate (cancellations only free places).
+ * on, and a new series id when one starts. Then one write (docs/adr/0011) over the shift's stream,
+ * its series', the new series' and each later occurrence's, through the gates of every rota-day and
+ * user-day the new times touch, holding the rota's calendar gate: the rota and the shifts that could
+ * clash are read after the gates. The write is planned again by the store when an occurrence
+ * appeared meanwhile (PlanMoved). Cancelling occurrences moves no gate (they only free places).
  */
 @CommandHandler(ChangeShiftCommand)
 export class ChangeShiftHandler implements ICommandHandler<ChangeShiftCommand> {
@@ -126,7 +110,7 @@ export class ChangeShiftHandler implements ICommandHandler<ChangeShiftCommand> {
       this.policy.reach(caller),
     ]);
     let newSeriesId: number | null = null;
-    await replanning(async () => {
+    await this.store.write(async () => {
       const { row } = await shiftToChange(this.shifts, this.facts, caller, reach, 'edit', shiftId, zone);
       const times = parseShiftTimes(change, zone);
       throwIfPastCalendar(change, times, zone);
@@ -137,7 +121,10 @@ export class ChangeShiftHandler implements ICommandHandler<ChangeShiftCommand> {
         ignoreOnHold: change.ignoreOnHold,
         confirmRoleRestriction: change.confirmRoleRestriction,
       };
-      const series = row.seriesId === null ? null : await this.series.row(caller, row.seriesId);
+      const [series, bookers] = await Promise.all([
+        row.seriesId === null ? null : this.series.row(caller, row.seriesId),
+        this.facts.bookers(caller, [row.userId]),
+      ]);
       const plan = planChange(row, series, request);
       if ((plan.kind === 'split' || plan.kind === 'start') && newSeriesId === null)
         newSeriesId = await this.ids.next('series');
@@ -149,42 +136,51 @@ export class ChangeShiftHandler implements ICommandHandler<ChangeShiftCommand> {
       const tod = timesOfDayOf(times);
       const moves = plan.kind === 'retime' ? later.flatMap((o) => occurrenceAt(o.date, tod, zone) ?? []) : [];
       const spans = [times, ...moves];
-      const gates = {
-        advance: spans.flatMap((t) => [
-          gateOf.rotaDay(row.rotaId, t.date),
-          ...datesTouched(t, zone).map((d) => gateOf.userDay(row.userId, d)),
-        ]),
-        hold: [gateOf.rotaCalendar(row.rotaId)],
-      };
-      const streams: HandledStream[] = [
-        { streamId: streamOf.shift(row.id), evolve: evolveShift },
-        ...(seriesId === null ? [] : [{ streamId: streamOf.series(seriesId), evolve: evolveSeries }]),
-        ...(plan.kind === 'split' || plan.kind === 'start'
-          ? [{ streamId: streamOf.series(newSeriesId!), expect: 'no_stream' as const }]
-          : []),
-        ...later.map((o) => ({ streamId: streamOf.shift(o.id), evolve: evolveShift })),
-      ];
-      const from = new Date(Math.min(...spans.map((t) => Date.parse(t.start))));
-      const to = new Date(Math.max(...spans.map((t) => Date.parse(t.end))));
-      await this.store.handleMany(
-        streams,
-        async (states) => {
-          const [rotas, bookers, userShifts, rotaDays] = await Promise.all([
-            this.facts.rotas(caller, [row.rotaId], zone),
-            this.facts.bookers(caller, [row.userId]),
-            this.facts.shiftsOfUsers(caller, [row.userId], from, to),
-            this.facts.onRotaDays(caller, [{ rotaId: row.rotaId, date: times.date }]),
-            seriesId === null ? undefined : assertListed(this.shifts, caller, seriesId, row.date, later, pick),
+      const hasNew = plan.kind === 'split' || plan.kind === 'start';
+      return {
+        gates: {
+          advance: spans.flatMap((t) => [
+            gateOf.rotaDay(row.rotaId, t.date),
+            ...datesTouched(t, zone).map((d) => gateOf.userDay(row.userId, d)),
+          ]),
+          hold: [gateOf.rotaCalendar(row.rotaId)],
+        },
+        facts: async (db: WriteQuery) => {
+          const [facts] = await Promise.all([
+            this.facts.read(
+              db,
+              caller,
+              {
+                rotaIds: [row.rotaId],
+                users: {
+                  ids: [row.userId],
+                  from: new Date(Math.min(...spans.map((t) => Date.parse(t.start)))),
+                  to: new Date(Math.max(...spans.map((t) => Date.parse(t.end)))),
+                },
+                days: [{ rotaId: row.rotaId, date: times.date }],
+              },
+              zone,
+            ),
           ]);
-          const rota = rotas.get(row.rotaId);
+          if (seriesId !== null) await assertListed(this.shifts, db, caller, seriesId, row.date, later, pick);
+          return facts;
+        },
+        streams: {
+          shift: { streamId: streamOf.shift(row.id), evolve: evolveShift },
+          ...(seriesId !== null && { series: { streamId: streamOf.series(seriesId), evolve: evolveSeries } }),
+          ...(hasNew && { newSeries: { streamId: streamOf.series(newSeriesId!), expect: 'no_stream' as const } }),
+          ...Object.fromEntries(
+            later.map((o) => [`later ${o.id}`, { streamId: streamOf.shift(o.id), evolve: evolveShift }]),
+          ),
+        } as Record<string, StreamRead<ShiftState | SeriesState>>,
+        decide: (states: Record<string, ShiftState | SeriesState | null>, facts: BookingFacts) => {
+          const rota = facts.rotas.get(row.rotaId);
           if (!rota) throw new NotFoundError('Shift');
-          const [shift, ...rest] = states as (ShiftState | SeriesState | null)[];
-          const hasNew = plan.kind === 'split' || plan.kind === 'start';
           return decideChangeShift(
             {
-              shift: shift as ShiftState | null,
-              series: seriesId === null ? null : (rest[0] as SeriesState | null),
-              later: rest.slice((seriesId === null ? 0 : 1) + (hasNew ? 1 : 0)) as (ShiftState | null)[],
+              shift: states.shift as ShiftState | null,
+              series: (states.series ?? null) as SeriesState | null,
+              later: later.map((o) => states[`later ${o.id}`] as ShiftState | null),
             },
             request,
             plan as ChangePlan,
@@ -196,13 +192,13 @@ export class ChangeShiftHandler implements ICommandHandler<ChangeShiftCommand> {
               reach,
               newSeriesId,
               booker: bookers.get(row.userId),
-              userShifts,
-              rotaDayShifts: rotaDays.get(`${row.rotaId} ${times.date}`) ?? [],
+              userShifts: facts.userShifts,
+              rotaDayShifts: facts.rotaDays.get(`${row.rotaId} ${times.date}`) ?? [],
             },
           );
         },
-        { metadata: metadataOf(caller), gates, retries: BOOKING_RETRIES },
-      );
+        metadata: metadataOf(caller),
+      };
     });
   }
 }

@@ -1,3 +1,4 @@
+import { ConcurrencyError } from '#app/event-store';
 import type { StreamEvents } from '#app/event-store';
 import { type FieldErrors, NotFoundError, ValidationError } from '#app/platform';
 import {
@@ -76,10 +77,13 @@ export type ChangePlan =
   | { readonly kind: 'split'; readonly seriesId: number; readonly pattern: SeriesPattern }
   | { readonly kind: 'start'; readonly pattern: SeriesPattern };
 
-/** Thrown when what the streams hold no longer matches the plan the handler listed streams and gates for: it plans again. */
-export class PlanMoved extends Error {
+/**
+ * Thrown when what the streams hold no longer matches the plan the handler listed streams and gates
+ * for: a lost race, so the store plans the write again (docs/adr/0011-declarative-writes.md).
+ */
+export class PlanMoved extends ConcurrencyError {
   constructor() {
-    super('The shift or its series changed while the change was planned.');
+    super('plan', 'the plan the write was listed for');
   }
 }
 

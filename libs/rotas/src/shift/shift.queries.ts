@@ -1,3 +1,4 @@
+import type { WriteQuery } from '#app/event-store';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Caller, type TeamObject, Teams, type UserBase, UserBases } from '#app/identity';
@@ -128,11 +129,18 @@ export class ShiftQueries {
   }
 
   /** Booked shifts of a series from a date on (a recurring edit, a cancelled series). */
-  async ofSeries(tenant: Tenant, seriesId: number, fromDate: string): Promise<ShiftRow[]> {
+  /** A series' booked occurrences from `fromDate` on; `db` is a write's transaction when a write reads them as facts. */
+  async ofSeries(
+    tenant: Tenant,
+    seriesId: number,
+    fromDate: string,
+    db: WriteQuery = this.dataSource,
+  ): Promise<ShiftRow[]> {
     return (
       await this.rows(
         tenant,
         sql`s.series_id = ${seriesId} AND s.status = 'booked' AND s.date >= ${fromDate}::date ORDER BY s.starts_at, s.id`,
+        db,
       )
     ).map(rowOf);
   }
@@ -178,9 +186,9 @@ export class ShiftQueries {
     return Number(row!.n);
   }
 
-  private async rows(tenant: Tenant, where: Sql): Promise<Row[]> {
+  private async rows(tenant: Tenant, where: Sql, db: WriteQuery = this.dataSource): Promise<Row[]> {
     const q = tenantSql(tenant)`SELECT ${COLUMNS} FROM rota_shifts s WHERE ${tenantScope('s')} AND ${where}`;
-    return this.dataSource.query(q.text, q.values);
+    return db.query<Row>(q.text, q.values);
   }
 
   private async toViews(caller: Caller, rows: readonly Row[]): Promise<ShiftView[]> {
