@@ -1,5 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { EventStore, type HandledStream } from '#app/event-store';
+import { EventStore } from '#app/event-store';
 import { type Caller, metadataOf, OrganisationFactsReader } from '#app/identity';
 import { NotFoundError } from '#app/platform';
 import { checkBookingAccess } from '../domain/booking-rules.js';
