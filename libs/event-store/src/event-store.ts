@@ -212,7 +212,7 @@ export class EventStore {
     try {
       await this.transaction(async (tx) => {
         const query = <T>(text: string, params?: readonly unknown[]) =>
-          tx.query(text, params as unknown[]).catch(deadlockAsConflict('write')) as Promise<T[]>;
+          tx.query(text, params as unknown[]) as Promise<T[]>;
         await lockGates(query, sortedGates(spec.gates));
         const facts = spec.facts ? await spec.facts({ query }) : (undefined as F);
         const streams = typeof spec.streams === 'function' ? spec.streams(facts) : spec.streams;
@@ -225,7 +225,8 @@ export class EventStore {
         decided = { ...decided, appended, events: eventsOf(appended) };
       });
     } catch (error) {
-      if (error !== NOTHING_TO_WRITE) throw error;
+      // A deadlock anywhere in the write (its gates, the facts, the projections' rows) lost a race.
+      if (error !== NOTHING_TO_WRITE) deadlockAsConflict('write')(error);
     }
     return decided!;
   }
@@ -693,11 +694,13 @@ const ADVANCE_GATES = `INSERT INTO stream_gates AS g (id, version)
 const CREATE_GATES = `INSERT INTO stream_gates (id, version) SELECT id, 0 FROM unnest($1::text[]) AS t(id) ORDER BY id ON CONFLICT (id) DO NOTHING`;
 const HOLD_GATES = `SELECT id, version FROM stream_gates WHERE id = ANY($1::text[]) ORDER BY id FOR SHARE`;
 
-/** Two writers locking gates in crossed orders (an advance and a hold): Postgres aborts one, which lost a race. */
+/** A deadlock (writers locking rows in crossed orders): Postgres aborts one of them, which lost a race. */
 const deadlockAsConflict =
   (gate: string) =>
   (error: unknown): never => {
-    const code = ((error as { driverError?: { code?: string } }).driverError ?? (error as { code?: string }))?.code;
+    const code = (
+      (error as { driverError?: { code?: string } } | null)?.driverError ?? (error as { code?: string } | null)
+    )?.code;
     throw code === '40P01' ? new ConcurrencyError(gate, 'gate') : error;
   };
 
