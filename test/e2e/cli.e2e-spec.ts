@@ -105,7 +105,6 @@ describe('npm run cli', () => {
     expect(reactors).toEqual([
       'expenses.submission-mail',
       'identity.two-factor-messages',
-      'rotas.misfits',
       'rotas.notifications',
       'rotas.reminders',
       'rotas.series-generation',

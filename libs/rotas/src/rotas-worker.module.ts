@@ -3,41 +3,27 @@ import { RotasModule } from './rotas.module.js';
 import { GENERATION_WORKER } from './repeating-shift/generation.providers.js';
 import { NOTIFICATION_WORKER } from './notifications/notifications.providers.js';
 import { REMINDER_WORKER } from './reminders/reminders.providers.js';
-import { MISFIT_WORKER } from './shift/misfits.providers.js';
 import { SERIES_GENERATION } from './repeating-shift/generation.reactor.js';
 import { SERIES_EXTENSION } from './repeating-shift/series-extension.js';
 import { ROTA_NOTIFICATIONS } from './notifications/notifications.reactor.js';
 import { REMINDER_PLANS, ROTA_REMINDERS } from './reminders/reminders.reactor.js';
-import { ROTA_MISFITS } from './shift/misfits.reactor.js';
 
 /** The context's queues, for the operator's tools (queues:status, the dashboard). */
 export const ROTAS_QUEUES: readonly string[] = [
   SERIES_GENERATION,
   SERIES_EXTENSION,
-  ROTA_MISFITS,
   ROTA_NOTIFICATIONS,
   REMINDER_PLANS,
   ROTA_REMINDERS,
 ];
 
 /**
- * The rota context's worker role: series generation and its daily extension, the cancellation of
- * shifts a rota change leaves behind, and the notification e-mails. Each area lists its queues,
+ * The rota context's worker role: series generation and its daily extension, the notification
+ * e-mails and the reminders. Each area lists its queues,
  * processors and worker-only command handlers in its own providers file.
  */
 @Module({
-  imports: [
-    RotasModule,
-    ...GENERATION_WORKER.imports,
-    ...MISFIT_WORKER.imports,
-    ...NOTIFICATION_WORKER.imports,
-    ...REMINDER_WORKER.imports,
-  ],
-  providers: [
-    ...GENERATION_WORKER.providers,
-    ...MISFIT_WORKER.providers,
-    ...NOTIFICATION_WORKER.providers,
-    ...REMINDER_WORKER.providers,
-  ],
+  imports: [RotasModule, ...GENERATION_WORKER.imports, ...NOTIFICATION_WORKER.imports, ...REMINDER_WORKER.imports],
+  providers: [...GENERATION_WORKER.providers, ...NOTIFICATION_WORKER.providers, ...REMINDER_WORKER.providers],
 })
 export class RotasWorkerModule {}

@@ -11,7 +11,6 @@ import { RotasPolicy } from './rotas.policy.js';
 import { GenerationReactor } from './repeating-shift/generation.reactor.js';
 import { NotificationsReactor } from './notifications/notifications.reactor.js';
 import { RemindersReactor } from './reminders/reminders.reactor.js';
-import { MisfitsReactor } from './shift/misfits.reactor.js';
 import { REPEATING_SHIFT_PROVIDERS } from './repeating-shift/repeating-shift.providers.js';
 import { SHIFT_PROVIDERS } from './shift/shift.providers.js';
 import { SHIFT_PATTERN_PROVIDERS } from './shift-pattern/shift-pattern.providers.js';
@@ -33,7 +32,6 @@ import { VIEW_PROVIDERS } from './views/views.providers.js';
     ...HISTORY_PROVIDERS,
     // Known everywhere (projections:status lists them); only the worker runs them, with the queues it registers.
     GenerationReactor,
-    MisfitsReactor,
     NotificationsReactor,
     RemindersReactor,
   ],

@@ -1,14 +1,14 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { EventStore, type StreamEvents } from '#app/event-store';
-import { type Caller, metadataOf, OrganisationFactsReader, UserBases } from '#app/identity';
+import type { StreamEvents } from '#app/event-store';
+import { type Caller, OrganisationFactsReader, UserBases } from '#app/identity';
 import { isPositiveId } from '#app/platform';
 import { MAX_BULK_ROTAS } from '../domain/rota-rules.js';
 import { RotaIds } from '../next-id.js';
-import { gateOf, type RotaEvent, streamOf } from '../rotas.events.js';
+import { type RotaEvent, streamOf } from '../rotas.events.js';
 import { RotasPolicy } from '../rotas.policy.js';
 import { type BulkActionName, decideBulk, MAX_CONTACT_USERS, ROTA_V2, rotaIdOf } from './bulk.js';
 import { ContactQueries } from './contacts.queries.js';
-import { evolve, type RotaState } from './rota.js';
+import { RotaChanges } from './rota-change.js';
 import { RotaQueries } from './rota.queries.js';
 
 export class BulkActionCommand extends Command<void> {
@@ -32,19 +32,20 @@ export function byRotaStream(events: readonly RotaEvent[]): StreamEvents[] {
   return [...streams].map(([id, list]) => ({ streamId: streamOf.rota(id), events: list }));
 }
 
-/**
- * `POST /api/rotas/bulk`: the caller's reach, the organisation's today and features, and for
- * add_contacts the users and the contact ids are read first; then one decision over every listed
- * rota's stream (handleMany), appended together at the versions read, or nothing (a refusal, or a
- * concurrent change of any of them: 409).
- */
 /** The bulk actions that can leave booked shifts outside the rota. */
 const CALENDAR_ACTIONS: ReadonlySet<BulkActionName> = new Set(['end_date', 'close', 'archive_rotas']);
 
+/**
+ * `POST /api/rotas/bulk`: the caller's reach, the organisation's today and features, and for
+ * add_contacts the users and the contact ids are read first; then one decision over every listed
+ * rota's stream, appended together at the versions read, or nothing (a refusal, or a concurrent
+ * change of any of them: 409). end_date, close and archive_rotas cancel the shifts they leave
+ * outside the rotas, and end the series they cut short, in the same write (RotaChanges).
+ */
 @CommandHandler(BulkActionCommand)
 export class BulkActionHandler implements ICommandHandler<BulkActionCommand> {
   constructor(
-    private readonly store: EventStore,
+    private readonly changes: RotaChanges,
     private readonly policy: RotasPolicy,
     private readonly facts: OrganisationFactsReader,
     private readonly users: UserBases,
@@ -68,11 +69,12 @@ export class BulkActionHandler implements ICommandHandler<BulkActionCommand> {
       contactIds = await this.ids.many('contact', Math.max(0, wanted));
     }
     const nextTeamStarts = action === 'end_date' ? await this.rotas.nextTeamStarts(caller, distinct) : undefined;
-    await this.store.handleMany(
-      distinct.map((id) => ({ streamId: streamOf.rota(id), evolve })),
-      (states) => {
-        const rotas = new Map<number, RotaState>();
-        for (const state of states as (RotaState | null)[]) if (state) rotas.set(state.id, state);
+    await this.changes.write({
+      caller,
+      zone: facts.timezone,
+      rotaIds: distinct,
+      movesCalendars: CALENDAR_ACTIONS.has(action),
+      decide: (rotas) => {
         const events = decideBulk(
           rotas,
           { organisationId: caller.organisationId, action, rotaIds, data },
@@ -87,12 +89,7 @@ export class BulkActionHandler implements ICommandHandler<BulkActionCommand> {
         );
         return byRotaStream(events);
       },
-      // The actions that can leave shifts behind move the rotas' calendar gates (ADR 0008).
-      {
-        metadata: metadataOf(caller),
-        ...(CALENDAR_ACTIONS.has(action) && { gates: { advance: distinct.map(gateOf.rotaCalendar) } }),
-      },
-    );
+    });
   }
 }
 

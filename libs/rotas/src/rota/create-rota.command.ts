@@ -1,12 +1,12 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { EventStore, type HandledStream, type StreamEvents } from '#app/event-store';
-import { type Caller, Hierarchy, metadataOf, Teams, UserBases } from '#app/identity';
+import type { StreamEvents, StreamRead } from '#app/event-store';
+import { type Caller, Hierarchy, OrganisationFactsReader, Teams, UserBases } from '#app/identity';
 import { idSource } from '../domain/timeslot-timeline.js';
 import { RotaIds } from '../next-id.js';
-import { gateOf, streamOf } from '../rotas.events.js';
+import { streamOf } from '../rotas.events.js';
 import { ROTA_PERMISSIONS, RotasPolicy } from '../rotas.policy.js';
 import { ShiftPatternQueries } from '../shift-pattern/shift-pattern.queries.js';
-import { evolve, type RotaState } from './rota.js';
+import { RotaChanges } from './rota-change.js';
 import {
   type CreateRotas,
   decideCreateRotas,
@@ -42,12 +42,15 @@ export class CreateRotasCommand extends Command<number[]> {
  * `rotas` table and their streams read with the team's stream in one query: a create committed in
  * between shows in the team stream as a rota the decision was not given, which is the same lost
  * race (409). Everything else is read before: the pattern, the teams, role profiles and users,
- * and the ids (rotas, timeslots, contacts), drawn whether or not the body is refused.
+ * and the ids (rotas, timeslots, contacts), drawn whether or not the body is refused. A running
+ * rota it ends has its shifts after the end cancelled, and its series ended, in the same write
+ * (RotaChanges).
  */
 @CommandHandler(CreateRotasCommand)
 export class CreateRotasHandler implements ICommandHandler<CreateRotasCommand> {
   constructor(
-    private readonly store: EventStore,
+    private readonly changes: RotaChanges,
+    private readonly organisations: OrganisationFactsReader,
     private readonly policy: RotasPolicy,
     private readonly hierarchy: Hierarchy,
     private readonly teams: Teams,
@@ -62,12 +65,13 @@ export class CreateRotasHandler implements ICommandHandler<CreateRotasCommand> {
     const named = [...new Set(input.teams.map((t) => t.id))];
     const roleProfileIds = [...new Set((input.roleProfiles ?? []).map((r) => r.id))];
     const contactIds = [...new Set((input.contacts ?? []).map((c) => c.id))];
-    const [pattern, ofOrganisation, managed, roleProfiles, users] = await Promise.all([
+    const [pattern, ofOrganisation, managed, roleProfiles, users, { timezone: zone }] = await Promise.all([
       this.patterns.forRota(caller, input.patternId),
       this.teams.existing(caller, named),
       this.hierarchy.teams(caller, ROTA_PERMISSIONS.manage),
       this.teams.roleProfiles(caller, roleProfileIds),
       this.users.displayNames(caller, contactIds),
+      this.organisations.of(caller),
     ]);
     const managedTeams = new Set(managed);
     const teams = named.filter((t) => ofOrganisation.has(t) && managedTeams.has(t));
@@ -78,23 +82,20 @@ export class CreateRotasHandler implements ICommandHandler<CreateRotasCommand> {
       this.ids.many('timeslot', (pattern?.timeslots.length ?? 0) * count),
       this.ids.many('contact', contactIds.length * count),
     ]);
-    const streams: HandledStream[] = [
-      ...teams.map((t) => ({ streamId: streamOf.team(t), evolve: evolveTeam })),
-      ...existing.map((id) => ({ streamId: streamOf.rota(id), evolve })),
-      ...ids.map((id) => ({ streamId: streamOf.rota(id), expect: 'no_stream' as const })),
-    ];
-    await this.store.handleMany(
+    const streams: Record<string, StreamRead<unknown>> = Object.fromEntries([
+      ...teams.map((t) => [`team ${t}`, { streamId: streamOf.team(t), evolve: evolveTeam }]),
+      ...ids.map((id) => [`new ${id}`, { streamId: streamOf.rota(id), expect: 'no_stream' as const }]),
+    ]);
+    await this.changes.write({
+      caller,
+      zone,
+      rotaIds: existing,
       streams,
-      (states) => {
+      decide: (rotaStates, states) => {
         const teamStates = new Map(
           teams
-            .map((t, i) => [t, states[i] as TeamRotasState | null] as const)
+            .map((t) => [t, states[`team ${t}`] as TeamRotasState | null] as const)
             .filter((e): e is [number, TeamRotasState] => e[1] !== null),
-        );
-        const rotaStates = new Map(
-          existing
-            .map((id, i) => [id, states[teams.length + i] as RotaState | null] as const)
-            .filter((e): e is [number, RotaState] => e[1] !== null),
         );
         const events = decideCreateRotas(
           { rotas: rotaStates, teams: teamStates },
@@ -116,9 +117,7 @@ export class CreateRotasHandler implements ICommandHandler<CreateRotasCommand> {
           ).push(event);
         return [...byStream].map(([streamId, streamEvents]) => ({ streamId, events: streamEvents }));
       },
-      // A running team rota this create ends: its calendar gate moves (ADR 0008).
-      { metadata: metadataOf(caller), gates: { advance: existing.map(gateOf.rotaCalendar) } },
-    );
+    });
     return ids;
   }
 }

@@ -1,14 +1,12 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { EventStore } from '#app/event-store';
-import { type Caller, metadataOf, OrganisationFactsReader } from '#app/identity';
+import { type Caller, OrganisationFactsReader } from '#app/identity';
 import { MAX_BULK_ROTAS } from '../domain/rota-rules.js';
 import { RotaIds } from '../next-id.js';
-import { gateOf, streamOf } from '../rotas.events.js';
 import { RotasPolicy } from '../rotas.policy.js';
 import { ShiftPatternQueries } from '../shift-pattern/shift-pattern.queries.js';
 import { byRotaStream } from './bulk-action.command.js';
 import { decideReplace } from './replace-rotas.js';
-import { evolve, type RotaState } from './rota.js';
+import { RotaChanges } from './rota-change.js';
 
 export interface ReplaceRotas {
   readonly name?: string | null;
@@ -30,14 +28,15 @@ export class ReplaceRotasCommand extends Command<void> {
 /**
  * `POST /api/rotas/replace`: the caller's reach, today and the pattern (tenant-scoped, from the
  * `shift_patterns` table) are read first, and the timeslot ids drawn, the pattern's count for each
- * rota; then one decision over every listed rota's stream, appended together or not at all. A
+ * rota; then one decision over every listed rota's stream, appended together or not at all, with
+ * the cancellations of the shifts left outside the new timeslots (RotaChanges). A
  * pattern is never changed after it is made (only archived), so its timeslots read here are the
  * ones it holds at the write.
  */
 @CommandHandler(ReplaceRotasCommand)
 export class ReplaceRotasHandler implements ICommandHandler<ReplaceRotasCommand> {
   constructor(
-    private readonly store: EventStore,
+    private readonly changes: RotaChanges,
     private readonly policy: RotasPolicy,
     private readonly facts: OrganisationFactsReader,
     private readonly patterns: ShiftPatternQueries,
@@ -55,11 +54,11 @@ export class ReplaceRotasHandler implements ICommandHandler<ReplaceRotasCommand>
     const distinct = replace.rotaIds.length <= MAX_BULK_ROTAS ? [...new Set(replace.rotaIds)] : [];
     const usable = pattern && !pattern.archived;
     const timeslotIds = usable ? await this.ids.many('timeslot', distinct.length * pattern.timeslots.length) : [];
-    await this.store.handleMany(
-      distinct.map((id) => ({ streamId: streamOf.rota(id), evolve })),
-      (states) => {
-        const rotas = new Map<number, RotaState>();
-        for (const state of states as (RotaState | null)[]) if (state) rotas.set(state.id, state);
+    await this.changes.write({
+      caller,
+      zone: facts.timezone,
+      rotaIds: distinct,
+      decide: (rotas) => {
         const events = decideReplace(
           rotas,
           {
@@ -74,7 +73,6 @@ export class ReplaceRotasHandler implements ICommandHandler<ReplaceRotasCommand>
         );
         return byRotaStream(events);
       },
-      { metadata: metadataOf(caller), gates: { advance: distinct.map(gateOf.rotaCalendar) } },
-    );
+    });
   }
 }

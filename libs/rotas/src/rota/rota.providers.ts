@@ -1,6 +1,7 @@
 import type { Provider, Type } from '@nestjs/common';
 import { RotasController, RotaTeamsController } from '../http/rotas.controller.js';
 import { CreateRotasHandler } from './create-rota.command.js';
+import { RotaChanges } from './rota-change.js';
 import { RotaQueries } from './rota.queries.js';
 import { RotasProjection } from './rotas.projection.js';
 import { UpdateRotaHandler } from './update-rota.command.js';
@@ -10,6 +11,7 @@ import { UpdateTimeslotsHandler } from './update-timeslots.command.js';
 export const ROTA_PROVIDERS: Provider[] = [
   RotasProjection,
   RotaQueries,
+  RotaChanges,
   CreateRotasHandler,
   UpdateRotaHandler,
   UpdateTimeslotsHandler,

@@ -1,12 +1,11 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { EventStore } from '#app/event-store';
-import { type Caller, metadataOf, OrganisationFactsReader } from '#app/identity';
+import { type Caller, OrganisationFactsReader } from '#app/identity';
 import { idSource } from '../domain/timeslot-timeline.js';
 import { MAX_TIMESLOTS } from '../domain/weekly-timeslots.js';
 import { RotaIds } from '../next-id.js';
-import { gateOf, streamOf } from '../rotas.events.js';
+import { streamOf } from '../rotas.events.js';
 import { RotasPolicy } from '../rotas.policy.js';
-import { evolve } from './rota.js';
+import { RotaChanges } from './rota-change.js';
 import { decideUpdateTimeslots, type UpdateTimeslots } from './rota-decisions.js';
 
 export type UpdateTimeslotsInput = Omit<UpdateTimeslots, 'organisationId'>;
@@ -31,12 +30,13 @@ function sentTimeslots(weekdays: unknown): number {
 /**
  * `PUT /api/rotas/{id}/timeslots` (decideUpdateTimeslots): manage-rotas over the rota's team (404
  * unknown or another organisation's, 403 hidden or not managed); "today" is the organisation
- * zone's; the new timeslots' ids are drawn before the decision.
+ * zone's; the new timeslots' ids are drawn before the decision. The shifts left outside the new
+ * timeslots are cancelled in the same write (RotaChanges).
  */
 @CommandHandler(UpdateTimeslotsCommand)
 export class UpdateTimeslotsHandler implements ICommandHandler<UpdateTimeslotsCommand> {
   constructor(
-    private readonly store: EventStore,
+    private readonly changes: RotaChanges,
     private readonly policy: RotasPolicy,
     private readonly facts: OrganisationFactsReader,
     private readonly ids: RotaIds,
@@ -49,19 +49,21 @@ export class UpdateTimeslotsHandler implements ICommandHandler<UpdateTimeslotsCo
       this.facts.of(caller),
       this.ids.many('timeslot', sentTimeslots(input.weekdays)),
     ]);
-    await this.store.handle(
-      streamOf.rota(rotaId),
-      evolve,
-      (state) => {
+    await this.changes.write({
+      caller,
+      zone: facts.timezone,
+      rotaIds: [rotaId],
+      decide: (rotas) => {
+        const state = rotas.get(rotaId) ?? null;
         this.policy.assertManages(reach, state?.organisationId === caller.organisationId ? state : null);
-        return decideUpdateTimeslots(
+        const events = decideUpdateTimeslots(
           state,
           { ...input, organisationId: caller.organisationId },
+          // A fresh source each attempt: the write may run again (RotaChanges).
           { today: facts.today, newIds: idSource(ids) },
         );
+        return [{ streamId: streamOf.rota(rotaId), events }];
       },
-      // Shifts booked meanwhile hold this gate: they wait for this change, or decide again after it (ADR 0008).
-      { metadata: metadataOf(caller), gates: { advance: [gateOf.rotaCalendar(rotaId)] } },
-    );
+    });
   }
 }

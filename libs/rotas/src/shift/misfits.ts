@@ -1,15 +1,16 @@
 import type { RotaCalendar } from '../domain/rota-calendar.js';
 import { type BookedShift, shiftsThatNoLongerFit } from '../domain/shift-fit.js';
 import { evolve as evolveSeries, type SeriesState } from '../repeating-shift/repeating-shift.js';
-import type { RepeatingShiftEvent, ShiftEvent } from '../rotas.events.js';
+import { calendarOf, evolve as evolveRota, type RotaState } from '../rota/rota.js';
+import type { RepeatingShiftEvent, RotaEvent, ShiftEvent } from '../rotas.events.js';
 import { evolve as evolveShift, type ShiftState } from './shift.js';
 
 /**
- * docs/rota-domain.md#shifts-that-no-longer-fit: what the worker does after a rota change (a timeslot write,
- * a replace, a close, an end date, an archive). Pure: the handler (cancel-misfits.command.ts) reads
- * the rota's stream before and after the change and the streams of the shifts and series it may
- * touch; this decides, one `ShiftCancelled` per shift (ADR 0006) and one `RepeatingShiftEnded` per
- * series the change cuts short.
+ * docs/rota-domain.md#shifts-that-no-longer-fit: what a rota change (a timeslot write, a replace, a
+ * close, an end date, an archive) cancels and ends in its own write. Pure: the write
+ * (rota/rota-change.ts) reads the rotas' streams, the booked shifts' rows and the streams of the
+ * shifts and series the rows point at; this decides, one `ShiftCancelled` per shift (ADR 0006) and
+ * one `RepeatingShiftEnded` per series the change cuts short.
  */
 
 /** The rota events that carry a calendar and can leave booked shifts behind. */
@@ -21,40 +22,25 @@ export const CALENDAR_CHANGES = [
   'rotas.RotaArchived',
 ] as const;
 export type CalendarChangeType = (typeof CALENDAR_CHANGES)[number];
+type CalendarChangeEvent = Extract<RotaEvent, { type: CalendarChangeType }>;
 
-/**
- * A shift event or a series event as the store hands it over, with its position in the log (the
- * events a decision returns have none yet; the specs give and expect both alike).
- */
-export type PositionedShiftEvent = ShiftEvent & { readonly position?: number };
-export type PositionedEvent = PositionedShiftEvent | (RepeatingShiftEvent & { readonly position?: number });
-
-/** A shift, and the log position of the event that last set its times (its booking, or its latest move). */
-export interface TrackedShift extends ShiftState {
-  readonly timesAt: number;
-}
-
-/** A shift stream's fold for this decision: the shift's state and when its times were last decided. */
-export function evolveTrackedShift(state: TrackedShift | null, event: PositionedShiftEvent): TrackedShift | null {
-  const next = evolveShift(state, event);
-  if (!next) return null;
-  const timesSet = event.type === 'rotas.ShiftBooked' || event.type === 'rotas.ShiftMoved';
-  return { ...next, timesAt: timesSet ? (event.position ?? 0) : (state?.timesAt ?? 0) };
-}
+const isCalendarChange = (event: { type: string }): event is CalendarChangeEvent =>
+  (CALENDAR_CHANGES as readonly string[]).includes(event.type);
 
 /** The shifts and series a change may touch, by id. */
 export interface MisfitsState {
-  readonly shifts: ReadonlyMap<number, TrackedShift>;
+  readonly shifts: ReadonlyMap<number, ShiftState>;
   readonly series: ReadonlyMap<number, SeriesState>;
 }
 
-const isShiftEvent = (event: PositionedEvent): event is PositionedShiftEvent => event.type.startsWith('rotas.Shift');
+const isShiftEvent = (event: ShiftEvent | RepeatingShiftEvent): event is ShiftEvent =>
+  event.type.startsWith('rotas.Shift');
 
-/** The fold over several streams (the specs' given); the handler folds each stream alone and joins them (misfitsStateOf). */
-export function evolveMisfits(state: MisfitsState | null, event: PositionedEvent): MisfitsState {
+/** The fold over several streams (the specs' given, and the decision's own events); the write folds each stream alone and joins them (misfitsStateOf). */
+export function evolveMisfits(state: MisfitsState | null, event: ShiftEvent | RepeatingShiftEvent): MisfitsState {
   const { shifts, series } = state ?? { shifts: new Map(), series: new Map() };
   if (isShiftEvent(event)) {
-    const next = evolveTrackedShift(shifts.get(event.data.id) ?? null, event);
+    const next = evolveShift(shifts.get(event.data.id) ?? null, event);
     return { shifts: next ? new Map([...shifts, [next.id, next]]) : shifts, series };
   }
   const next = evolveSeries(series.get(event.data.id) ?? null, event);
@@ -63,7 +49,7 @@ export function evolveMisfits(state: MisfitsState | null, event: PositionedEvent
 
 /** The joined states of separately folded streams. */
 export function misfitsStateOf(
-  shifts: readonly (TrackedShift | null)[],
+  shifts: readonly (ShiftState | null)[],
   series: readonly (SeriesState | null)[],
 ): MisfitsState {
   return {
@@ -72,13 +58,11 @@ export function misfitsStateOf(
   };
 }
 
-/** One rota change, as the job carries it and the rota's stream tells it. */
+/** One rota change, as its event and the rota's stream tell it. */
 export interface CancelMisfits {
   readonly change: CalendarChangeType;
   readonly organisationId: number;
   readonly rotaId: number;
-  /** The change's position in the log: shifts whose times were decided later were checked against it already. */
-  readonly position: number;
   /** The first date the change may alter: shifts before it are not looked at. */
   readonly effectiveFrom: string;
   /** The rota's calendar before the change: only the dates it touched are looked at (shift-fit's dayChanged). */
@@ -101,14 +85,12 @@ export type MisfitEvent = ShiftCancelledEvent | SeriesEndedEvent;
 /**
  * The rota's booked shifts, from `effectiveFrom` on, that have not started and no longer fit the
  * rota after the change (on a date the change touched), each cancelled with shift-fit's reason and
- * its SEQUENCE raised. A shift whose times were set after the change (a booking or move that
- * committed later) passed the booking rules on a calendar that already held the change, so it
- * stays: a late or repeated job never cancels what was decided after it.
+ * its SEQUENCE raised. The change holds the rota's calendar gate while it decides, so no booking
+ * or move of the rota commits meanwhile: the shifts given are all there are (docs/adr/0008).
  *
  * An archive ends the rota's series still running past the archive date (`rota_archived`), and an
  * end date those running past the new end (`ended`), `until` coming down with them so generation is
- * no longer pending past it. Shifts and series already cancelled or ended are left as they are, so
- * a second run decides nothing.
+ * no longer pending past it. Shifts and series already cancelled or ended are left as they are.
  */
 export function decideCancelMisfits(
   state: MisfitsState | null,
@@ -116,7 +98,7 @@ export function decideCancelMisfits(
   context: MisfitsContext,
 ): MisfitEvent[] {
   const { shifts, series } = state ?? {
-    shifts: new Map<number, TrackedShift>(),
+    shifts: new Map<number, ShiftState>(),
     series: new Map<number, SeriesState>(),
   };
   const { organisationId, rotaId } = command;
@@ -126,8 +108,7 @@ export function decideCancelMisfits(
         s.cancelled === null &&
         s.organisationId === organisationId &&
         s.rotaId === rotaId &&
-        s.date >= command.effectiveFrom &&
-        s.timesAt < command.position,
+        s.date >= command.effectiveFrom,
     )
     .sort((a, b) => Date.parse(a.start) - Date.parse(b.start) || a.id - b.id);
   const misfits = shiftsThatNoLongerFit(command.after, candidates.map(bookedShiftOf), {
@@ -176,4 +157,105 @@ function seriesEnded(series: ReadonlyMap<number, SeriesState>, command: CancelMi
       type: 'rotas.RepeatingShiftEnded',
       data: { id: s.id, organisationId: s.organisationId, endDate: end, until: s.until < end ? s.until : end, reason },
     }));
+}
+
+// ---- In the change's write ------------------------------------------------------------------------
+
+/** One calendar change of a write, and its rota's own rule. */
+export interface CalendarChange {
+  readonly command: CancelMisfits;
+  readonly requireFullTimeslot: boolean;
+}
+
+/**
+ * The calendar changes among the events a rota change decided, in order, each with its rota's
+ * calendar before and after it. `rotas`: the rotas as the write read them (a rota not among them,
+ * a new one, has no shifts yet).
+ */
+export function calendarChangesOf(
+  rotas: ReadonlyMap<number, RotaState>,
+  events: readonly RotaEvent[],
+): CalendarChange[] {
+  const current = new Map(rotas);
+  const changes: CalendarChange[] = [];
+  for (const event of events) {
+    if (!isCalendarChange(event)) continue;
+    const before = current.get(event.data.id);
+    const after = before && evolveRota(before, event);
+    if (!before || !after) continue;
+    current.set(after.id, after);
+    changes.push({
+      command: {
+        change: event.type,
+        organisationId: event.data.organisationId,
+        rotaId: after.id,
+        effectiveFrom: event.data.effectiveFrom,
+        before: calendarOf(before),
+        after: calendarOf(after),
+      },
+      requireFullTimeslot: after.requireFullTimeslot,
+    });
+  }
+  return changes;
+}
+
+/** The changed rotas' booked shifts that have not started and their series that have not ended, as the read tables hold them. */
+export interface MisfitRows {
+  readonly shifts: readonly (BookedShift & { readonly rotaId: number })[];
+  readonly series: readonly { readonly id: number; readonly rotaId: number; readonly endDate: string | null }[];
+}
+
+const byRota = <T extends { rotaId: number }>(rows: readonly T[]): Map<number, T[]> => {
+  const grouped = new Map<number, T[]>();
+  for (const r of rows) (grouped.get(r.rotaId) ?? grouped.set(r.rotaId, []).get(r.rotaId)!).push(r);
+  return grouped;
+};
+
+/**
+ * The streams the changes' decision needs: the shifts whose rows no longer fit, and the series an
+ * archive or end date may cut short. Only which streams to read comes from the rows; what is
+ * cancelled is decided on the streams (decideMisfits).
+ */
+export function misfitStreams(
+  changes: readonly CalendarChange[],
+  rows: MisfitRows,
+  context: Pick<MisfitsContext, 'zone' | 'now'>,
+): { shifts: number[]; series: number[] } {
+  const [shifts, series] = [byRota(rows.shifts), byRota(rows.series)];
+  const wanted = { shifts: new Set<number>(), series: new Set<number>() };
+  for (const { command, requireFullTimeslot } of changes) {
+    const own = (shifts.get(command.rotaId) ?? []).filter((s) => s.date >= command.effectiveFrom);
+    for (const m of shiftsThatNoLongerFit(command.after, own, {
+      ...context,
+      requireFullTimeslot,
+      before: command.before,
+    }))
+      wanted.shifts.add(m.shift_id);
+    const end = seriesEndOf(command);
+    if (end === null) continue;
+    for (const s of series.get(command.rotaId) ?? [])
+      if (s.endDate === null || s.endDate > end) wanted.series.add(s.id);
+  }
+  return { shifts: [...wanted.shifts], series: [...wanted.series] };
+}
+
+/** decideCancelMisfits for each change in turn, each seeing what the earlier ones cancelled and ended. */
+export function decideMisfits(
+  state: MisfitsState,
+  changes: readonly CalendarChange[],
+  context: Pick<MisfitsContext, 'zone' | 'now'>,
+): MisfitEvent[] {
+  const shifts = byRota([...state.shifts.values()]);
+  const series = byRota([...state.series.values()]);
+  const rotaState = new Map<number, MisfitsState>();
+  const events: MisfitEvent[] = [];
+  for (const { command, requireFullTimeslot } of changes) {
+    const own =
+      rotaState.get(command.rotaId) ??
+      misfitsStateOf(shifts.get(command.rotaId) ?? [], series.get(command.rotaId) ?? []);
+    const decided = decideCancelMisfits(own, command, { ...context, requireFullTimeslot });
+    rotaState.set(command.rotaId, decided.reduce<MisfitsState>(evolveMisfits, own));
+    events.push(...decided);
+  }
+  return events;
 }

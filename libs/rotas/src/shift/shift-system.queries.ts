@@ -40,20 +40,12 @@ const rowOf = (r: Row): SystemShiftRow => ({
 });
 
 /**
- * The worker's reads of shifts, series and contacts: no caller, so each takes the organisation
- * (`{ organisationId }`) explicitly and is scoped to it like every other statement. They only
- * choose which streams a worker command reads; its decision works on the streams' states.
+ * The notification worker's reads of shifts and contacts: no caller, so each takes the
+ * organisation (`{ organisationId }`) explicitly and is scoped to it like every other statement.
  */
 @Injectable()
 export class ShiftSystemQueries {
   constructor(private readonly dataSource: DataSource) {}
-
-  /** Booked shifts of a rota starting on `fromDate` or later, by start. */
-  async bookedOfRota(tenant: Tenant, rotaId: number, fromDate: string): Promise<SystemShiftRow[]> {
-    const q = tenantSql(tenant)`SELECT ${COLUMNS} FROM rota_shifts s
-      WHERE ${tenantScope('s')} AND s.rota_id = ${rotaId} AND s.status = 'booked' AND s.date >= ${fromDate}::date ORDER BY s.starts_at, s.id`;
-    return ((await this.dataSource.query(q.text, q.values)) as Row[]).map(rowOf);
-  }
 
   /** Shifts of `ids`, booked or cancelled, keyed by id (other organisations' are simply absent). */
   async shifts(tenant: Tenant, ids: readonly number[]): Promise<Map<number, SystemShiftRow>> {
@@ -62,14 +54,6 @@ export class ShiftSystemQueries {
       tenant,
     )`SELECT ${COLUMNS} FROM rota_shifts s WHERE ${tenantScope('s')} AND s.id = ANY(${ids}::bigint[])`;
     return new Map(((await this.dataSource.query(q.text, q.values)) as Row[]).map((r) => [Number(r.id), rowOf(r)]));
-  }
-
-  /** Ids of a rota's series that have not ended (their decisions see whether they run past a date). */
-  async openSeriesOfRota(tenant: Tenant, rotaId: number): Promise<number[]> {
-    const q = tenantSql(
-      tenant,
-    )`SELECT id FROM rota_repeating_shifts WHERE ${tenantScope()} AND rota_id = ${rotaId} AND ended_reason IS NULL ORDER BY id`;
-    return ((await this.dataSource.query(q.text, q.values)) as { id: string }[]).map((r) => Number(r.id));
   }
 
   /** The contacts' user ids of each of `rotaIds` (a rota without contacts is absent). */
