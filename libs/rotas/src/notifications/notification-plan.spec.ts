@@ -2,7 +2,14 @@ import { describe, expect, it } from '@jest/globals';
 import ical from 'node-ical';
 import { type EventMetadata, systemActor, userActor } from '#app/event-store';
 import type { ShiftCancelReason } from '../rotas.events.js';
-import { composeMails, type MailedEvent, type MailFacts, mailedTypes, planNotifications } from './notification-plan.js';
+import {
+  composeMails,
+  type MailedEvent,
+  type MailFacts,
+  mailedTypes,
+  planNotifications,
+  type RotaChangeEvent,
+} from './notification-plan.js';
 
 const VOL = 10;
 const OTHER_VOL = 11;
@@ -51,6 +58,17 @@ const cancelled = (
   type: 'rotas.ShiftCancelled',
   metadata,
   data: { id, organisationId: 1, rotaId: 7, userId, date: '2027-01-04', reason, sequence },
+});
+
+const closed = (rotaId: number): RotaChangeEvent => ({
+  type: 'rotas.RotaClosed',
+  data: {
+    id: rotaId,
+    organisationId: 1,
+    effectiveFrom: '2027-01-04',
+    dates: ['2027-01-04'],
+    calendar: { startDate: '2026-12-01', endDate: null, archived: false, closedDates: ['2027-01-04'], timeline: [] },
+  },
 });
 
 describe('who gets what from the shift events of one request (docs/rota-domain.md#notifications)', () => {
@@ -126,6 +144,31 @@ describe('who gets what from the shift events of one request (docs/rota-domain.m
         ],
       },
     ]);
+  });
+
+  it(
+    'given a rota change and the cancellations it wrote with the manager’s metadata, then each volunteer is told as ' +
+      'by the rota (no actor), the manager of their own shift too, and no one of a self-cancellation',
+    () => {
+      const plan = planNotifications([
+        closed(7),
+        cancelled(1, VOL, by(MANAGER), 'rota_closed'),
+        cancelled(2, MANAGER, by(MANAGER), 'rota_closed'),
+      ]);
+      expect(plan.selfCancelled).toEqual([]);
+      expect(plan.volunteers).toEqual(
+        [VOL, MANAGER].map((userId, i) => ({
+          userId,
+          actorUserId: null,
+          changes: [{ kind: 'cancelled', shiftId: i + 1, rotaId: 7, sequence: 1, times: null, reason: 'rota_closed' }],
+        })),
+      );
+    },
+  );
+
+  it('given a rota change of another rota in the request, then a cancellation by the manager is still theirs', () => {
+    const plan = planNotifications([closed(8), cancelled(1, VOL, by(MANAGER), 'outside_timeslot')]);
+    expect(plan.volunteers).toEqual([expect.objectContaining({ userId: VOL, actorUserId: MANAGER })]);
   });
 
   it('given cancellations by the system after a rota change, then the volunteer is told, with no actor and the reason', () => {

@@ -1,6 +1,7 @@
 import { actorOf, type EventMetadata } from '#app/event-store';
 import type { MailMessage } from '#app/platform';
-import type { ShiftCancelReason, ShiftEvent, ShiftTimesData } from '../rotas.events.js';
+import type { RotaEvent, ShiftCancelReason, ShiftEvent, ShiftTimesData } from '../rotas.events.js';
+import { CALENDAR_CHANGES, type CalendarChangeType } from '../shift/misfits.js';
 import { type MailShift, type ShiftChange, selfCancelledMail, shiftChangesMail } from './shift-mail.js';
 
 /**
@@ -8,10 +9,13 @@ import { type MailShift, type ShiftChange, selfCancelledMail, shiftChangesMail }
  * processor (notifications.processor.ts) reads the events and the names, addresses and rotas, and
  * sends what this composes.
  *
- * - A volunteer whose shifts someone else booked, changed or cancelled (a manager, or the system
- *   after a rota change) gets one e-mail for the request, each shift once as it ends: booked (and
+ * - A volunteer whose shifts someone else booked, changed or cancelled (a manager, or a rota
+ *   change) gets one e-mail for the request, each shift once as it ends: booked (and
  *   maybe moved) is "booked" with its last times, moved is "changed", cancelled is "cancelled";
  *   a shift booked and cancelled in the same request never reached their calendar: nothing.
+ * - The shifts a rota change cancels (in the change's own write, docs/rota-domain.md#shifts-that-no-longer-fit)
+ *   are the rota's doing, whoever made the change: told as from no one ("a change to the rota"),
+ *   also to a manager whose own shift it was, and never as a self-cancellation.
  * - Acting on one's own shift sends oneself nothing; a volunteer who cancels their own shifts has
  *   the rotas' contacts and the managers with add-user-shifts over the rotas' teams told, one
  *   e-mail each (themselves left out).
@@ -41,6 +45,13 @@ export function mailedTypes(metadata: EventMetadata): readonly MailedType[] {
 
 /** A shift event with the metadata it was stored with. */
 export type MailedEvent = ShiftEvent & { readonly metadata: EventMetadata };
+
+/** The rota changes a request's transaction is read with, beside its mailed events: their cancellations are the rota's doing. */
+export const ROTA_CHANGE_TYPES = CALENDAR_CHANGES;
+export type RotaChangeEvent = Extract<RotaEvent, { type: CalendarChangeType }>;
+
+const isRotaChange = (event: MailedEvent | RotaChangeEvent): event is RotaChangeEvent =>
+  (ROTA_CHANGE_TYPES as readonly string[]).includes(event.type);
 
 /** One shift's change, as it ends in the request. */
 export interface PlannedChange {
@@ -84,13 +95,16 @@ interface ShiftStory {
   cancelled: ShiftCancelReason | null;
 }
 
-/** Who gets what from the shift events of one request (in log order); see the top of this file. */
-export function planNotifications(events: readonly MailedEvent[]): NotificationPlan {
+/** Who gets what from the shift events (and rota changes) of one request, in log order; see the top of this file. */
+export function planNotifications(events: readonly (MailedEvent | RotaChangeEvent)[]): NotificationPlan {
+  const changedRotas = new Set(events.filter(isRotaChange).map((e) => e.data.id));
   const stories = new Map<number, ShiftStory>();
   for (const event of events) {
+    if (isRotaChange(event)) continue;
     const { id, userId, rotaId } = event.data as { id: number; userId?: number; rotaId?: number };
     if (userId === undefined || rotaId === undefined) continue; // ShiftSeriesChanged: no new times, nothing to tell
-    const actor = actingUser(event.metadata);
+    const byRotaChange = event.type === 'rotas.ShiftCancelled' && changedRotas.has(rotaId);
+    const actor = byRotaChange ? null : actingUser(event.metadata);
     const story = stories.get(id) ?? {
       userId,
       rotaId,

@@ -12,6 +12,8 @@ import {
   mailedTypes,
   type NotificationPlan,
   planNotifications,
+  ROTA_CHANGE_TYPES,
+  type RotaChangeEvent,
 } from './notification-plan.js';
 import { type NotificationJobData, ROTA_NOTIFICATIONS } from './notifications.reactor.js';
 
@@ -19,8 +21,8 @@ import { type NotificationJobData, ROTA_NOTIFICATIONS } from './notifications.re
  * The shift e-mails of one request (notification-plan.ts says who gets what), once per cause even
  * across restarts.
  *
- * One request is one write, so one transaction: a handler appends all its events together, and a
- * worker job's command (the cancellations after a rota change) is one write caused by one event.
+ * One request is one write, so one transaction: a handler appends all its events together (a rota
+ * change with the cancellations it causes), and so does a worker job's command.
  * Every mailed event of a transaction has a job (its id the event's, as for every reactor), and the
  * job of the transaction's first mailed event sends the e-mails of the whole transaction; the
  * others find they are not first and stop. A transaction's events become visible together, so that
@@ -57,7 +59,10 @@ export class NotificationsProcessor extends CausedJobProcessor<NotificationJobDa
     const types = mailedTypes(cause.event.metadata);
     const [first] = await this.store.readTransaction(transactionId, { types, limit: 1 });
     if (first?.eventId !== cause.event.eventId) return;
-    const events = (await this.store.readTransaction(transactionId, { types })) as unknown as MailedEvent[];
+    // With the rota changes of the request: the cancellations they caused are the rota's doing.
+    const events = (await this.store.readTransaction(transactionId, {
+      types: [...types, ...ROTA_CHANGE_TYPES],
+    })) as unknown as (MailedEvent | RotaChangeEvent)[];
     const plan = planNotifications(events.filter((e) => e.data.organisationId === organisationId));
     if (plan.volunteers.length === 0 && plan.selfCancelled.length === 0) return;
     const mails = composeMails(plan, {
