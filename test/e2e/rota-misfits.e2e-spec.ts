@@ -1,37 +1,40 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { Job, Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { DateTime } from 'luxon';
+import ical, { type VEvent } from 'node-ical';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { derivedEventId, EventStore, type StoredEvent, systemActor } from '#app/event-store';
+import { EventStore, type StoredEvent, userActor } from '#app/event-store';
 import type { ProvisionResult } from '#app/identity';
 import { todayIn } from '#app/platform';
 import { eventually } from '../support/eventually.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
-import { eventCount } from '../support/nothing-written.js';
 
 const ZONE = 'Europe/London';
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const plusDays = (date: string, n: number) => DateTime.fromISO(date).plus({ days: n }).toISODate()!;
 const SERIES_WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
-/** The misfits worker's queue (libs/rotas/src/shift/misfits.reactor.ts). */
-const ROTA_MISFITS = 'rotas-misfits';
+/** The series generator's queue (libs/rotas/src/repeating-shift/generation.reactor.ts). */
+const GENERATION_QUEUE = 'rotas-series-generation';
 
 /**
- * docs/rota-domain.md#shifts-that-no-longer-fit, through the worker: a rota change (bulk close, PUT
- * timeslots, archive) → reactor → BullMQ → processor → one ShiftCancelled per shift that no longer
- * fits, as the system ("rota change") caused by the change. The shifts that still fit and the past
- * ones stay; a cancelled shift leaves the list and its GET is a 404; a job run again appends nothing.
+ * docs/rota-domain.md#shifts-that-no-longer-fit: a rota change (PUT timeslots, replace, bulk close,
+ * end date and archive, a new team rota ending the running one) cancels the booked shifts it leaves
+ * outside the rota in its own write, with the manager's metadata: when its answer arrives, each of
+ * them is a 404 and no list, view or calendar feed shows it, and an archived rota's series books
+ * nothing later. The shifts that still fit and the past ones stay. (The e-mails still come from the
+ * worker: shift-notifications.e2e-spec.ts.)
  */
-describe('rota changes cancel the booked shifts they leave outside the rota', () => {
+describe('rota changes cancel the booked shifts they leave outside the rota, in the same write', () => {
   let env: TestEnvironment;
   let app: NestFastifyApplication;
   let ds: DataSource;
   let store: EventStore;
   let org: ProvisionResult;
+  let feedUrl: string;
   const tokens: Record<string, string> = {};
   const today = todayIn(ZONE);
   const http = () => request(app.getHttpServer());
@@ -47,19 +50,14 @@ describe('rota changes cancel the booked shifts they leave outside the rota', ()
     ideal: 1,
     max: 5,
   }));
+  const pattern = async (name: string, slots: object[]): Promise<number> =>
+    (await http().post('/api/shift-patterns').set(as('boss')).send({ name, pattern: slots }).expect(201)).body.data.id;
 
   async function seedRota(team: string): Promise<number> {
-    const patternId = (
-      await http()
-        .post('/api/shift-patterns')
-        .set(as('boss'))
-        .send({ name: `P ${team}`, pattern: nineToFive })
-        .expect(201)
-    ).body.data.id;
     const body = {
       name: `Rota ${team}`,
       start_date: plusDays(today, -7),
-      pattern_id: patternId,
+      pattern_id: await pattern(`P ${team}`, nineToFive),
       team: [{ id: org.teams[team] }],
     };
     return (await http().post('/api/rotas').set(as('boss')).send(body).expect(201)).body.data[0].id;
@@ -87,11 +85,42 @@ describe('rota changes cancel the booked shifts they leave outside the rota', ()
         .get(`/api/rota/shifts?rotas=${rotaId}&start_date=${plusDays(today, -3)}&end_date=${plusDays(today, 30)}`)
         .set(as('boss'))
         .expect(200)
-    ).body.data.map((s: { id: number }) => s.id);
+    ).body.data
+      .map((s: { id: number }) => s.id)
+      .sort((a: number, b: number) => a - b);
+  /** The shifts the day view and the detailed period view show of a rota on a date. */
+  const inViews = async (rotaId: number, date: string): Promise<{ day: number[]; period: number[] }> => {
+    const ids = (rotas: { shifts: { id: number }[] }[]) => rotas.flatMap((r) => r.shifts.map((s) => s.id)).sort();
+    const day = (await http().get(`/api/rota/day/${date}`).set(as('boss')).query({ rotas: rotaId }).expect(200)).body;
+    const period = (
+      await http()
+        .get('/api/rota/period')
+        .set(as('boss'))
+        .query({ start_date: date, end_date: date, rotas: rotaId, list: 'detailed' })
+        .expect(200)
+    ).body;
+    return { day: ids(day.rotas), period: ids(period.dates.flatMap((d: { rotas: [] }) => d.rotas)) };
+  };
+  /** The shift ids in the volunteer's calendar feed. */
+  const inFeed = async (): Promise<number[]> => {
+    const res = await app.inject({ method: 'GET', url: new URL(feedUrl).pathname });
+    expect(res.statusCode).toBe(200);
+    return Object.values(ical.sync.parseICS(res.body))
+      .filter((c): c is VEvent => c?.type === 'VEVENT')
+      .map((e) => Number(/^shift-\d+-(\d+)@/.exec(e.uid)![1]));
+  };
   const lastRotaEvent = async (rotaId: number, type: string): Promise<StoredEvent> =>
     (await store.readStream(`rotas.Rota-${rotaId}`)).filter((e) => e.type === type).at(-1)!;
   const cancellations = async (shiftId: number) =>
     (await store.readStream(`rotas.Shift-${shiftId}`)).filter((e) => e.type === 'rotas.ShiftCancelled');
+  /** Gone at once: a 404, out of the list; the other shifts still there. */
+  async function goneAtOnce(rotaId: number, gone: number[], kept: number[]): Promise<void> {
+    for (const id of gone) await http().get(`/api/rota/shifts/${id}`).set(as('boss')).expect(404);
+    for (const id of kept) await http().get(`/api/rota/shifts/${id}`).set(as('boss')).expect(200);
+    const list = await listed(rotaId);
+    expect(gone.filter((id) => list.includes(id))).toEqual([]);
+    expect(kept.filter((id) => !list.includes(id))).toEqual([]);
+  }
 
   beforeAll(async () => {
     env = await testEnvironment({ AUTH_RATE_LIMIT_PER_ADDRESS: '100000' });
@@ -111,11 +140,16 @@ describe('rota changes cancel the booked shifts they leave outside the rota', ()
       role_profiles: [{ key: 'shop', name: 'Shop volunteer' }],
       teams: [
         { key: 'north', name: 'North' },
-        ...['close', 'slots', 'archive', 'end'].map((key) => ({ key, name: key, parent: 'north' })),
+        ...['close', 'slots', 'replace', 'archive', 'end', 'superseded'].map((key) => ({
+          key,
+          name: key,
+          parent: 'north',
+        })),
       ],
       users: [user('boss', ['manage-rotas', 'add-user-shifts']), user('vol', [])],
     });
     for (const who of ['boss', 'vol']) tokens[who] = await logIn(app, `${who}@misfit.example`);
+    feedUrl = (await http().post('/api/users/me/calendar-feed').set(as('vol')).expect(201)).body.data.url;
   });
   afterAll(async () => {
     await app?.close();
@@ -123,30 +157,32 @@ describe('rota changes cancel the booked shifts they leave outside the rota', ()
   });
 
   it(
-    'bulk close: the shift on the closed date is cancelled (rota_closed) as the system, caused by the ' +
-      'RotaClosed; it leaves the list and its GET is a 404; the other stays; a job run again adds nothing',
+    'bulk close: when the 204 arrives, the shift on the closed date is cancelled (rota_closed) in the ' +
+      'RotaClosed’s own transaction, with the manager as actor; a 404, out of the list, the views and the feed; the other stays',
     async () => {
       const rota = await seedRota('close');
       const [closedDay, openDay] = [plusDays(today, 3), plusDays(today, 4)];
       const onClosed = await book(rota, closedDay, '10:00', '12:00');
       const onOpen = await book(rota, openDay, '10:00', '12:00');
+      expect(await inFeed()).toEqual(expect.arrayContaining([onClosed, onOpen]));
       await http()
         .post('/api/rotas/bulk')
         .set(as('boss'))
         .send({ action: 'close', rota_ids: [rota], data: { dates: [closedDay] } })
         .expect(204);
 
-      await eventually(async () => (await status(onClosed)).status === 'cancelled', 30_000);
+      await goneAtOnce(rota, [onClosed], [onOpen]);
+      expect(await inViews(rota, closedDay)).toEqual({ day: [], period: [] });
+      expect(await inViews(rota, openDay)).toEqual({ day: [onOpen], period: [onOpen] });
+      const feed = await inFeed();
+      expect([feed.includes(onClosed), feed.includes(onOpen)]).toEqual([false, true]);
       expect(await status(onClosed)).toEqual({ status: 'cancelled', cancel_reason: 'rota_closed', sequence: 1 });
       expect(await status(onOpen)).toMatchObject({ status: 'booked' });
-      expect(await listed(rota)).toEqual([onOpen]);
-      await http().get(`/api/rota/shifts/${onClosed}`).set(as('boss')).expect(404);
-      await http().get(`/api/rota/shifts/${onOpen}`).set(as('boss')).expect(200);
 
       const closed = await lastRotaEvent(rota, 'rotas.RotaClosed');
       const [cancel] = await cancellations(onClosed);
       expect(cancel).toMatchObject({
-        eventId: derivedEventId(closed.eventId, `rotas.Shift-${onClosed}/0`),
+        transactionId: closed.transactionId,
         data: {
           id: onClosed,
           rotaId: rota,
@@ -157,39 +193,15 @@ describe('rota changes cancel the booked shifts they leave outside the rota', ()
         },
         metadata: {
           organisationId: org.organisation.id,
-          actor: systemActor('rota change'),
-          causationId: closed.eventId,
+          actor: userActor(org.users.boss!),
           correlationId: closed.metadata.correlationId,
         },
       });
-
-      // The job as BullMQ keeps it (the event id is its id), run twice more by the worker (a retry, a double): nothing new.
-      const queue = app.get<Queue>(getQueueToken(ROTA_MISFITS), { strict: false });
-      const job = (await queue.getJob(closed.eventId)) as Job;
-      expect(job.data).toMatchObject({
-        id: rota,
-        effectiveFrom: closedDay,
-        type: 'rotas.RotaClosed',
-        cause: { eventId: closed.eventId },
-      });
-      const before = await eventCount(ds);
-      const again = await Promise.all(
-        ['again-1', 'again-2'].map((suffix) => queue.add(job.name, job.data, { jobId: `${closed.eventId}-${suffix}` })),
-      );
-      await eventually(
-        async () =>
-          (await Promise.all(again.map((j) => j.getState()))).every(
-            (state) => state === 'completed' || state === 'failed',
-          ),
-        30_000,
-      );
-      expect(await Promise.all(again.map((j) => j.getState()))).toEqual(['completed', 'completed']);
-      expect(await eventCount(ds)).toBe(before);
-      expect(await cancellations(onClosed)).toHaveLength(1);
+      expect(await cancellations(onOpen)).toEqual([]);
     },
   );
 
-  it('PUT timeslots: a shift outside the new timeslots is cancelled (outside_timeslot); one inside them, and one before `from`, stay', async () => {
+  it('PUT timeslots: a shift outside the new timeslots is cancelled at once (outside_timeslot); one inside them, and one before `from`, stay', async () => {
     const rota = await seedRota('slots');
     const [earlier, from] = [plusDays(today, 2), plusDays(today, 5)];
     const outside = await book(rota, from, '10:00', '12:00');
@@ -200,61 +212,95 @@ describe('rota changes cancel the booked shifts they leave outside the rota', ()
     );
     await http().put(`/api/rotas/${rota}/timeslots`).set(as('boss')).send({ from, weekdays: afternoons }).expect(204);
 
-    await eventually(async () => (await status(outside)).status === 'cancelled', 30_000);
+    await goneAtOnce(rota, [outside], [inside, before]);
+    expect(await inViews(rota, from)).toEqual({ day: [inside], period: [inside] });
     expect(await status(outside)).toEqual({ status: 'cancelled', cancel_reason: 'outside_timeslot', sequence: 1 });
-    expect(await status(inside)).toMatchObject({ status: 'booked' });
     expect(await status(before)).toMatchObject({ status: 'booked' });
-    expect((await listed(rota)).sort()).toEqual([before, inside].sort());
   });
 
-  it('archive: every future shift is cancelled (rota_archived), a past one stays, and the rota’s repeating shift ends on the archive date', async () => {
-    const rota = await seedRota('archive');
-    const past = await book(rota, plusDays(today, -2), '10:00', '12:00');
-    const future = await book(rota, plusDays(today, 6), '10:00', '12:00');
-    const first = plusDays(today, 8);
-    const weekday = SERIES_WEEKDAYS[DateTime.fromISO(first).weekday - 1]!;
-    const recurrence_pattern = {
-      recurrence_period: 'week',
-      recurrence_frequency: 1,
-      ...Object.fromEntries(SERIES_WEEKDAYS.map((d) => [d, d === weekday ? 1 : 0])),
-      end_date: null,
-    };
-    const seriesFirst = await book(rota, first, '09:00', '10:00', { recurrence_pattern });
-    const [seriesId] = (await ds.query(`SELECT series_id::int FROM rota_shifts WHERE id = $1`, [seriesFirst])).map(
-      (r: { series_id: number }) => r.series_id,
+  it('replace: a shift outside the pattern’s timeslots from start_date on is cancelled at once; the one that fits stays', async () => {
+    const rota = await seedRota('replace');
+    const from = plusDays(today, 9);
+    const morning = await book(rota, from, '10:00', '12:00');
+    const afternoon = await book(rota, plusDays(from, 1), '13:00', '15:00');
+    const afternoons = await pattern(
+      'Afternoons',
+      nineToFive.map((s) => ({ ...s, start_time: '13:00' })),
     );
     await http()
-      .post('/api/rotas/bulk')
+      .post('/api/rotas/replace')
       .set(as('boss'))
-      .send({ action: 'archive_rotas', rota_ids: [rota] })
+      .send({ start_date: from, pattern_id: afternoons, replace_rotas: [rota] })
       .expect(204);
 
-    await eventually(
-      async () => (await status(future)).status === 'cancelled' && (await status(seriesFirst)).status === 'cancelled',
-      30_000,
-    );
-    expect(await status(future)).toMatchObject({ cancel_reason: 'rota_archived' });
-    expect(await status(seriesFirst)).toMatchObject({ cancel_reason: 'rota_archived' });
-    expect(await status(past)).toMatchObject({ status: 'booked' });
-    // The series' later occurrences, whenever generation booked them: none stays booked.
-    expect(
-      await ds.query(`SELECT id FROM rota_shifts WHERE rota_id = $1 AND status = 'booked' AND date >= $2::date`, [
-        rota,
-        today,
-      ]),
-    ).toEqual([]);
-    const ended = (await store.readStream(`rotas.RepeatingShift-${seriesId}`)).filter(
-      (e) => e.type === 'rotas.RepeatingShiftEnded',
-    );
-    expect(ended.map((e) => e.data)).toEqual([
-      { id: seriesId, organisationId: org.organisation.id, endDate: today, until: today, reason: 'rota_archived' },
-    ]);
-    expect(
-      (await ds.query(`SELECT ended_reason FROM rota_repeating_shifts WHERE id = $1`, [seriesId]))[0].ended_reason,
-    ).toBe('rota_archived');
+    await goneAtOnce(rota, [morning], [afternoon]);
+    expect(await status(morning)).toMatchObject({ status: 'cancelled', cancel_reason: 'outside_timeslot' });
   });
 
-  it('bulk end_date: shifts after the end are cancelled (rota_ended), the one on the end date stays', async () => {
+  it(
+    'archive: every future shift is cancelled at once (rota_archived), a past one stays, and the rota’s ' +
+      'repeating shift ends on the archive date: its generation, run after, books nothing',
+    async () => {
+      const rota = await seedRota('archive');
+      const past = await book(rota, plusDays(today, -2), '10:00', '12:00');
+      const future = await book(rota, plusDays(today, 6), '10:00', '12:00');
+      const first = plusDays(today, 8);
+      const weekday = SERIES_WEEKDAYS[DateTime.fromISO(first).weekday - 1]!;
+      const recurrence_pattern = {
+        recurrence_period: 'week',
+        recurrence_frequency: 1,
+        ...Object.fromEntries(SERIES_WEEKDAYS.map((d) => [d, d === weekday ? 1 : 0])),
+        end_date: null,
+      };
+      // The series' later occurrences are booked by the worker: held back until after the archive.
+      const generation = app.get<Queue>(getQueueToken(GENERATION_QUEUE), { strict: false });
+      await generation.pause();
+      let seriesFirst: number;
+      try {
+        seriesFirst = await book(rota, first, '09:00', '10:00', { recurrence_pattern });
+        await http()
+          .post('/api/rotas/bulk')
+          .set(as('boss'))
+          .send({ action: 'archive_rotas', rota_ids: [rota] })
+          .expect(204);
+
+        await http().get(`/api/rota/shifts/${future}`).set(as('boss')).expect(404);
+        await http().get(`/api/rota/shifts/${seriesFirst}`).set(as('boss')).expect(404);
+        expect(await status(future)).toMatchObject({ cancel_reason: 'rota_archived' });
+        expect(await status(seriesFirst)).toMatchObject({ cancel_reason: 'rota_archived' });
+        expect(await status(past)).toMatchObject({ status: 'booked' });
+        expect(await inFeed()).not.toEqual(expect.arrayContaining([future]));
+      } finally {
+        await generation.resume();
+      }
+      const [seriesId] = (await ds.query(`SELECT series_id::int FROM rota_shifts WHERE id = $1`, [seriesFirst])).map(
+        (r: { series_id: number }) => r.series_id,
+      );
+      const seriesEvents = await store.readStream(`rotas.RepeatingShift-${seriesId}`);
+      const ended = seriesEvents.filter((e) => e.type === 'rotas.RepeatingShiftEnded');
+      expect(ended.map((e) => e.data)).toEqual([
+        { id: seriesId, organisationId: org.organisation.id, endDate: today, until: today, reason: 'rota_archived' },
+      ]);
+      expect(ended[0]!.transactionId).toBe((await lastRotaEvent(rota, 'rotas.RotaArchived')).transactionId);
+      // The series' generation job, run now, finds it ended: nothing is booked on the rota from today on.
+      const started = seriesEvents.find((e) => e.type === 'rotas.RepeatingShiftStarted')!;
+      await eventually(
+        async () => (await (await generation.getJob(started.eventId))?.getState()) === 'completed',
+        30_000,
+      );
+      expect(
+        await ds.query(`SELECT id FROM rota_shifts WHERE rota_id = $1 AND status = 'booked' AND date >= $2::date`, [
+          rota,
+          today,
+        ]),
+      ).toEqual([]);
+      expect(
+        (await ds.query(`SELECT ended_reason FROM rota_repeating_shifts WHERE id = $1`, [seriesId]))[0].ended_reason,
+      ).toBe('rota_archived');
+    },
+  );
+
+  it('bulk end_date: shifts after the end are cancelled at once (rota_ended), the one on the end date stays', async () => {
     const rota = await seedRota('end');
     const end = plusDays(today, 4);
     // The volunteer's other shifts end by 15:00 on these dates (no overlap, rule 6).
@@ -266,8 +312,27 @@ describe('rota changes cancel the booked shifts they leave outside the rota', ()
       .send({ action: 'end_date', rota_ids: [rota], data: { date: end } })
       .expect(204);
 
-    await eventually(async () => (await status(after)).status === 'cancelled', 30_000);
+    await goneAtOnce(rota, [after], [onEnd]);
     expect(await status(after)).toMatchObject({ cancel_reason: 'rota_ended' });
-    expect(await status(onEnd)).toMatchObject({ status: 'booked' });
+  });
+
+  it('a new rota of the team ends the running one the day before its start: the old rota’s shifts from then on are cancelled at once', async () => {
+    const old = await seedRota('superseded');
+    const start = plusDays(today, 12);
+    const before = await book(old, plusDays(start, -1), '10:00', '12:00');
+    const after = await book(old, plusDays(start, 1), '10:00', '12:00');
+    await http()
+      .post('/api/rotas')
+      .set(as('boss'))
+      .send({
+        name: 'New',
+        start_date: start,
+        pattern_id: await pattern('P new', nineToFive),
+        team: [{ id: org.teams.superseded }],
+      })
+      .expect(201);
+
+    await goneAtOnce(old, [after], [before]);
+    expect(await status(after)).toMatchObject({ cancel_reason: 'rota_ended' });
   });
 });
