@@ -8,10 +8,10 @@ import type { RotaTimeslot } from './domain/weekly-timeslots.js';
  * (the rotas created for a team: one rota per team per day is decided over it).
  *
  * Rota changes that can leave booked shifts outside the rota (timeslots, replace, close, end date,
- * archive) carry what part 2 needs to find them without reading anything else: the rota's whole
- * calendar after the change (`calendar`) and the first date the change affects (`effectiveFrom`).
- * Part 2's reactor cancels, from `effectiveFrom` on, the booked shifts that no longer fit
- * (`shiftsThatNoLongerFit` in domain/shift-fit.ts), one `ShiftCancelled` per shift (ADR 0006).
+ * archive) carry the rota's whole calendar after the change (`calendar`) and the first date the
+ * change affects (`effectiveFrom`). The change's own write cancels, from `effectiveFrom` on, the
+ * booked shifts that no longer fit (`shiftsThatNoLongerFit` in domain/shift-fit.ts), one
+ * `ShiftCancelled` per shift (ADR 0006), beside the change (rota/rota-change.ts).
  */
 
 /** The pattern as created: its numbers and its timeslots, each with the id it keeps. */
