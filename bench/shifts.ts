@@ -114,6 +114,10 @@ export interface ShiftFigures {
     /** With the CPU per request of the app and its database, and (BENCH_SHIFTS_PROFILE) the profile of the span. */
     readonly api: LatencyFigure & { readonly cpu: CpuPerItem; readonly profile: ProfileSummary | null };
     readonly bare: LatencyFigure;
+    /** One booking at a time (one connection). */
+    readonly single: LatencyFigure;
+    /** POST /api/expenses of the same app under the same load, with its CPU per request: the cost baseline. */
+    readonly expenses: LatencyFigure & { readonly cpu: CpuPerItem };
   };
   readonly queues: string;
   /** Jobs the generation worker runs at once. */
@@ -146,6 +150,8 @@ interface LoadSpec {
   readonly url: string;
   readonly headers: Record<string, string>;
   readonly seconds: number;
+  /** Connections at once (default 16). */
+  readonly connections?: number;
   /** A fixed body (the bare route), or the bookings to draw from: request k books bookingBody(shifts, k). */
   readonly body?: string;
   readonly shifts?: BookingSpace;
@@ -195,7 +201,7 @@ async function loadChild(spec: LoadSpec): Promise<void> {
   const space = spec.shifts;
   const result = await autocannon({
     url: spec.url,
-    connections: 16,
+    connections: spec.connections ?? 16,
     duration: spec.seconds,
     method: 'POST',
     headers: { 'content-type': 'application/json', ...spec.headers },
@@ -279,7 +285,7 @@ async function setUp(app: NestFastifyApplication): Promise<World> {
           email: 'boss@shifts.bench',
           password: PASSWORD,
           display_name: 'Boss',
-          permissions: ['manage-rotas'],
+          permissions: ['manage-rotas', 'create-expenses', 'edit-expense-settings'],
           roles: [{ team: 'shop', role_profile: 'p' }],
         },
         ...users,
@@ -532,11 +538,50 @@ async function latencies(w: World, url: string, log: (line: string) => void): Pr
     log(
       `POST /api/rota/shifts: p50 ${api.p50} ms, p99 ${api.p99} ms, ${api.perSecond.toFixed(0)} req/s, ${JSON.stringify(api.statusCodes)}`,
     );
+    offset += measured.requests;
     const bareFigure = (await load({ ...bareSpec, seconds })).figure;
-    return { api, bare: bareFigure };
+    const single = (
+      await load({
+        url: `${w.base}/api/rota/shifts`,
+        headers,
+        seconds,
+        connections: 1,
+        shifts: { ...space, offset: offset + 1000 },
+      })
+    ).figure;
+    log(`POST /api/rota/shifts, one connection: p50 ${single.p50} ms, ${JSON.stringify(single.statusCodes)}`);
+    const expenses = await expensesBaseline(w, headers, seconds, warmUp);
+    log(
+      `POST /api/expenses: p50 ${expenses.p50} ms, ${expenses.perSecond.toFixed(0)} req/s, ${JSON.stringify(expenses.statusCodes)}`,
+    );
+    return { api, bare: bareFigure, single, expenses };
   } finally {
     await bare.close();
   }
+}
+
+/** POST /api/expenses on the same app, 16 connections, with the CPU per request of the app and its database. */
+async function expensesBaseline(
+  w: World,
+  headers: Record<string, string>,
+  seconds: number,
+  warmUp: number,
+): Promise<ShiftFigures['post']['expenses']> {
+  const type = (await created(w.base, '/api/expenses/types', { name: 'Travel', position: 1 }, w.token)) as {
+    id?: number;
+    data?: { id: number };
+  };
+  const body = JSON.stringify({
+    amount: 4.2,
+    description: 'bus',
+    date: w.today,
+    type: { id: type.data?.id ?? type.id },
+  });
+  const spec = { url: `${w.base}/api/expenses`, headers, body };
+  if (warmUp > 0) await load({ ...spec, seconds: warmUp });
+  const meter = await CpuMeter.start(w.ds);
+  const figure = (await load({ ...spec, seconds })).figure;
+  return { ...figure, cpu: await meter.stop(figure.requests) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -786,6 +831,13 @@ export function shiftsReport(s: ShiftFigures): string {
     latencyLine('bare Fastify + pg INSERT', bare) +
     `  CPU per booking: ${cpuLine(api.cpu)}\n` +
     profileLines('bookings', api.profile, api.requests, 'booking') +
+    latencyLine('POST /api/rota/shifts, one connection', s.post.single) +
+    latencyLine('POST /api/expenses (same app, 16 connections)', s.post.expenses) +
+    `  CPU per expense: ${cpuLine(s.post.expenses.cpu)}\n` +
+    `bookings: api ${api.perSecond.toFixed(0)}/s, bare ${bare.perSecond.toFixed(0)}/s, ratio ${(api.perSecond / bare.perSecond).toFixed(3)}, ` +
+    `cpu per booking ${(api.cpu.nodeUs + api.cpu.postgresUs).toFixed(0)} µs (expense ${(s.post.expenses.cpu.nodeUs + s.post.expenses.cpu.postgresUs).toFixed(0)} µs, ` +
+    `${((api.cpu.nodeUs + api.cpu.postgresUs) / (s.post.expenses.cpu.nodeUs + s.post.expenses.cpu.postgresUs)).toFixed(1)}×); ` +
+    `p50 ${api.p50} ms at 16 connections, ${s.post.single.p50} ms at 1\n` +
     `shifts: generation ${generation.toFixed(0)}/s, append ${append.toFixed(0)}/s, ratio ${(generation / append).toFixed(2)}\n`
   );
 }

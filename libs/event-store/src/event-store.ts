@@ -212,7 +212,7 @@ export class EventStore {
     try {
       await this.transaction(async (tx) => {
         const query = <T>(text: string, params?: readonly unknown[]) =>
-          tx.query(text, params as unknown[]) as Promise<T[]>;
+          this.prepared.queryIn<T>(tx, text, params ?? []);
         await lockGates(query, sortedGates(spec.gates));
         const facts = spec.facts ? await spec.facts({ query }) : (undefined as F);
         const streams = typeof spec.streams === 'function' ? spec.streams(facts) : spec.streams;
@@ -221,7 +221,7 @@ export class EventStore {
         decided = { facts, states: read.states, appended: [], events: [] };
         // Nothing to append: roll the gates back too, so a write that did nothing leaves no trace.
         if (appends.length === 0) throw NOTHING_TO_WRITE;
-        const appended = await this.append(tx, appends, spec.metadata ?? {}, null, { projectionsLocked: true });
+        const appended = await this.writeOnce(appends, spec.metadata ?? {}, null, tx);
         decided = { ...decided, appended, events: eventsOf(appended) };
       });
     } catch (error) {
@@ -399,12 +399,22 @@ export class EventStore {
     return results;
   }
 
+  /**
+   * `inTx`: inside a locked write's transaction (which holds the projections lock): the same one
+   * statement on its connection, falling back to `append` there.
+   */
   private async writeOnce(
     appends: readonly StreamAppend[],
     metadata: EventMetadata,
     gates: GateRead | null,
+    inTx?: EntityManager,
   ): Promise<AppendResult[]> {
-    const viaTransaction = () => this.transaction((tx) => this.append(tx, appends, metadata, gates));
+    const viaTransaction = () =>
+      inTx
+        ? this.append(inTx, appends, metadata, null, { projectionsLocked: true })
+        : this.transaction((tx) => this.append(tx, appends, metadata, gates));
+    const run = <T>(text: string, params: unknown[]): Promise<T[]> =>
+      inTx ? this.prepared.queryIn<T>(inTx, text, params) : this.prepared.query<T>(text, params);
     // Gates need their own statements before the events: a transaction (docs/adr/0008).
     if (gates) return viaTransaction();
     for (const a of appends) {
@@ -442,7 +452,7 @@ export class EventStore {
     eventsJson += ']';
     streamsJson += ']';
     const planned = await this.projections.plan(pending, 'EXISTS (SELECT FROM ev)', (text, p) =>
-      this.dataSource.query(text, p),
+      (inTx ?? this.dataSource).query(text, p),
     );
     if (!planned) return viaTransaction();
     const extra = planned.statements.flatMap((s) => s.params);
@@ -450,31 +460,27 @@ export class EventStore {
     if (one) {
       const { streamId, expectedVersion } = appends[0]!;
       const from = pending[0]!.streamVersion - 1;
-      const rows = await this.prepared
-        .query<{ locked: boolean; position: string | null; transaction_id: string | null }>(
-          this.statements.oneStream(from === 0, planned.statements),
-          [streamId, from, eventsJson, meta, recordedAt.toISOString(), ...extra],
-        )
-        .catch(lostRaceAsConflict(appends));
+      const rows = await run<{ locked: boolean; position: string | null; transaction_id: string | null }>(
+        this.statements.oneStream(from === 0, planned.statements),
+        [streamId, from, eventsJson, meta, recordedAt.toISOString(), ...extra],
+      ).catch(lostRaceAsConflict(appends));
       if (!rows[0]!.locked) return viaTransaction();
       if (rows[0]!.position === null) throw new ConcurrencyError(streamId, String(expectedVersion));
       stored = rows as typeof stored;
     } else {
-      const rows = await this.prepared
-        .query<{
-          locked: boolean;
-          stale: string | null;
-          event_id: string | null;
-          position: string;
-          transaction_id: string;
-        }>(this.statements.manyStreams(planned.statements), [
-          streamsJson,
-          eventsJson,
-          meta,
-          recordedAt.toISOString(),
-          ...extra,
-        ])
-        .catch(lostRaceAsConflict(appends));
+      const rows = await run<{
+        locked: boolean;
+        stale: string | null;
+        event_id: string | null;
+        position: string;
+        transaction_id: string;
+      }>(this.statements.manyStreams(planned.statements), [
+        streamsJson,
+        eventsJson,
+        meta,
+        recordedAt.toISOString(),
+        ...extra,
+      ]).catch(lostRaceAsConflict(appends));
       if (!rows[0]!.locked) return viaTransaction();
       const stale = rows[0]!.stale;
       if (stale !== null)
@@ -482,7 +488,8 @@ export class EventStore {
       const byEvent = new Map(rows.map((r) => [r.event_id, r]));
       stored = pending.map((e) => byEvent.get(e.eventId)!);
     }
-    this.projections.announce(planned.ops);
+    if (inTx) this.projections.remember(inTx, planned.ops);
+    else this.projections.announce(planned.ops);
     const events = pending.map((e, i) => ({
       ...e,
       position: Number(stored[i]!.position),

@@ -46,6 +46,11 @@ export class InlineProjections {
     );
   }
 
+  /** Rows that `tx`'s own statements wrote (a one-statement append inside it): reported when it commits. */
+  remember(tx: EntityManager, ops: readonly ProjectionOp[]): void {
+    this.written.set(tx, [...(this.written.get(tx) ?? []), ...ops]);
+  }
+
   /** The transaction `tx` committed: report the rows its projections wrote. */
   committed(tx: EntityManager): void {
     this.announce(this.written.get(tx) ?? []);

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { tenantScope, tenantSql } from '#app/platform';
+import { tenantScope, tenantSql, PreparedStatements } from '#app/platform';
 import type { Caller } from '../auth/caller.js';
 import type { Permission } from '../permissions.js';
 
@@ -11,7 +10,7 @@ import type { Permission } from '../permissions.js';
  */
 @Injectable()
 export class Hierarchy {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly prepared: PreparedStatements) {}
 
   /**
    * Ids of the teams `permission` lets the caller act on (none without the permission). Every
@@ -25,7 +24,7 @@ export class Hierarchy {
          UNION
          SELECT c.id FROM teams c JOIN reach ON c.parent_id = reach.id
        ) SELECT id FROM reach ORDER BY id`;
-    const rows: { id: string }[] = await this.dataSource.query(q.text, q.values);
+    const rows: { id: string }[] = await this.prepared.query(q.text, q.values);
     return rows.map((r) => Number(r.id));
   }
 
@@ -36,7 +35,7 @@ export class Hierarchy {
     const q = tenantSql(
       caller,
     )`SELECT DISTINCT user_id FROM roles WHERE ${tenantScope()} AND team_id = ANY(${teams}::bigint[]) ORDER BY user_id`;
-    const rows: { user_id: string }[] = await this.dataSource.query(q.text, q.values);
+    const rows: { user_id: string }[] = await this.prepared.query(q.text, q.values);
     return rows.map((r) => Number(r.user_id));
   }
 
@@ -54,7 +53,7 @@ export class Hierarchy {
        SELECT DISTINCT u.id FROM users u JOIN roles r ON r.user_id = u.id
         WHERE ${tenantScope('u')} AND r.team_id IN (SELECT id FROM above) AND u.permissions ? ${permission}
         ORDER BY u.id`;
-    const rows: { id: string }[] = await this.dataSource.query(q.text, q.values);
+    const rows: { id: string }[] = await this.prepared.query(q.text, q.values);
     return rows.map((r) => Number(r.id));
   }
 
@@ -78,7 +77,7 @@ export class Hierarchy {
          FROM above JOIN roles r ON r.team_id = above.id JOIN users u ON u.id = r.user_id
         WHERE ${tenantScope('u')} AND u.permissions ? ${permission}
         GROUP BY above.team_id`;
-    const rows: { team_id: string; users: string[] }[] = await this.dataSource.query(q.text, q.values);
+    const rows: { team_id: string; users: string[] }[] = await this.prepared.query(q.text, q.values);
     return new Map(rows.map((r) => [Number(r.team_id), r.users.map(Number)]));
   }
 

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { todayIn } from '#app/platform';
+import { todayIn, PreparedStatements } from '#app/platform';
 import type { Caller } from '../auth/caller.js';
 
 /** What other contexts need of an organisation that provisioning fixed: its zone and features. */
@@ -13,10 +12,10 @@ export interface OrganisationFacts {
 
 @Injectable()
 export class OrganisationFactsReader {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly prepared: PreparedStatements) {}
 
   async of(tenant: Pick<Caller, 'organisationId'>): Promise<OrganisationFacts> {
-    const rows: { timezone: string; features: string[] }[] = await this.dataSource.query(
+    const rows: { timezone: string; features: string[] }[] = await this.prepared.query(
       `SELECT timezone, features FROM organisations WHERE id = $1`,
       [tenant.organisationId],
     );

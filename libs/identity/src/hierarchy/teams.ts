@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { tenantScope, tenantSql } from '#app/platform';
+import { tenantScope, tenantSql, PreparedStatements } from '#app/platform';
 import type { Caller } from '../auth/caller.js';
 
 type Tenant = Pick<Caller, 'organisationId'>;
@@ -30,7 +29,7 @@ export interface TeamObject {
  */
 @Injectable()
 export class Teams {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly prepared: PreparedStatements) {}
 
   /** Team objects of `ids` in the tenant's organisation (others are simply absent), keyed by id. */
   async objects(tenant: Tenant, ids: readonly number[]): Promise<Map<number, TeamObject>> {
@@ -45,7 +44,7 @@ export class Teams {
       icon: string;
       hidden: boolean;
       disabled: boolean;
-    }[] = await this.dataSource.query(q.text, q.values);
+    }[] = await this.prepared.query(q.text, q.values);
     return new Map(
       rows.map((r) => [
         Number(r.id),
@@ -70,7 +69,7 @@ export class Teams {
   async existing(tenant: Tenant, ids: readonly number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
     const q = tenantSql(tenant)`SELECT id FROM teams WHERE ${tenantScope()} AND id = ANY(${ids}::bigint[])`;
-    const rows: { id: string }[] = await this.dataSource.query(q.text, q.values);
+    const rows: { id: string }[] = await this.prepared.query(q.text, q.values);
     return new Set(rows.map((r) => Number(r.id)));
   }
 
@@ -89,7 +88,7 @@ export class Teams {
          UNION
          SELECT reach.user_id, c.id FROM teams c JOIN reach ON c.parent_id = reach.id
        ) SELECT user_id, id FROM reach`;
-    const rows: { user_id: string; id: string }[] = await this.dataSource.query(q.text, q.values);
+    const rows: { user_id: string; id: string }[] = await this.prepared.query(q.text, q.values);
     for (const r of rows) seen.get(Number(r.user_id))?.add(Number(r.id));
     return seen;
   }
@@ -98,7 +97,7 @@ export class Teams {
   async roleProfiles(tenant: Tenant, ids: readonly number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
     const q = tenantSql(tenant)`SELECT id FROM role_profiles WHERE ${tenantScope()} AND id = ANY(${ids}::bigint[])`;
-    const rows: { id: string }[] = await this.dataSource.query(q.text, q.values);
+    const rows: { id: string }[] = await this.prepared.query(q.text, q.values);
     return new Set(rows.map((r) => Number(r.id)));
   }
 
@@ -108,7 +107,7 @@ export class Teams {
     const q = tenantSql(
       tenant,
     )`SELECT id, name FROM activity_categories WHERE ${tenantScope()} AND id = ANY(${ids}::bigint[])`;
-    const rows: { id: string; name: string }[] = await this.dataSource.query(q.text, q.values);
+    const rows: { id: string; name: string }[] = await this.prepared.query(q.text, q.values);
     return new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), name: r.name }]));
   }
 
@@ -117,7 +116,7 @@ export class Teams {
     const q = tenantSql(
       tenant,
     )`SELECT DISTINCT role_profile_id FROM roles WHERE ${tenantScope()} AND user_id = ${userId}`;
-    const rows: { role_profile_id: string }[] = await this.dataSource.query(q.text, q.values);
+    const rows: { role_profile_id: string }[] = await this.prepared.query(q.text, q.values);
     return new Set(rows.map((r) => Number(r.role_profile_id)));
   }
 
@@ -137,7 +136,7 @@ export class Teams {
          FROM users u LEFT JOIN roles r ON r.user_id = u.id
         WHERE ${tenantScope('u')} AND u.id = ANY(${userIds}::bigint[]) GROUP BY u.id, u.status`;
     const [rows, seen] = await Promise.all([
-      this.dataSource.query(q.text, q.values) as Promise<{ id: string; status: string; profiles: string[] }[]>,
+      this.prepared.query(q.text, q.values) as Promise<{ id: string; status: string; profiles: string[] }[]>,
       this.seenByEach(tenant, userIds),
     ]);
     return new Map(
@@ -158,7 +157,7 @@ export class Teams {
     const q = tenantSql(
       tenant,
     )`SELECT id, permissions FROM users WHERE ${tenantScope()} AND id = ANY(${userIds}::bigint[])`;
-    const rows: { id: string; permissions: string[] }[] = await this.dataSource.query(q.text, q.values);
+    const rows: { id: string; permissions: string[] }[] = await this.prepared.query(q.text, q.values);
     return new Map(rows.map((r) => [Number(r.id), new Set(r.permissions)]));
   }
 }

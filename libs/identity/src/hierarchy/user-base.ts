@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { tenantScope, tenantSql } from '#app/platform';
+import { tenantScope, tenantSql, PreparedStatements } from '#app/platform';
 import type { Caller } from '../auth/caller.js';
 import type { Permission } from '../permissions.js';
 import { Hierarchy } from './hierarchy.js';
@@ -26,7 +25,7 @@ const STATUS = {
 @Injectable()
 export class UserBases {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly prepared: PreparedStatements,
     private readonly hierarchy: Hierarchy,
   ) {}
 
@@ -51,7 +50,7 @@ export class UserBases {
       status: keyof typeof STATUS;
       role_name: string | null;
       team_name: string | null;
-    }[] = await this.dataSource.query(q.text, q.values);
+    }[] = await this.prepared.query(q.text, q.values);
     const managed = new Set(await this.hierarchy.managedUsers(caller, permission));
     return new Map(
       rows.map((r) => {
@@ -81,7 +80,7 @@ export class UserBases {
     const q = tenantSql(
       tenant,
     )`SELECT u.id, u.display_name FROM users u WHERE ${tenantScope('u')} AND u.id = ANY(${ids}::bigint[])`;
-    const rows: { id: string; display_name: string }[] = await this.dataSource.query(q.text, q.values);
+    const rows: { id: string; display_name: string }[] = await this.prepared.query(q.text, q.values);
     return new Map(rows.map((r) => [Number(r.id), r.display_name]));
   }
 
@@ -94,7 +93,7 @@ export class UserBases {
     const q = tenantSql(
       tenant,
     )`SELECT u.id, u.email FROM users u WHERE ${tenantScope('u')} AND u.id = ANY(${ids}::bigint[])`;
-    const rows: { id: string; email: string }[] = await this.dataSource.query(q.text, q.values);
+    const rows: { id: string; email: string }[] = await this.prepared.query(q.text, q.values);
     return new Map(rows.map((r) => [Number(r.id), r.email]));
   }
 }

@@ -105,15 +105,16 @@ export class BookingFactsReader {
 
   async read(db: WriteQuery, tenant: Tenant, ask: BookingFactsQuery, zone: string): Promise<BookingFacts> {
     const users = ask.users && ask.users.ids.length > 0 ? ask.users : null;
-    const days = ask.days ?? [];
+    const days = [...new Map((ask.days ?? []).map((d) => [`${d.rotaId} ${d.date}`, d])).values()];
     const userSpans = users
       ? sql`SELECT ${SPAN_COLUMNS} FROM rota_shifts s WHERE ${tenantScope('s')} AND s.status = 'booked'
           AND s.user_id = ANY(${[...new Set(users.ids)]}::bigint[])
           AND s.starts_at < ${users.to.toISOString()}::timestamptz AND s.ends_at > ${users.from.toISOString()}::timestamptz`
       : sql`SELECT ${SPAN_COLUMNS} FROM rota_shifts s WHERE false AND ${tenantScope('s')}`;
-    const daySpans = sql`SELECT ${SPAN_COLUMNS} FROM rota_shifts s WHERE ${tenantScope('s')} AND s.status = 'booked'
-        AND s.rota_id = ANY(${[...new Set(days.map((d) => d.rotaId))]}::bigint[])
-        AND s.date = ANY(${[...new Set(days.map((d) => d.date))]}::date[])`;
+    // Each (rota, date) pair a lookup of the rota_shifts_rota_date index, whatever the statistics say.
+    const daySpans = sql`SELECT ${SPAN_COLUMNS} FROM unnest(${days.map((d) => d.rotaId)}::bigint[], ${days.map((d) => d.date)}::date[]) AS d(rota_id, date)
+        CROSS JOIN LATERAL (SELECT * FROM rota_shifts s WHERE ${tenantScope('s')} AND s.status = 'booked'
+          AND s.rota_id = d.rota_id AND s.date = d.date) s`;
     const q = tenantSql(tenant)`SELECT
         (SELECT coalesce(json_agg(r), '[]') FROM (SELECT ${ROTA_COLUMNS} FROM rotas r
           WHERE ${tenantScope('r')} AND r.id = ANY(${[...new Set(ask.rotaIds)]}::bigint[])) r) AS rotas,
