@@ -9,7 +9,6 @@ import type {
   AppendResult,
   EventMetadata,
   Evolve,
-  Gates,
   Handled,
   HandledStream,
   HandleOptions,
@@ -92,7 +91,6 @@ export class EventStore {
     options: HandleOptions = {},
   ): Promise<Handled<S>> {
     return this.retrying(options.retries, async () => {
-      const gates = await this.readGates(options.gates);
       const { state, version } = options.expect
         ? { state: null, version: 0 }
         : this.fold(evolve, await this.prepared.query<EventRow>(READ_STREAM, [streamId]));
@@ -101,7 +99,6 @@ export class EventStore {
       const [result] = await this.appendNow(
         [{ streamId, expectedVersion: options.expect ?? version, events }],
         options.metadata ?? {},
-        gates,
       );
       return { ...result!, state };
     });
@@ -117,7 +114,7 @@ export class EventStore {
   async handleMany<const T extends readonly HandledStream[]>(
     streams: T,
     decide: (states: StatesOf<T>) => readonly StreamEvents[] | Promise<readonly StreamEvents[]>,
-    options: Pick<HandleOptions, 'metadata' | 'gates' | 'retries'> = {},
+    options: Pick<HandleOptions, 'metadata' | 'retries'> = {},
   ): Promise<AppendResult[]> {
     return this.retrying(options.retries, () => this.handleManyOnce(streams, decide, options));
   }
@@ -125,9 +122,8 @@ export class EventStore {
   private async handleManyOnce<const T extends readonly HandledStream[]>(
     streams: T,
     decide: (states: StatesOf<T>) => readonly StreamEvents[] | Promise<readonly StreamEvents[]>,
-    options: Pick<HandleOptions, 'metadata' | 'gates'>,
+    options: Pick<HandleOptions, 'metadata'>,
   ): Promise<AppendResult[]> {
-    const gates = await this.readGates(options.gates);
     const byId = new Map<string, { state: unknown; version: number; expect: HandledStream['expect'] }>();
     for (const s of streams) {
       if (byId.has(s.streamId)) throw new Error(`EventStore.handleMany: stream ${s.streamId} is listed twice`);
@@ -162,7 +158,7 @@ export class EventStore {
       if (d.events.length > 0)
         appends.push({ streamId: d.streamId, expectedVersion: stream.expect ?? stream.version, events: d.events });
     }
-    const written = appends.length > 0 ? await this.appendNow(appends, options.metadata ?? {}, gates) : [];
+    const written = appends.length > 0 ? await this.appendNow(appends, options.metadata ?? {}) : [];
     return streams.map(
       (s) =>
         written.find((w) => w.streamId === s.streamId) ?? {
@@ -203,7 +199,7 @@ export class EventStore {
     const streams = typeof spec.streams === 'function' ? spec.streams(facts) : spec.streams;
     const read = await this.readNamed(streams, (text, params) => this.prepared.query<EventRow>(text, params));
     const appends = appendsOf(streams, read.versions, spec.decide(read.states, facts));
-    const appended = appends.length > 0 ? await this.writeOnce(appends, spec.metadata ?? {}, null) : [];
+    const appended = appends.length > 0 ? await this.writeOnce(appends, spec.metadata ?? {}) : [];
     return { facts, states: read.states, appended, events: eventsOf(appended) };
   }
 
@@ -221,7 +217,7 @@ export class EventStore {
         decided = { facts, states: read.states, appended: [], events: [] };
         // Nothing to append: roll the gates back too, so a write that did nothing leaves no trace.
         if (appends.length === 0) throw NOTHING_TO_WRITE;
-        const appended = await this.writeOnce(appends, spec.metadata ?? {}, null, tx);
+        const appended = await this.writeOnce(appends, spec.metadata ?? {}, tx);
         decided = { ...decided, appended, events: eventsOf(appended) };
       });
     } catch (error) {
@@ -281,42 +277,6 @@ export class EventStore {
     }
   }
 
-  /** The gates' versions (an unknown gate is at 0), read before anything else of a decision. */
-  private async readGates(gates: Gates | undefined): Promise<GateRead | null> {
-    const advance = [...new Set(gates?.advance ?? [])].sort();
-    const hold = [...new Set(gates?.hold ?? [])].filter((g) => !advance.includes(g)).sort();
-    if (advance.length === 0 && hold.length === 0) return null;
-    const rows = await this.prepared.query<{ id: string; version: string }>(READ_GATES, [[...advance, ...hold]]);
-    const versions = new Map(rows.map((r) => [r.id, Number(r.version)]));
-    return { advance, hold, versions };
-  }
-
-  /**
-   * Passes the gates read before the decision, inside the write's transaction (docs/adr/0008):
-   * moves each `advance` gate on from the version read (a row lock: a concurrent mover waits, then
-   * finds the version moved and loses), then holds each `hold` gate shared and checks its version.
-   */
-  private async passGates(tx: EntityManager, gates: GateRead): Promise<void> {
-    const at = (id: string) => gates.versions.get(id) ?? 0;
-    if (gates.advance.length > 0) {
-      const moved: { id: string }[] = await tx
-        .query(ADVANCE_GATES, [gates.advance, gates.advance.map(at)])
-        .catch(deadlockAsConflict(gates.advance[0]!));
-      if (moved.length < gates.advance.length) {
-        const stale = gates.advance.find((id) => !moved.some((m) => m.id === id))!;
-        throw new ConcurrencyError(stale, String(at(stale)));
-      }
-    }
-    if (gates.hold.length > 0) {
-      await tx.query(CREATE_GATES, [gates.hold]);
-      const held: { id: string; version: string }[] = await tx
-        .query(HOLD_GATES, [gates.hold])
-        .catch(deadlockAsConflict(gates.hold[0]!));
-      const stale = held.find((h) => Number(h.version) !== at(h.id));
-      if (stale) throw new ConcurrencyError(stale.id, String(at(stale.id)));
-    }
-  }
-
   /** Runs `work` in one transaction: everything it appends and projects commits or rolls back together. */
   private async transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
     let manager: EntityManager | undefined;
@@ -339,7 +299,6 @@ export class EventStore {
     tx: EntityManager,
     appends: readonly StreamAppend[],
     metadata: EventMetadata = {},
-    gates: GateRead | null = null,
     options: { projectionsLocked?: boolean } = {},
   ): Promise<AppendResult[]> {
     if (!tx.queryRunner?.isTransactionActive) throw new Error('EventStore.append needs a transaction');
@@ -351,7 +310,6 @@ export class EventStore {
         `SELECT pg_advisory_xact_lock_shared(${LOCKS.projections})${anyStreams.map((_, i) => `, pg_advisory_xact_lock(${LOCKS.stream(`$${i + 1}`)})`).join('')}`,
         anyStreams,
       );
-    if (gates) await this.passGates(tx, gates);
     const stored = await this.storedIds(tx, appends);
     const recordedAt = new Date();
     // Round k holds each stream's k-th append: one insert a round, and nearly always one round.
@@ -388,12 +346,8 @@ export class EventStore {
    * know in advance ('any'), idempotency keys (they need a read), projections that cannot share the
    * statement (InlineProjections.plan), and while a replay holds the projections lock for its swap.
    */
-  private async appendNow(
-    appends: readonly StreamAppend[],
-    metadata: EventMetadata,
-    gates: GateRead | null = null,
-  ): Promise<AppendResult[]> {
-    const results = await this.writeOnce(appends, metadata, gates);
+  private async appendNow(appends: readonly StreamAppend[], metadata: EventMetadata): Promise<AppendResult[]> {
+    const results = await this.writeOnce(appends, metadata);
     // Committed by now; an event id stored before (a retried job) appends nothing and counts nothing.
     for (const r of results) this.metrics?.eventsAppended(r.events);
     return results;
@@ -406,17 +360,14 @@ export class EventStore {
   private async writeOnce(
     appends: readonly StreamAppend[],
     metadata: EventMetadata,
-    gates: GateRead | null,
     inTx?: EntityManager,
   ): Promise<AppendResult[]> {
     const viaTransaction = () =>
       inTx
-        ? this.append(inTx, appends, metadata, null, { projectionsLocked: true })
-        : this.transaction((tx) => this.append(tx, appends, metadata, gates));
+        ? this.append(inTx, appends, metadata, { projectionsLocked: true })
+        : this.transaction((tx) => this.append(tx, appends, metadata));
     const run = <T>(text: string, params: unknown[]): Promise<T[]> =>
       inTx ? this.prepared.queryIn<T>(inTx, text, params) : this.prepared.query<T>(text, params);
-    // Gates need their own statements before the events: a transaction (docs/adr/0008).
-    if (gates) return viaTransaction();
     for (const a of appends) {
       if (a.events.length === 0 || a.expectedVersion === 'any' || a.events.some((e) => e.eventId))
         return viaTransaction();
@@ -683,23 +634,6 @@ const eventsOf = (appended: readonly AppendResult[]): StoredEvent[] =>
 /** Streams in one order everywhere (code points, not locale), so concurrent writers lock them alike. */
 const byStreamId = (a: StreamAppend, b: StreamAppend) =>
   a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0;
-
-/** What `readGates` read: the gates, sorted (one lock order for every writer), and their versions. */
-interface GateRead {
-  readonly advance: readonly string[];
-  readonly hold: readonly string[];
-  readonly versions: ReadonlyMap<string, number>;
-}
-
-const READ_GATES = `SELECT id, version FROM stream_gates WHERE id = ANY($1::text[])`;
-/** Moves each gate from the version read to the next; a row whose version moved meanwhile is not returned. */
-const ADVANCE_GATES = `INSERT INTO stream_gates AS g (id, version)
-  SELECT t.id, t.v + 1 FROM unnest($1::text[], $2::bigint[]) AS t(id, v) ORDER BY t.id
-  ON CONFLICT (id) DO UPDATE SET version = g.version + 1 WHERE g.version = excluded.version - 1
-  RETURNING g.id`;
-/** A held gate needs a row to hold, so that a writer moving it later waits for the holder. */
-const CREATE_GATES = `INSERT INTO stream_gates (id, version) SELECT id, 0 FROM unnest($1::text[]) AS t(id) ORDER BY id ON CONFLICT (id) DO NOTHING`;
-const HOLD_GATES = `SELECT id, version FROM stream_gates WHERE id = ANY($1::text[]) ORDER BY id FOR SHARE`;
 
 /** A deadlock (writers locking rows in crossed orders): Postgres aborts one of them, which lost a race. */
 const deadlockAsConflict =

@@ -77,14 +77,14 @@ export interface StreamEvents {
 export type Unread = 'no_stream' | 'any';
 
 /**
- * Gates (docs/adr/0008-booking-gates.md): named versions, without events, for rules that span
- * records no one stream holds ("at most `max` on a timeslot", "no two shifts of a user at once").
- * The store reads the gates' versions before anything else of the decision (before `decide` runs:
- * a decision that reads the tables a gate protects does so inside `decide`), and the write passes
- * them in its transaction, or loses (ConcurrencyError, the store retries when asked):
- * - `advance`: gates this write moves on by one; two writers moving one gate cannot both commit.
- * - `hold`: gates this write depends on without moving them; held shared until it commits, so a
- *   writer that moves one waits for it, and this write loses if one moved since it was read.
+ * Gates (docs/adr/0008-booking-gates.md, docs/adr/0011-declarative-writes.md): named rows, without
+ * events, for rules that span records no one stream holds ("at most `max` on a timeslot", "no two
+ * shifts of a user at once"). A `Write` locks them first and keeps them until it commits, then reads
+ * the tables they protect (its facts):
+ * - `advance`: gates this write moves on by one, locked exclusively: writers advancing one gate,
+ *   or holding it, queue behind this one.
+ * - `hold`: gates this write depends on without moving them, locked shared: holders run together,
+ *   an advancer waits for them.
  */
 export interface Gates {
   readonly advance?: readonly string[];
@@ -95,8 +95,6 @@ export interface HandleOptions {
   readonly metadata?: EventMetadata;
   /** Do not read the stream (see `Unread`). */
   readonly expect?: Unread;
-  /** See `Gates`. */
-  readonly gates?: Gates;
   /**
    * Run the whole read–decide–write again after a lost race, up to this many more times: for
    * decisions whose loser should get the winner's answer (a 422 for the last place), not a 409.
