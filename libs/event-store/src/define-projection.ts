@@ -78,6 +78,8 @@ export interface ReactorSpec<E extends TypedEvent> {
   /** The BullMQ queue its jobs go to; one reactor per queue keeps job ids (event ids) unique. */
   readonly queue: string;
   readonly on: ReactorHandlers<E>;
+  /** One job per transaction (a request, a job's command): its first event's; see `Reactor.perTransaction`. */
+  readonly perTransaction?: boolean;
 }
 
 /** A reactor from a table of handlers keyed by event type, as `defineProjection` is for projections. */
@@ -90,6 +92,7 @@ export function defineReactor<E extends TypedEvent>(spec: ReactorSpec<E>): new (
     readonly name = spec.name;
     readonly queue = spec.queue;
     readonly handles = handles;
+    readonly perTransaction = spec.perTransaction ?? false;
 
     toJob(event: StoredEvent): ReactorJob | null {
       return handlers.get(event.type)?.(event) ?? null;

@@ -126,8 +126,12 @@ export class ReactorRunner implements OnApplicationBootstrap, BeforeApplicationS
     const cursor = { transactionId: row?.transaction_id ?? '0', position: Number(row?.position ?? 0) };
     const events = await this.store.readAll(cursor, BATCH, reactor.handles, session.manager);
     if (events.length === 0) return 0;
+    // perTransaction: a transaction whose events began in an earlier batch (the cursor's) had its job there.
+    const served = new Set(reactor.perTransaction ? [cursor.transactionId] : []);
     const jobs = events.flatMap((event) => {
+      if (served.has(event.transactionId)) return [];
       const job = reactor.toJob(event);
+      if (job && reactor.perTransaction) served.add(event.transactionId);
       return job ? [{ eventId: event.eventId, job }] : [];
     });
     const last = events[events.length - 1]!;

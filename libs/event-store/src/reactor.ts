@@ -19,6 +19,12 @@ export interface Reactor {
   readonly handles: readonly string[];
   /** null: nothing to do for this event. */
   toJob(event: StoredEvent): ReactorJob | null;
+  /**
+   * Only the first event of a transaction that gets a job has one (its id the job id); the job reads
+   * the rest of its transaction itself (EventStore.readTransaction). A bulk of 20,000 cancellations
+   * is then one job, not 20,000 that each find they are not the first.
+   */
+  readonly perTransaction?: boolean;
 }
 
 export const AsReactor = DiscoveryService.createDecorator();

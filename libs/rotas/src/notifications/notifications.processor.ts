@@ -23,11 +23,10 @@ import { type NotificationJobData, ROTA_NOTIFICATIONS } from './notifications.re
  *
  * One request is one write, so one transaction: a handler appends all its events together (a rota
  * change with the cancellations it causes), and so does a worker job's command.
- * Every mailed event of a transaction has a job (its id the event's, as for every reactor), and the
- * job of the transaction's first mailed event sends the e-mails of the whole transaction; the
- * others find they are not first and stop. A transaction's events become visible together, so that
- * job sees all of them, with no delay to wait out; and only one job ever sends for a request, so
- * two workers cannot race to send its e-mails twice.
+ * The reactor gives a transaction one job, its first mailed event's (`perTransaction`), and that
+ * job sends the e-mails of the whole transaction. A transaction's events become visible together,
+ * so the job sees all of them, with no delay to wait out; and only one job ever sends for a
+ * request, so two workers cannot race to send its e-mails twice.
  *
  * Each e-mail goes through the outbox under a key made of that first event's id and the recipient:
  * a job retried or run again after a restart sends nothing it sent before (OutboxMailer.sendOnce).
@@ -57,8 +56,6 @@ export class NotificationsProcessor extends CausedJobProcessor<NotificationJobDa
 
   protected async react({ transactionId, organisationId }: NotificationJobData, cause: Cause): Promise<void> {
     const types = mailedTypes(cause.event.metadata);
-    const [first] = await this.store.readTransaction(transactionId, { types, limit: 1 });
-    if (first?.eventId !== cause.event.eventId) return;
     // With the rota changes of the request: the cancellations they caused are the rota's doing.
     const events = (await this.store.readTransaction(transactionId, {
       types: [...types, ...ROTA_CHANGE_TYPES],

@@ -31,14 +31,15 @@ function notificationJob(event: StoredEvent<MailedType, Mailed['data']>): Reacto
 }
 
 /**
- * Shift bookings, changes and cancellations become e-mail jobs, one per event (its id the job id);
- * the processor sends once per request from the job of the request's first such event.
+ * Shift bookings, changes and cancellations become e-mail jobs, one per request (transaction): the
+ * job of its first mailed event, which sends the e-mails of the whole transaction.
  */
 @AsReactor()
 @Injectable()
 export class NotificationsReactor extends defineReactor<Mailed>({
   name: 'rotas.notifications',
   queue: ROTA_NOTIFICATIONS,
+  perTransaction: true,
   on: {
     'rotas.ShiftBooked': notificationJob,
     'rotas.ShiftMoved': notificationJob,
