@@ -4,8 +4,9 @@
  * the worker beside the store's append rate, with one booking's latency (shifts), and the rota
  * views over a month of 10,000 shifts beside the raw statement (rota-views). `npm run bench`
  * runs them after the event-store benchmarks; alone: `node dist/bench/http.js`
- * (BENCH_ONLY=login|writes|expenses|shifts|rota-views; DATABASE_URL: the admin URL for the scratch databases).
+ * (BENCH_ONLY=login|writes|expenses|shifts|archive|rota-views; DATABASE_URL: the admin URL for the scratch databases).
  */
+import { archiveReport, benchArchive } from './rota-archive.js';
 import { benchExpenses } from './expenses.js';
 import { benchLogin } from './login.js';
 import { benchRotaViews, rotaViewsReport } from './rota-views.js';
@@ -61,6 +62,11 @@ if (!only || only === 'shifts') {
   const figures = await benchShifts((line) => process.stderr.write(`  · ${line}\n`));
   // Last: its line `shifts: generation <n>/s, append <m>/s, ratio <n/m>` ends the run (issue 14).
   process.stdout.write(shiftsReport(figures));
+}
+if (!only || only === 'archive') {
+  const figures = await benchArchive((line) => process.stderr.write(`  · ${line}\n`));
+  // Its line `archive: <rotas> rotas, <shifts> shifts, answer <s> s, …` (issue 21) ends its output.
+  process.stdout.write(archiveReport(figures));
 }
 if (!only || only === 'rota-views') {
   const figures = await benchRotaViews((line) => process.stderr.write(`  · ${line}\n`));

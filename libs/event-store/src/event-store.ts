@@ -446,8 +446,10 @@ export class EventStore {
       position: Number(stored[i]!.position),
       transactionId: stored[i]!.transaction_id,
     }));
+    const eventsOf = new Map<string, StoredEvent[]>();
+    for (const e of events) (eventsOf.get(e.streamId) ?? eventsOf.set(e.streamId, []).get(e.streamId)!).push(e);
     return appends.map((a) => {
-      const own = events.filter((e) => e.streamId === a.streamId);
+      const own = eventsOf.get(a.streamId)!;
       return { streamId: a.streamId, nextExpectedVersion: own[own.length - 1]!.streamVersion, events: own };
     });
   }
@@ -587,11 +589,15 @@ export class EventStore {
       if (stale !== null)
         throw new ConcurrencyError(stale, String(writing.find((a) => a.streamId === stale)?.expectedVersion));
     }
+    // Grouped once: a write of 20,000 streams (a bulk archive) must not scan every row per stream.
+    const rowsOf = new Map<string, StoredEvent[]>();
+    for (const r of rows) {
+      if (r.stream_id === null || r.stream_id === undefined) continue;
+      const own = rowsOf.get(r.stream_id) ?? rowsOf.set(r.stream_id, []).get(r.stream_id)!;
+      own.push(toStoredEvent(r, this.upcasters));
+    }
     for (const a of writing) {
-      const stored = rows
-        .filter((r) => r.stream_id === a.streamId)
-        .map((r) => toStoredEvent(r, this.upcasters))
-        .sort((x, y) => x.streamVersion - y.streamVersion);
+      const stored = (rowsOf.get(a.streamId) ?? []).sort((x, y) => x.streamVersion - y.streamVersion);
       results.push({
         streamId: a.streamId,
         nextExpectedVersion: stored[stored.length - 1]!.streamVersion,
