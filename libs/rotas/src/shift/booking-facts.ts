@@ -3,13 +3,10 @@ import { DataSource } from 'typeorm';
 import type { WriteQuery } from '#app/event-store';
 import { Teams } from '#app/identity';
 import { sql, type Tenant, tenantScope, tenantSql } from '#app/platform';
-import type { BookedSpan, BookingRota } from '../domain/booking-rules.js';
-import type { Timeline } from '../domain/timeslot-timeline.js';
+import type { BookedSpan } from '../domain/booking-rules.js';
+import { ROTA_RULE_COLUMNS, type RotaForBooking, rotaForBooking, type RotaRuleRow } from '../rota/rota-row.js';
 
-/** A rota as a booking reads it: the rules' view, and its name (notifications). */
-export interface RotaForBooking extends BookingRota {
-  readonly name: string;
-}
+export type { RotaForBooking } from '../rota/rota-row.js';
 
 /** What the booking rules know of a user (absent: not a user of the organisation). */
 export interface Booker {
@@ -34,24 +31,6 @@ export interface BookingFacts {
   readonly rotaDays: Map<string, BookedSpan[]>;
 }
 
-type RotaRow = {
-  id: number;
-  team_id: number;
-  name: string;
-  start_date: string;
-  end_date: string | null;
-  archived: boolean;
-  closed_dates: string[];
-  timeline: Timeline;
-  self_manage: boolean;
-  allow_same_day_add: boolean;
-  allow_same_day_cancel: boolean;
-  allow_same_day_edit: boolean;
-  restricted_by_role: boolean;
-  role_profile_ids: number[];
-  require_full_timeslot: boolean;
-};
-
 type SpanRow = { id: number; user_id: number; rota_id: number; date: string; starts_at: string; ends_at: string };
 
 const spanOf = (r: SpanRow): BookedSpan => ({
@@ -63,31 +42,6 @@ const spanOf = (r: SpanRow): BookedSpan => ({
   end: Date.parse(r.ends_at),
 });
 
-/** The one mapping of a `rotas` row to what the booking rules read. */
-export const rotaForBooking = (r: RotaRow, zone: string): RotaForBooking => ({
-  id: Number(r.id),
-  teamId: Number(r.team_id),
-  name: r.name,
-  zone,
-  calendar: {
-    start_date: r.start_date,
-    end_date: r.end_date,
-    archived: r.archived,
-    closed_dates: new Set(r.closed_dates),
-    timeline: r.timeline,
-  },
-  selfManage: r.self_manage,
-  requireFullTimeslot: r.require_full_timeslot,
-  restrictedByRole: r.restricted_by_role,
-  roleProfileIds: r.role_profile_ids.map(Number),
-  allowSameDayAdd: r.allow_same_day_add,
-  allowSameDayEdit: r.allow_same_day_edit,
-  allowSameDayCancel: r.allow_same_day_cancel,
-});
-
-const ROTA_COLUMNS = sql.raw(`r.id, r.team_id, r.name, r.start_date::text AS start_date, r.end_date::text AS end_date,
-  r.archived, r.closed_dates, r.timeline, r.self_manage, r.allow_same_day_add, r.allow_same_day_cancel,
-  r.allow_same_day_edit, r.restricted_by_role, r.role_profile_ids, r.require_full_timeslot`);
 const SPAN_COLUMNS = sql.raw(`s.id, s.user_id, s.rota_id, s.date::text AS date, s.starts_at, s.ends_at`);
 
 /**
@@ -116,11 +70,14 @@ export class BookingFactsReader {
         CROSS JOIN LATERAL (SELECT * FROM rota_shifts s WHERE ${tenantScope('s')} AND s.status = 'booked'
           AND s.rota_id = d.rota_id AND s.date = d.date) s`;
     const q = tenantSql(tenant)`SELECT
-        (SELECT coalesce(json_agg(r), '[]') FROM (SELECT ${ROTA_COLUMNS} FROM rotas r
+        (SELECT coalesce(json_agg(r), '[]') FROM (SELECT ${ROTA_RULE_COLUMNS} FROM rotas r
           WHERE ${tenantScope('r')} AND r.id = ANY(${[...new Set(ask.rotaIds)]}::bigint[])) r) AS rotas,
         (SELECT coalesce(json_agg(s), '[]') FROM (${userSpans}) s) AS user_shifts,
         (SELECT coalesce(json_agg(s), '[]') FROM (${daySpans}) s) AS day_shifts`;
-    const [row] = await db.query<{ rotas: RotaRow[]; user_shifts: SpanRow[]; day_shifts: SpanRow[] }>(q.text, q.values);
+    const [row] = await db.query<{ rotas: RotaRuleRow[]; user_shifts: SpanRow[]; day_shifts: SpanRow[] }>(
+      q.text,
+      q.values,
+    );
     const rotaDays = new Map<string, BookedSpan[]>(days.map((d) => [`${d.rotaId} ${d.date}`, []]));
     for (const span of row!.day_shifts.map(spanOf)) rotaDays.get(`${span.rotaId} ${span.date}`)?.push(span);
     return {

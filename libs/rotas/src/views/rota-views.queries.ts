@@ -4,13 +4,13 @@ import { type Caller, type OrganisationFacts, Teams, type UserBase, UserBases } 
 import { type Sql, sql, type Tenant, tenantScope, tenantSql } from '#app/platform';
 import { addDays } from '../domain/calendar-dates.js';
 import { timeslotsOn } from '../domain/rota-calendar.js';
-import type { Timeline } from '../domain/timeslot-timeline.js';
 import {
   type RepeatingShiftObject,
   repeatingShiftObjectOf,
   type RepeatingShiftRow,
 } from '../repeating-shift/repeating-shift.queries.js';
 import { SeriesQueries } from '../repeating-shift/series.queries.js';
+import { rotaForBooking, ROTA_RULE_COLUMNS, type RotaRuleRow } from '../rota/rota-row.js';
 import { type CallerReach, isManager } from '../rotas.policy.js';
 import {
   type DayView,
@@ -44,23 +44,7 @@ export interface DayRequest extends ViewFilters {
   readonly users?: readonly number[];
 }
 
-type RotaRow = {
-  id: string;
-  team_id: string;
-  name: string;
-  colour: string;
-  start_date: string;
-  end_date: string | null;
-  closed_dates: string[];
-  timeline: Timeline;
-  self_manage: boolean;
-  allow_same_day_add: boolean;
-  allow_same_day_cancel: boolean;
-  allow_same_day_edit: boolean;
-  restricted_by_role: boolean;
-  role_profile_ids: number[];
-  require_full_timeslot: boolean;
-};
+type RotaRow = RotaRuleRow & { colour: string };
 
 /** A shift as the shifts statement sends it: [id, rota_id, user_id, series_id, date, start ms, end ms, start_wall, end_wall]. */
 type ShiftTuple = [number, number, number, number | null, string, number, number, string, string];
@@ -212,11 +196,7 @@ export class RotaViewQueries {
       filters.push(sql`AND EXISTS (SELECT 1 FROM rota_shifts s WHERE s.rota_id = r.id AND s.status = 'booked' AND s.date = ${from}::date
         AND s.user_id = ANY(${request.users}::bigint[]))`);
     }
-    const q = tenantSql(
-      caller,
-    )`SELECT r.id, r.team_id, r.name, r.colour, r.start_date::text AS start_date, r.end_date::text AS end_date, r.closed_dates, r.timeline,
-        r.self_manage, r.allow_same_day_add, r.allow_same_day_cancel, r.allow_same_day_edit, r.restricted_by_role, r.role_profile_ids, r.require_full_timeslot
-       FROM rotas r
+    const q = tenantSql(caller)`SELECT ${ROTA_RULE_COLUMNS}, r.colour FROM rotas r
       WHERE ${tenantScope('r')} AND r.team_id = ANY(${teams}::bigint[]) AND NOT r.archived
         AND r.start_date <= ${to}::date AND (r.end_date IS NULL OR r.end_date >= ${from}::date) ${sql.join(filters, ' ')}`;
     const rows: RotaRow[] = await this.dataSource.query(q.text, q.values);
@@ -224,30 +204,7 @@ export class RotaViewQueries {
     const rotas = rows.flatMap((r): ViewRota[] => {
       const team = objects.get(Number(r.team_id));
       if (!team) return [];
-      return [
-        {
-          id: Number(r.id),
-          teamId: Number(r.team_id),
-          name: r.name,
-          colour: r.colour,
-          team,
-          zone,
-          calendar: {
-            start_date: r.start_date,
-            end_date: r.end_date,
-            archived: false,
-            closed_dates: new Set(r.closed_dates),
-            timeline: r.timeline,
-          },
-          selfManage: r.self_manage,
-          requireFullTimeslot: r.require_full_timeslot,
-          restrictedByRole: r.restricted_by_role,
-          roleProfileIds: r.role_profile_ids.map(Number),
-          allowSameDayAdd: r.allow_same_day_add,
-          allowSameDayCancel: r.allow_same_day_cancel,
-          allowSameDayEdit: r.allow_same_day_edit,
-        },
-      ];
+      return [{ ...rotaForBooking(r, zone), colour: r.colour, team }];
     });
     rotas.sort((a, b) => byText(a.team.name, b.team.name) || byText(a.name, b.name) || a.id - b.id);
     return { rotas: rotas.slice(0, MAX_ROTAS), truncated: rotas.length > MAX_ROTAS };
