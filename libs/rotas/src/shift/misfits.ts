@@ -254,7 +254,13 @@ export function decideMisfits(
       rotaState.get(command.rotaId) ??
       misfitsStateOf(shifts.get(command.rotaId) ?? [], series.get(command.rotaId) ?? []);
     const decided = decideCancelMisfits(own, command, { ...context, requireFullTimeslot });
-    rotaState.set(command.rotaId, decided.reduce<MisfitsState>(evolveMisfits, own));
+    // Folded into copies made once (evolveMisfits copies a map per event: thousands of shifts on an archive).
+    const [shiftsAfter, seriesAfter] = [new Map(own.shifts), new Map(own.series)];
+    for (const e of decided) {
+      if (e.type === 'rotas.ShiftCancelled') shiftsAfter.set(e.data.id, evolveShift(shiftsAfter.get(e.data.id)!, e)!);
+      else seriesAfter.set(e.data.id, evolveSeries(seriesAfter.get(e.data.id)!, e)!);
+    }
+    rotaState.set(command.rotaId, { shifts: shiftsAfter, series: seriesAfter });
     events.push(...decided);
   }
   return events;
