@@ -140,7 +140,7 @@ describe('rota changes cancel the booked shifts they leave outside the rota, in 
       role_profiles: [{ key: 'shop', name: 'Shop volunteer' }],
       teams: [
         { key: 'north', name: 'North' },
-        ...['close', 'slots', 'replace', 'archive', 'end', 'superseded'].map((key) => ({
+        ...['close', 'slots', 'replace', 'archive', 'end', 'superseded', 'race'].map((key) => ({
           key,
           name: key,
           parent: 'north',
@@ -200,6 +200,38 @@ describe('rota changes cancel the booked shifts they leave outside the rota, in 
       expect(await cancellations(onOpen)).toEqual([]);
     },
   );
+
+  it('a booking racing a close of its day: either it is refused (422) or it is booked and the close cancels it; never a booked shift on a closed day', async () => {
+    const rota = await seedRota('race');
+    const days = [20, 21, 22, 23, 24].map((n) => plusDays(today, n));
+    const answers = await Promise.all(
+      days.flatMap((day) => [
+        http()
+          .post('/api/rota/shifts')
+          .set(as('boss'))
+          .send({
+            rota: { id: rota },
+            user: { id: org.users.vol },
+            start_datetime: `${day} 10:00`,
+            end_datetime: `${day} 12:00`,
+          }),
+        http()
+          .post('/api/rotas/bulk')
+          .set(as('boss'))
+          .send({ action: 'close', rota_ids: [rota], data: { dates: [day] } }),
+      ]),
+    );
+    for (let i = 0; i < answers.length; i += 2) {
+      expect([201, 422]).toContain(answers[i]!.status);
+      expect(answers[i + 1]!.status).toBe(204);
+    }
+    expect(
+      await ds.query(`SELECT id FROM rota_shifts WHERE rota_id = $1 AND status = 'booked' AND date = ANY($2::date[])`, [
+        rota,
+        days,
+      ]),
+    ).toEqual([]);
+  });
 
   it('PUT timeslots: a shift outside the new timeslots is cancelled at once (outside_timeslot); one inside them, and one before `from`, stay', async () => {
     const rota = await seedRota('slots');
