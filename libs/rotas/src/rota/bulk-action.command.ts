@@ -38,9 +38,10 @@ const CALENDAR_ACTIONS: ReadonlySet<BulkActionName> = new Set(['end_date', 'clos
 /**
  * `POST /api/rotas/bulk`: the caller's reach, the organisation's today and features, and for
  * add_contacts the users and the contact ids are read first; then one decision over every listed
- * rota's stream, appended together at the versions read, or nothing (a refusal, or a concurrent
- * change of any of them: 409). end_date, close and archive_rotas cancel the shifts they leave
- * outside the rotas, and end the series they cut short, in the same write (RotaChanges).
+ * rota's stream, appended together at the versions read, or nothing (a refusal; a concurrent
+ * change of any of them makes the store decide again, a 409 only when it keeps losing). end_date,
+ * close and archive_rotas cancel the shifts they leave outside the rotas, and end the series they
+ * cut short, in the same write (RotaChanges).
  */
 @CommandHandler(BulkActionCommand)
 export class BulkActionHandler implements ICommandHandler<BulkActionCommand> {

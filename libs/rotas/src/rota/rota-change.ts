@@ -41,7 +41,8 @@ export interface RotaChange {
  * that have not started and the open series of those rotas (rows, inside the write, hence exact);
  * reads the rotas' streams and decides the change; and appends, with the change, a ShiftCancelled
  * to each shift that no longer fits and a RepeatingShiftEnded to each series it cuts short, at the
- * versions read, with the caller's metadata.
+ * versions read, with the caller's metadata. A concurrent change of one of those streams makes
+ * the store run the whole write again (a 409 only when it keeps losing).
  *
  * A shift or series stream is read only once the rows say the change touches it: the first attempt
  * of a change that leaves shifts behind learns which (misfitStreams) and throws PlanMoved, and the
@@ -62,9 +63,9 @@ export class RotaChanges {
       return {
         ...((change.movesCalendars ?? true) &&
           rotaIds.length > 0 && {
-          gates: { advance: rotaIds.map(gateOf.rotaCalendar) },
-          facts: (db: WriteQuery) => misfitRows(db, caller, rotaIds, now),
-        }),
+            gates: { advance: rotaIds.map(gateOf.rotaCalendar) },
+            facts: (db: WriteQuery) => misfitRows(db, caller, rotaIds, now),
+          }),
         streams: {
           ...change.streams,
           ...Object.fromEntries(rotaIds.map((id) => [`rota ${id}`, { streamId: streamOf.rota(id), evolve }])),
