@@ -35,7 +35,8 @@ export interface RotaChange {
 }
 
 /**
- * Every change of existing rotas goes through here (docs/rota-domain.md#shifts-that-no-longer-fit):
+ * The rota changes that can move a calendar (timeslots, replace, bulk, a create ending a running
+ * rota) go through here (docs/rota-domain.md#shifts-that-no-longer-fit):
  * one write (docs/adr/0011) that advances the rotas' calendar gates first, so no booking or move
  * of those rotas commits until it does (they hold the gates: docs/adr/0008); reads the booked shifts
  * that have not started and the open series of those rotas (rows, inside the write, hence exact);
