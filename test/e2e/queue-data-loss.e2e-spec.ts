@@ -18,7 +18,7 @@ const ZONE = ((offset: number) => (offset >= 0 ? `Etc/GMT-${offset}` : `Etc/GMT+
 );
 /** REMINDER_HOUR_MS here: an "hour" of shift_reminder_hours lasts a second. */
 const HOUR_MS = 1_000;
-/** The queues and scheduler (libs/rotas/src: reminders.reactor.ts, repeating-shift/series-extension.ts). */
+/** The queues and scheduler (libs/rotas/src: reminders.reactor.ts, booking/series-extension.ts). */
 const ROTA_REMINDERS = 'rotas-reminders';
 const SERIES_EXTENSION = 'rotas-series-extension';
 const EXTENSION_SCHEDULER = 'rotas-series-extension';

@@ -17,7 +17,7 @@ const ZONE = 'Europe/London';
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const plusDays = (date: string, n: number) => DateTime.fromISO(date).plus({ days: n }).toISODate()!;
 const SERIES_WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
-/** The series generator's queue (libs/rotas/src/repeating-shift/generation.reactor.ts). */
+/** The series generator's queue (libs/rotas/src/booking/generation.reactor.ts). */
 const GENERATION_QUEUE = 'rotas-series-generation';
 
 /**

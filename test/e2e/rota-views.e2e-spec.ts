@@ -13,7 +13,7 @@ import { testEnvironment, type TestEnvironment } from '../support/test-config.js
 const ZONE = 'Europe/London';
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const SHORT = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
-/** The worker's series generation queue (libs/rotas/src/repeating-shift/generation.reactor.ts). */
+/** The worker's series generation queue (libs/rotas/src/booking/generation.reactor.ts). */
 const GENERATION_QUEUE = 'rotas-series-generation';
 const plusDays = (date: string, n: number) => DateTime.fromISO(date, { zone: 'UTC' }).plus({ days: n }).toISODate()!;
 const MANY = Array.from({ length: 26 }, (_, i) => `m${String(i + 1).padStart(2, '0')}`);

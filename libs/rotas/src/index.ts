@@ -3,7 +3,7 @@ export { RotasHttpModule } from './rotas-http.module.js';
 export type { RotasEvent, RotaEvent, ShiftPatternEvent, TeamEvent } from './rotas.events.js';
 export { ROTAS_QUEUES, RotasWorkerModule } from './rotas-worker.module.js';
 export { RotaRecords, type PublicRepeatingShift } from './public-records.js';
-export type { ShiftView } from './shift/shift.queries.js';
+export type { ShiftView } from './booking/shift.queries.js';
 export type { RotaView } from './rota/rota.queries.js';
 export { ShiftDto } from './http/shift.responses.js';
 export { RotaDto } from './http/rota.responses.js';

@@ -4,9 +4,9 @@ import {
   type RepeatingShiftObject,
   RepeatingShiftQueries,
   repeatingShiftObjectOf,
-} from './repeating-shift/repeating-shift.queries.js';
+} from './booking/repeating-shift.queries.js';
 import { RotaQueries, type RotaView } from './rota/rota.queries.js';
-import { ShiftQueries, type ShiftView } from './shift/shift.queries.js';
+import { ShiftQueries, type ShiftView } from './booking/shift.queries.js';
 
 /** `repeating_shift.*` webhooks' data: the series' object without its weekdays and team. */
 export type PublicRepeatingShift = Pick<

@@ -4,8 +4,8 @@ import { HISTORY_CONTROLLERS } from './history/history.providers.js';
 import { BULK_CONTROLLERS } from './rota/bulk.providers.js';
 import { ROTA_CONTROLLERS } from './rota/rota.providers.js';
 import { RotasModule } from './rotas.module.js';
-import { REPEATING_SHIFT_CONTROLLERS } from './repeating-shift/repeating-shift.providers.js';
-import { SHIFT_CONTROLLERS } from './shift/shift.providers.js';
+import { REPEATING_SHIFT_CONTROLLERS } from './booking/repeating-shift.providers.js';
+import { SHIFT_CONTROLLERS } from './booking/shift.providers.js';
 import { SHIFT_PATTERN_CONTROLLERS } from './shift-pattern/shift-pattern.providers.js';
 import { VIEW_CONTROLLERS } from './views/views.providers.js';
 

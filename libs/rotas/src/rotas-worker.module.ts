@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { RotasModule } from './rotas.module.js';
-import { GENERATION_WORKER } from './repeating-shift/generation.providers.js';
+import { GENERATION_WORKER } from './booking/generation.providers.js';
 import { NOTIFICATION_WORKER } from './notifications/notifications.providers.js';
 import { REMINDER_WORKER } from './reminders/reminders.providers.js';
-import { SERIES_GENERATION } from './repeating-shift/generation.reactor.js';
-import { SERIES_EXTENSION } from './repeating-shift/series-extension.js';
+import { SERIES_GENERATION } from './booking/generation.reactor.js';
+import { SERIES_EXTENSION } from './booking/series-extension.js';
 import { ROTA_NOTIFICATIONS } from './notifications/notifications.reactor.js';
 import { REMINDER_PLANS, ROTA_REMINDERS } from './reminders/reminders.reactor.js';
 

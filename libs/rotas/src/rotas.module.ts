@@ -8,11 +8,11 @@ import { BULK_PROVIDERS } from './rota/bulk.providers.js';
 import { ROTA_PROVIDERS } from './rota/rota.providers.js';
 import { RotaRecords } from './public-records.js';
 import { RotasPolicy } from './rotas.policy.js';
-import { GenerationReactor } from './repeating-shift/generation.reactor.js';
+import { GenerationReactor } from './booking/generation.reactor.js';
 import { NotificationsReactor } from './notifications/notifications.reactor.js';
 import { RemindersReactor } from './reminders/reminders.reactor.js';
-import { REPEATING_SHIFT_PROVIDERS } from './repeating-shift/repeating-shift.providers.js';
-import { SHIFT_PROVIDERS } from './shift/shift.providers.js';
+import { REPEATING_SHIFT_PROVIDERS } from './booking/repeating-shift.providers.js';
+import { SHIFT_PROVIDERS } from './booking/shift.providers.js';
 import { SHIFT_PATTERN_PROVIDERS } from './shift-pattern/shift-pattern.providers.js';
 import { VIEW_PROVIDERS } from './views/views.providers.js';
 

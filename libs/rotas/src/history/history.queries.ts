@@ -5,7 +5,7 @@ import type { PageRequest } from '#app/platform';
 import { ContactQueries } from '../rota/contacts.queries.js';
 import { RotasPolicy } from '../rotas.policy.js';
 import { streamOf } from '../rotas.events.js';
-import { ShiftQueries } from '../shift/shift.queries.js';
+import { ShiftQueries } from '../booking/shift.queries.js';
 import { ROTA_HISTORY, SHIFT_HISTORY } from './rota-history.js';
 
 /**

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import type { RepeatingShiftView } from '../repeating-shift/repeating-shift.queries.js';
+import type { RepeatingShiftView } from '../booking/repeating-shift.queries.js';
 
 const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;
 const FLAG = { type: 'integer', enum: [0, 1] } as const;

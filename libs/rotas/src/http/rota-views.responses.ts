@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, OmitType } from '@nestjs/swagger';
 import { UserBaseDto } from '#app/identity';
 import { STATUS } from '../domain/coverage.js';
-import type { RepeatingShiftObject } from '../repeating-shift/repeating-shift.queries.js';
+import type { RepeatingShiftObject } from '../booking/repeating-shift.queries.js';
 import type {
   DayPatternEntry,
   DayShift,

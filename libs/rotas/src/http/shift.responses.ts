@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { UserBaseDto } from '#app/identity';
-import type { RecurrencePatternView, ShiftView } from '../shift/shift.queries.js';
+import type { RecurrencePatternView, ShiftView } from '../booking/shift.queries.js';
 import { TeamDto } from './rota.responses.js';
 
 const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;

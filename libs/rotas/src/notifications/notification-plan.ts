@@ -1,7 +1,7 @@
 import { actorOf, type EventMetadata } from '#app/event-store';
 import type { MailMessage } from '#app/platform';
 import type { RotaEvent, ShiftCancelReason, ShiftEvent, ShiftTimesData } from '../rotas.events.js';
-import { CALENDAR_CHANGES, type CalendarChangeType } from '../shift/misfits.js';
+import { CALENDAR_CHANGES, type CalendarChangeType } from '../rota/misfits.js';
 import { type MailShift, type ShiftChange, selfCancelledMail, shiftChangesMail } from './shift-mail.js';
 
 /**

@@ -5,7 +5,7 @@ import { type Cause, CausedJobProcessor, EventStore } from '#app/event-store';
 import { Hierarchy, OrganisationFactsReader, Teams, UserBases } from '#app/identity';
 import { APP_CONFIG, type AppConfig, OutboxMailer, type Tenant } from '#app/platform';
 import { ContactQueries } from '../rota/contacts.queries.js';
-import { ShiftSystemQueries } from '../shift/shift-system.queries.js';
+import { ShiftSystemQueries } from '../booking/shift-system.queries.js';
 import {
   composeMails,
   type MailedEvent,

@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import type { DynamicModule, Provider, Type } from '@nestjs/common';
 import { OutboxModule } from '#app/platform';
-import { ShiftSystemQueries } from '../shift/shift-system.queries.js';
+import { ShiftSystemQueries } from '../booking/shift-system.queries.js';
 import { NotificationsProcessor } from './notifications.processor.js';
 import { ROTA_NOTIFICATIONS } from './notifications.reactor.js';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EventStore, type StreamEvents, type StreamRead, type WriteQuery } from '#app/event-store';
 import { type Caller, metadataOf } from '#app/identity';
 import { type Tenant, tenantScope, tenantSql } from '#app/platform';
-import { evolve as evolveSeries, type SeriesState } from '../repeating-shift/repeating-shift.js';
+import { evolve as evolveSeries, type SeriesState } from '../booking/repeating-shift.js';
 import { gateOf, type RotaEvent, streamOf } from '../rotas.events.js';
 import {
   calendarChangesOf,
@@ -11,9 +11,9 @@ import {
   type MisfitRows,
   misfitsStateOf,
   misfitStreams,
-} from '../shift/misfits.js';
-import { evolve as evolveShift, type ShiftState } from '../shift/shift.js';
-import { PlanMoved } from '../shift/shift-changes.js';
+} from './misfits.js';
+import { evolve as evolveShift, type ShiftState } from '../booking/shift.js';
+import { PlanMoved } from '../booking/shift-changes.js';
 import { evolve, type RotaState } from './rota.js';
 
 /** A change of existing rotas, as its handler describes it to RotaChanges.write. */

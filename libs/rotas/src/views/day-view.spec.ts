@@ -4,7 +4,7 @@ import { wallClockToInstant } from '#app/platform';
 import { timeslotsBetween, timeslotsOn } from '../domain/rota-calendar.js';
 import type { Timeline } from '../domain/timeslot-timeline.js';
 import type { RotaTimeslot, Weekday } from '../domain/weekly-timeslots.js';
-import type { RepeatingShiftObject } from '../repeating-shift/repeating-shift.queries.js';
+import type { RepeatingShiftObject } from '../booking/repeating-shift.queries.js';
 import type { CallerReach } from '../rotas.policy.js';
 import {
   dayRota,

@@ -18,7 +18,7 @@ import {
 import type { TimeslotOccurrence } from '../domain/rota-calendar.js';
 import { type TimeslotVersion, versionOn } from '../domain/timeslot-timeline.js';
 import type { RotaTimeslot } from '../domain/weekly-timeslots.js';
-import type { RepeatingShiftObject } from '../repeating-shift/repeating-shift.queries.js';
+import type { RepeatingShiftObject } from '../booking/repeating-shift.queries.js';
 import { type CallerReach, isManager, type RotaPermissions, rotaPermissions } from '../rotas.policy.js';
 import type { PatternTimeslotView } from '../shift-pattern/shift-pattern.queries.js';
 

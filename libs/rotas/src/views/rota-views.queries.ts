@@ -8,9 +8,9 @@ import {
   type RepeatingShiftObject,
   repeatingShiftObjectOf,
   type RepeatingShiftRow,
-} from '../repeating-shift/repeating-shift.queries.js';
-import { SeriesQueries } from '../repeating-shift/series.queries.js';
-import { rotaForBooking, ROTA_RULE_COLUMNS, type RotaRuleRow } from '../rota/rota-row.js';
+} from '../booking/repeating-shift.queries.js';
+import { SeriesQueries } from '../booking/series.queries.js';
+import { rotaForBooking, ROTA_RULE_COLUMNS, type RotaRuleRow } from '../booking/rota-row.js';
 import { type CallerReach, isManager } from '../rotas.policy.js';
 import {
   type DayView,

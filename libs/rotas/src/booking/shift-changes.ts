@@ -29,8 +29,8 @@ import {
   type ShiftTimesData,
   streamOf,
 } from '../rotas.events.js';
-import { seriesRule } from '../repeating-shift/generation.js';
-import { type SeriesState, timesOfDay } from '../repeating-shift/repeating-shift.js';
+import { seriesRule } from './generation.js';
+import { type SeriesState, timesOfDay } from './repeating-shift.js';
 import type { Booker } from './booking-facts.js';
 import { type ShiftState, timesOf } from './shift.js';
 import { bookingCaller, spanOf } from './shift-decisions.js';

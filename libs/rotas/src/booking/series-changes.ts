@@ -3,9 +3,9 @@ import { NotFoundError } from '#app/platform';
 import { type BookingRota, cancelRefusal, checkBookingAccess } from '../domain/booking-rules.js';
 import type { CallerReach } from '../rotas.policy.js';
 import { streamOf } from '../rotas.events.js';
-import { cancellation, endSeries, ownerOf } from '../shift/shift-changes.js';
-import type { ShiftState } from '../shift/shift.js';
-import { bookingCaller, spanOf } from '../shift/shift-decisions.js';
+import { cancellation, endSeries, ownerOf } from './shift-changes.js';
+import type { ShiftState } from './shift.js';
+import { bookingCaller, spanOf } from './shift-decisions.js';
 import type { SeriesState } from './repeating-shift.js';
 
 /** Who asks to cancel a series. */

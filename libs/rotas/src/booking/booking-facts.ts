@@ -4,9 +4,9 @@ import type { WriteQuery } from '#app/event-store';
 import { Teams } from '#app/identity';
 import { sql, type Tenant, tenantScope, tenantSql } from '#app/platform';
 import type { BookedSpan } from '../domain/booking-rules.js';
-import { ROTA_RULE_COLUMNS, type RotaForBooking, rotaForBooking, type RotaRuleRow } from '../rota/rota-row.js';
+import { ROTA_RULE_COLUMNS, type RotaForBooking, rotaForBooking, type RotaRuleRow } from './rota-row.js';
 
-export type { RotaForBooking } from '../rota/rota-row.js';
+export type { RotaForBooking } from './rota-row.js';
 
 /** What the booking rules know of a user (absent: not a user of the organisation). */
 export interface Booker {

@@ -8,8 +8,8 @@ import { toFieldErrors } from '../domain/refusals.js';
 import { RotaIds } from '../next-id.js';
 import { gateOf, streamOf } from '../rotas.events.js';
 import { type CallerReach, RotasPolicy } from '../rotas.policy.js';
-import { evolve as evolveSeries, type SeriesState } from '../repeating-shift/repeating-shift.js';
-import { RepeatingShiftQueries } from '../repeating-shift/repeating-shift.queries.js';
+import { evolve as evolveSeries, type SeriesState } from './repeating-shift.js';
+import { RepeatingShiftQueries } from './repeating-shift.queries.js';
 import { type BookingFacts, BookingFactsReader, type RotaForBooking } from './booking-facts.js';
 import { evolve as evolveShift, type ShiftState } from './shift.js';
 import {

@@ -1,9 +1,9 @@
 import type { RotaCalendar } from '../domain/rota-calendar.js';
 import { type BookedShift, shiftsThatNoLongerFit } from '../domain/shift-fit.js';
-import { evolve as evolveSeries, type SeriesState } from '../repeating-shift/repeating-shift.js';
-import { calendarOf, evolve as evolveRota, type RotaState } from '../rota/rota.js';
+import { evolve as evolveSeries, type SeriesState } from '../booking/repeating-shift.js';
+import { calendarOf, evolve as evolveRota, type RotaState } from './rota.js';
 import type { RepeatingShiftEvent, RotaEvent, ShiftEvent } from '../rotas.events.js';
-import { evolve as evolveShift, type ShiftState } from './shift.js';
+import { evolve as evolveShift, type ShiftState } from '../booking/shift.js';
 
 /**
  * docs/rota-domain.md#shifts-that-no-longer-fit: what a rota change (a timeslot write, a replace, a

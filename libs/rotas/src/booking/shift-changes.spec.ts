@@ -5,8 +5,8 @@ import type { RotaCalendar } from '../domain/rota-calendar.js';
 import type { RotaTimeslot, Weekday } from '../domain/weekly-timeslots.js';
 import { type RepeatingShiftEvent, type ShiftEvent, type ShiftTimesData, streamOf } from '../rotas.events.js';
 import type { CallerReach } from '../rotas.policy.js';
-import { evolve as evolveSeries, type SeriesState } from '../repeating-shift/repeating-shift.js';
-import { decideCancelSeries } from '../repeating-shift/series-changes.js';
+import { evolve as evolveSeries, type SeriesState } from './repeating-shift.js';
+import { decideCancelSeries } from './series-changes.js';
 import { evolve, type ShiftState } from './shift.js';
 import {
   type ChangeContext,

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { testDecider } from '#app/platform';
 import type { RotaCalendar } from '../domain/rota-calendar.js';
 import type { RotaTimeslot } from '../domain/weekly-timeslots.js';
-import { calendarData, type RotaState } from '../rota/rota.js';
+import { calendarData, type RotaState } from './rota.js';
 import type { RepeatingShiftEvent, RotaEvent, ShiftEvent } from '../rotas.events.js';
 import {
   calendarChangesOf,

@@ -4,8 +4,8 @@ import { OrganisationFactsReader } from '#app/identity';
 import type { Tenant } from '#app/platform';
 import { RotaIds } from '../next-id.js';
 import { gateOf, type RepeatingShiftEvent, streamOf } from '../rotas.events.js';
-import { BookingFactsReader } from '../shift/booking-facts.js';
-import { datesTouched } from '../shift/shift-times.js';
+import { BookingFactsReader } from './booking-facts.js';
+import { datesTouched } from './shift-times.js';
 import { type ChunkPlan, decideGeneration, type GenerationEvent, planChunk } from './generation.js';
 import { evolve, type SeriesState } from './repeating-shift.js';
 

@@ -3,7 +3,7 @@ import { testDecider } from '#app/platform';
 import type { BookedSpan, BookingRota } from '../domain/booking-rules.js';
 import { WEEKDAYS } from '../domain/weekly-timeslots.js';
 import type { RepeatingShiftEvent } from '../rotas.events.js';
-import type { Booker } from '../shift/booking-facts.js';
+import type { Booker } from './booking-facts.js';
 import {
   type ChunkPlan,
   decideExtension,

@@ -8,8 +8,8 @@ import {
 import { occurrenceTimes, seriesDatesBetween, seriesHorizon, type SeriesRule } from '../domain/series-dates.js';
 import { type MisfitReason, whyShiftDoesNotFit } from '../domain/shift-fit.js';
 import type { RepeatingShiftEvent, ShiftEvent, ShiftTimesData, SkippedOccurrence } from '../rotas.events.js';
-import type { Booker } from '../shift/booking-facts.js';
-import { timesData } from '../shift/shift-times.js';
+import type { Booker } from './booking-facts.js';
+import { timesData } from './shift-times.js';
 import { evolve as evolveSeries, type SeriesState, timesOfDay } from './repeating-shift.js';
 
 /**
