@@ -50,4 +50,45 @@ describe('OpsWriter against Postgres', () => {
     });
     expect(await ctx.ds.query(`SELECT count(*)::int AS n FROM ops_forms WHERE data IS NULL`)).toEqual([{ n: 60 }]);
   });
+
+  it('given consecutive updates of one shape, one at a time and as one statement, then both leave the same rows; a row updated twice takes both in order', async () => {
+    await write(Array.from({ length: 20 }, (_, n) => row(2000, n)));
+    await write(Array.from({ length: 20 }, (_, n) => row(3000, n)));
+    const changes = (base: number) =>
+      Array.from({ length: 20 }, (_, n) =>
+        op.update(
+          'ops_forms',
+          { id: base + n },
+          {
+            label: n % 3 === 0 ? null : `done "${n}"`,
+            at: new Date(Date.UTC(2026, 11, 1, n)),
+            data: { n, done: true },
+          },
+        ),
+      );
+    const statements: string[] = [];
+    const writer = (log: boolean) =>
+      new OpsWriter((text, params) => {
+        if (log && text.startsWith('UPDATE')) statements.push(text);
+        return ctx.ds.query(text, params);
+      }, new ColumnTypes());
+    for (const change of changes(2000)) {
+      const one = writer(false);
+      await one.write([change]);
+      await one.flush();
+    }
+    const batched = writer(true);
+    // The last update touches row 3005 again: a second statement, applied after the first.
+    await batched.write([
+      ...changes(3000),
+      op.update('ops_forms', { id: 3005 }, { label: 'again', at: null, data: null }),
+    ]);
+    await batched.flush();
+    expect(statements).toHaveLength(2);
+    const single = await read(2000, 2020);
+    const batch = await read(3000, 3020);
+    expect(batch.filter((r: { n: string }) => r.n !== '5')).toEqual(single.filter((r: { n: string }) => r.n !== '5'));
+    expect(batch[5]).toMatchObject({ label: 'again', at: null, data: null });
+    expect(single[1]).toMatchObject({ label: 'done "1"', data: { n: 1, done: true } });
+  });
 });

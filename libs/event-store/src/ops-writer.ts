@@ -2,6 +2,7 @@ import type { ProjectionOp, Row } from './projection.js';
 
 export type Sql = (text: string, params?: unknown[]) => Promise<unknown>;
 type Upsert = Extract<ProjectionOp, { kind: 'upsert' }>;
+type Update = Extract<ProjectionOp, { kind: 'update' }>;
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 /** The `ROWS FROM` source of column i of a columnar upsert: one array parameter per column. */
@@ -56,6 +57,8 @@ export interface OpsWriterOptions {
 export class OpsWriter {
   private batch: Upsert[] = [];
   private batchKeys = new Set<string>();
+  private updates: Update[] = [];
+  private updateKeys = new Set<string>();
 
   constructor(
     private readonly sql: Sql,
@@ -70,23 +73,50 @@ export class OpsWriter {
 
   async write(ops: readonly ProjectionOp[]): Promise<void> {
     for (const o of ops) {
-      if (o.kind === 'upsert' && this.fits(o)) {
+      if (o.kind === 'upsert' && this.updates.length === 0 && this.fits(o)) {
         this.add(o);
+        continue;
+      }
+      if (o.kind === 'update' && this.batch.length === 0 && this.fitsUpdate(o)) {
+        this.addUpdate(o);
         continue;
       }
       await this.flush();
       if (o.kind === 'upsert') this.add(o);
+      else if (o.kind === 'update' && batchable(o)) this.addUpdate(o);
       else if (o.kind === 'update') await this.update(o.table, o.where, o.set);
       else await this.delete(o.table, o.where);
     }
   }
 
   async flush(): Promise<void> {
-    const batch = this.batch;
-    if (batch.length === 0) return;
+    const [batch, updates] = [this.batch, this.updates];
     this.batch = [];
     this.batchKeys.clear();
-    await this.upsert(batch);
+    this.updates = [];
+    this.updateKeys.clear();
+    if (batch.length > 0) await this.upsert(batch);
+    if (updates.length === 1) await this.update(updates[0]!.table, updates[0]!.where, updates[0]!.set);
+    else if (updates.length > 1) await this.updateMany(updates);
+  }
+
+  // Consecutive updates of one table by the same key and set columns become one statement; as for
+  // upserts, a row touched twice starts a new one (an UPDATE … FROM applies one source row per row).
+  private fitsUpdate(o: Update): boolean {
+    if (!batchable(o)) return false;
+    const first = this.updates[0];
+    if (!first) return true;
+    return (
+      first.table === o.table &&
+      sameList(Object.keys(first.where), Object.keys(o.where)) &&
+      sameList(Object.keys(first.set), Object.keys(o.set)) &&
+      !this.updateKeys.has(JSON.stringify(Object.values(o.where)))
+    );
+  }
+
+  private addUpdate(o: Update): void {
+    this.updates.push(o);
+    this.updateKeys.add(JSON.stringify(Object.values(o.where)));
   }
 
   private target(table: string): string {
@@ -173,6 +203,39 @@ export class OpsWriter {
     await this.sql(`UPDATE ${this.target(table)} SET ${assignments.join(', ')} WHERE ${condition}`, params);
   }
 
+  /** Updates of one shape (fitsUpdate) as one `UPDATE … FROM jsonb_to_recordset`: a bulk's 20,000 cancellations in one statement. */
+  private async updateMany(updates: Update[]): Promise<void> {
+    const { table, where, set } = updates[0]!;
+    const types = await this.columnTypes(table);
+    const [keys, columns] = [Object.keys(where), Object.keys(set)];
+    const target = this.target(table);
+    const shape = `updates\0${target}\0${keys.join(',')}\0${columns.join(',')}\0${this.options.guard ?? ''}`;
+    const text = this.types.text(shape, () => {
+      const typeOf = (c: string) => {
+        const type = types.get(c);
+        if (!type) throw new Error(`projection table ${table} has no column ${c}`);
+        return type;
+      };
+      // The source's columns are named k0…, s0… so a column both matched and set is listed twice without a clash.
+      const source = [...keys.map((c, i) => `k${i} ${typeOf(c)}`), ...columns.map((c, i) => `s${i} ${typeOf(c)}`)].join(
+        ', ',
+      );
+      return (
+        `UPDATE ${target} AS t SET ${columns.map((c, i) => `${quote(c)} = v.s${i}`).join(', ')} ` +
+        `FROM jsonb_to_recordset($1::jsonb) AS v(${source}) ` +
+        `WHERE ${keys.map((c, i) => `t.${quote(c)} = v.k${i}`).join(' AND ')}` +
+        (this.options.guard ? ` AND ${this.options.guard}` : '')
+      );
+    });
+    const rows = updates.map((u) =>
+      Object.fromEntries([
+        ...keys.map((c, i) => [`k${i}`, u.where[c] ?? null]),
+        ...columns.map((c, i) => [`s${i}`, u.set[c] ?? null]),
+      ]),
+    );
+    await this.sql(text, [json(rows)]);
+  }
+
   private async delete(table: string, where: Row): Promise<void> {
     const params: unknown[] = [];
     const condition = this.condition(where, params);
@@ -189,6 +252,10 @@ export class OpsWriter {
     return parts.join(' AND ');
   }
 }
+
+/** An update whose where clause names single values (a list is `= ANY`, which one source row cannot match). */
+const batchable = (o: Update) =>
+  Object.values(o.where).every((v) => !Array.isArray(v) && v !== null && v !== undefined);
 
 function keyOf(o: Upsert): string {
   return JSON.stringify(o.key.map((k) => o.row[k]));
