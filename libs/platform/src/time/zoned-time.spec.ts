@@ -394,3 +394,23 @@ describe('wallClockToInstant on the days without a change (answered from the kep
     expect(() => wallClockToInstant('2026-06-01', '9:00', 'Europe/London')).toThrow(RangeError);
   });
 });
+
+describe('instantToWallClock from the kept offset', () => {
+  it.each([
+    ['Europe/London', '2026-03-28T00:00:00Z', '2026-03-30T00:00:00Z'],
+    ['Europe/London', '2026-10-24T00:00:00Z', '2026-10-26T12:00:00Z'],
+    ['America/New_York', '2026-03-07T12:00:00Z', '2026-03-09T12:00:00Z'],
+    ['America/New_York', '2026-10-31T12:00:00Z', '2026-11-02T12:00:00Z'],
+    ['Pacific/Auckland', '2026-04-03T00:00:00Z', '2026-04-06T00:00:00Z'],
+    ['Pacific/Auckland', '2026-09-25T00:00:00Z', '2026-09-28T00:00:00Z'],
+    ['Australia/Lord_Howe', '2026-10-02T00:00:00Z', '2026-10-05T00:00:00Z'],
+  ])('given %s, when every 7 minutes from %s to %s is read, then each wall clock is luxon’s', (zone, from, to) => {
+    for (let at = Date.parse(from); at < Date.parse(to); at += 7 * 60_000) {
+      const local = DateTime.fromMillis(at, { zone });
+      expect(instantToWallClock(new Date(at), zone)).toEqual({
+        date: local.toISODate(),
+        time: local.toFormat('HH:mm'),
+      });
+    }
+  });
+});

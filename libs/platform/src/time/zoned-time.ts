@@ -235,8 +235,22 @@ function steadyDayOf(date: string, zone: string): SteadyDay {
   return steady;
 }
 
-/** The wall clock (`{ date, time: 'HH:MM' }`) an instant shows in `zone`; seconds are dropped (rota times are whole minutes). */
+/**
+ * The wall clock (`{ date, time: 'HH:MM' }`) an instant shows in `zone`; seconds are dropped (rota
+ * times are whole minutes). As in wallClockToInstant, an instant on a date whose offset stays put
+ * (steadyDayOf of its UTC date, whose window holds every instant of that UTC date) is read from that
+ * offset; only the days of a change ask luxon (some 30 µs a call, several per shift in a series).
+ */
 export function instantToWallClock(instant: Date, zone: string): WallClock {
+  const ms = instant.getTime();
+  const utc = Number.isFinite(ms) ? instant.toISOString() : '';
+  if (utc.length === 24) {
+    const steady = steadyDayOf(utc.slice(0, 10), zone);
+    if (steady.offset !== null) {
+      const local = new Date(ms + steady.offset * 60_000).toISOString();
+      if (local.length === 24) return { date: local.slice(0, 10), time: local.slice(11, 16) };
+    }
+  }
   checkZone(zone);
   const local = DateTime.fromJSDate(instant, { zone });
   const date = local.toISODate();

@@ -8,6 +8,7 @@ import {
   wallClockToInstant,
   withinCalendar,
 } from '#app/platform';
+import { addDays } from '../domain/calendar-dates.js';
 import type { ShiftTimesData } from '../rotas.events.js';
 
 /**
@@ -90,9 +91,9 @@ export function parseShiftTimes(
 
 /** The local dates a span [start, end) is on duty (its gates: rule 6's clashes share a date). */
 export function datesTouched(span: { start: string | number; end: string | number }, zone: string): string[] {
-  const start = DateTime.fromMillis(new Date(span.start).getTime(), { zone }).startOf('day');
-  const last = DateTime.fromMillis(new Date(span.end).getTime() - 1, { zone }).startOf('day');
+  const first = instantToWallClock(new Date(span.start), zone).date;
+  const last = instantToWallClock(new Date(new Date(span.end).getTime() - 1), zone).date;
   const dates: string[] = [];
-  for (let d = start; d <= last; d = d.plus({ days: 1 })) dates.push(d.toISODate()!);
+  for (let d = first; d <= last; d = addDays(d, 1)) dates.push(d);
   return dates;
 }
