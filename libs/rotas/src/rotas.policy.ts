@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Caller, type Permission, Teams, UserBases } from '#app/identity';
+import { type Caller, type Permission, Teams } from '#app/identity';
 import { ForbiddenError, NotFoundError } from '#app/platform';
 
 /**
@@ -95,28 +95,23 @@ export function combinedPermissions(all: readonly RotaPermissions[]): RotaPermis
 
 @Injectable()
 export class RotasPolicy {
-  constructor(
-    private readonly teams: Teams,
-    private readonly users: UserBases,
-  ) {}
+  constructor(private readonly teams: Teams) {}
 
   /**
-   * The caller's reach, in two small queries. A permission reaches the teams the caller sees (their
+   * The caller's reach, in two small queries (the caller as a booker: standing and seen teams). A permission reaches the teams the caller sees (their
    * roles' teams and those below, docs/http-conventions.md#hierarchy), so the teams it manages or
    * books for are the seen teams when the caller holds the permission, and none otherwise.
    */
   async reach(caller: Caller): Promise<CallerReach> {
-    const [seen, me] = await Promise.all([
-      this.teams.seenBy(caller, caller.userId),
-      this.users.of(caller, [caller.userId], 'any'),
-    ]);
+    const me = (await this.teams.bookersOf(caller, [caller.userId])).get(caller.userId);
+    const seen = new Set(me?.seen ?? []);
     const reached = (permission: string) => new Set(caller.permissions.has(permission) ? seen : []);
     return {
       userId: caller.userId,
       seen,
       manages: reached(ROTA_PERMISSIONS.manage),
       addsShifts: reached(ROTA_PERMISSIONS.addUserShifts),
-      onHold: me.get(caller.userId)?.status.id === 'on_hold',
+      onHold: me?.onHold ?? false,
     };
   }
 

@@ -51,7 +51,7 @@ export class UserBases {
       role_name: string | null;
       team_name: string | null;
     }[] = await this.prepared.query(q.text, q.values);
-    const managed = new Set(await this.hierarchy.managedUsers(caller, permission));
+    const managed = await this.hierarchy.managedAmong(caller, permission, ids);
     return new Map(
       rows.map((r) => {
         const id = Number(r.id);
