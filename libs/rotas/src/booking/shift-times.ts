@@ -8,7 +8,7 @@ import {
   wallClockToInstant,
   withinCalendar,
 } from '#app/platform';
-import { addDays } from '../domain/calendar-dates.js';
+import { dateOfDay, dayNumber } from '../domain/calendar-dates.js';
 import type { ShiftTimesData } from '../rotas.events.js';
 
 /**
@@ -91,9 +91,10 @@ export function parseShiftTimes(
 
 /** The local dates a span [start, end) is on duty (its gates: rule 6's clashes share a date). */
 export function datesTouched(span: { start: string | number; end: string | number }, zone: string): string[] {
-  const first = instantToWallClock(new Date(span.start), zone).date;
-  const last = instantToWallClock(new Date(new Date(span.end).getTime() - 1), zone).date;
+  const first = dayNumber(instantToWallClock(new Date(span.start), zone).date);
+  const last = dayNumber(instantToWallClock(new Date(new Date(span.end).getTime() - 1), zone).date);
+  // By day number, so no date after the last is ever formed (the day after 9999-12-31 has no YYYY-MM-DD).
   const dates: string[] = [];
-  for (let d = first; d <= last; d = addDays(d, 1)) dates.push(d);
+  for (let day = first; day <= last; day++) dates.push(dateOfDay(day));
   return dates;
 }
