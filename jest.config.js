@@ -47,8 +47,4 @@ export default {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60_000,
   maxWorkers: 2,
-  // A worker that grew past this after a file is restarted before its next one. Without it, the
-  // workers' heaps grew over the run and one of them could not exit within Jest's grace period at
-  // the end ("A worker process has failed to exit gracefully"); no handle was left open.
-  workerIdleMemoryLimit: '1GB',
 };
