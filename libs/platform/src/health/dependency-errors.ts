@@ -32,6 +32,8 @@ const MESSAGES = [
   /^Connection is closed\.?$/i, // ioredis: a command on a connection that is down
   /max retries per request/i, // ioredis: MaxRetriesPerRequestError
   /^Stream isn't writeable/i, // ioredis with its offline queue off
+  // TypeORM releases a query runner itself when its connection fails; the runner's next query says so.
+  /^Query runner already released\. Cannot run queries anymore/i,
 ];
 
 /** True when `err`, or what it wraps (TypeORM's driverError, a cause, an AggregateError's errors), is a lost or refused connection. */
