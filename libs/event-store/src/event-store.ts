@@ -19,6 +19,7 @@ import type {
   StatesByName,
   StreamAppend,
   StreamEvents,
+  StreamRead,
   StreamReads,
   Write,
   Written,
@@ -124,46 +125,15 @@ export class EventStore {
     decide: (states: StatesOf<T>) => readonly StreamEvents[] | Promise<readonly StreamEvents[]>,
     options: Pick<HandleOptions, 'metadata'>,
   ): Promise<AppendResult[]> {
-    const byId = new Map<string, { state: unknown; version: number; expect: HandledStream['expect'] }>();
-    for (const s of streams) {
-      if (byId.has(s.streamId)) throw new Error(`EventStore.handleMany: stream ${s.streamId} is listed twice`);
-      if (!s.expect && !s.evolve) throw new Error(`EventStore.handleMany: stream ${s.streamId} needs evolve or expect`);
-      byId.set(s.streamId, { state: null, version: 0, expect: s.expect });
-    }
-    const read = streams.filter((s) => !s.expect);
-    if (read.length > 0) {
-      const rows = await (read.length === 1
-        ? this.prepared.query<EventRow>(READ_STREAM, [read[0]!.streamId])
-        : this.prepared.query<EventRow>(READ_STREAMS, [read.map((s) => s.streamId)]));
-      const rowsOf = new Map<string, EventRow[]>();
-      for (const row of rows)
-        (rowsOf.get(row.stream_id) ?? rowsOf.set(row.stream_id, []).get(row.stream_id)!).push(row);
-      for (const s of read)
-        Object.assign(
-          byId.get(s.streamId)!,
-          this.fold(s.evolve!.bind(s) as Evolve<unknown, never>, rowsOf.get(s.streamId) ?? []),
-        );
-    }
-    const decided = await decide(streams.map((s) => byId.get(s.streamId)!.state) as StatesOf<T>);
-    const appends: StreamAppend[] = [];
-    const named = new Set<string>();
-    for (const d of decided) {
-      const stream = byId.get(d.streamId);
-      if (!stream)
-        throw new Error(
-          `EventStore.handleMany: the decision appends to ${d.streamId}, which is not one of its streams`,
-        );
-      if (named.has(d.streamId)) throw new Error(`EventStore.handleMany: the decision names ${d.streamId} twice`);
-      named.add(d.streamId);
-      if (d.events.length > 0)
-        appends.push({ streamId: d.streamId, expectedVersion: stream.expect ?? stream.version, events: d.events });
-    }
+    const folded = await this.readFolded(streams, (text, params) => this.prepared.query<EventRow>(text, params));
+    const decided = await decide(streams.map((s) => folded.get(s.streamId)!.state) as StatesOf<T>);
+    const appends = appendsOf(streams, folded, decided);
     const written = appends.length > 0 ? await this.appendNow(appends, options.metadata ?? {}) : [];
     return streams.map(
       (s) =>
         written.find((w) => w.streamId === s.streamId) ?? {
           streamId: s.streamId,
-          nextExpectedVersion: byId.get(s.streamId)!.version,
+          nextExpectedVersion: folded.get(s.streamId)!.version,
           events: [],
         },
     );
@@ -198,7 +168,7 @@ export class EventStore {
     const facts = undefined as F;
     const streams = typeof spec.streams === 'function' ? spec.streams(facts) : spec.streams;
     const read = await this.readNamed(streams, (text, params) => this.prepared.query<EventRow>(text, params));
-    const appends = appendsOf(streams, read.versions, spec.decide(read.states, facts));
+    const appends = appendsOf(Object.values(streams), read.folded, spec.decide(read.states, facts));
     const appended = appends.length > 0 ? await this.writeOnce(appends, spec.metadata ?? {}) : [];
     return { facts, states: read.states, appended, events: eventsOf(appended) };
   }
@@ -213,7 +183,7 @@ export class EventStore {
         const facts = spec.facts ? await spec.facts({ query }) : (undefined as F);
         const streams = typeof spec.streams === 'function' ? spec.streams(facts) : spec.streams;
         const read = await this.readNamed(streams, query<EventRow>);
-        const appends = appendsOf(streams, read.versions, spec.decide(read.states, facts));
+        const appends = appendsOf(Object.values(streams), read.folded, spec.decide(read.states, facts));
         decided = { facts, states: read.states, appended: [], events: [] };
         // Nothing to append: roll the gates back too, so a write that did nothing leaves no trace.
         if (appends.length === 0) throw NOTHING_TO_WRITE;
@@ -227,33 +197,41 @@ export class EventStore {
     return decided!;
   }
 
-  /** The named streams' states and versions, read in one query (those with `expect` are not read). */
+  /** The named streams read and folded (readFolded), and their states under their names. */
   private async readNamed<R extends StreamReads>(
     streams: R,
     query: (text: string, params: unknown[]) => Promise<EventRow[]>,
-  ): Promise<{ states: StatesByName<R>; versions: Map<string, number> }> {
-    const states: Record<string, unknown> = {};
-    const versions = new Map<string, number>();
-    const ids = new Set<string>();
-    for (const [name, s] of Object.entries(streams)) {
-      if (ids.has(s.streamId)) throw new Error(`EventStore.write: stream ${s.streamId} is named twice`);
-      if (!s.expect && !s.evolve) throw new Error(`EventStore.write: stream ${s.streamId} needs evolve or expect`);
-      ids.add(s.streamId);
-      states[name] = null;
+  ): Promise<{ states: StatesByName<R>; folded: Map<string, Folded> }> {
+    const folded = await this.readFolded(Object.values(streams), query);
+    const states = Object.fromEntries(
+      Object.entries(streams).map(([name, s]) => [name, folded.get(s.streamId)!.state]),
+    );
+    return { states: states as StatesByName<R>, folded };
+  }
+
+  /**
+   * Each stream's state and the version to append at, read in one query (a single stream by the
+   * named READ_STREAM) and folded with its `evolve`; a stream with `expect` is not read (null, 0).
+   */
+  private async readFolded(
+    streams: readonly StreamRead<unknown, never>[],
+    query: (text: string, params: unknown[]) => Promise<EventRow[]>,
+  ): Promise<Map<string, Folded>> {
+    const folded = new Map<string, Folded>();
+    for (const s of streams) {
+      if (folded.has(s.streamId)) throw new Error(`EventStore: stream ${s.streamId} is named twice`);
+      if (!s.expect && !s.evolve) throw new Error(`EventStore: stream ${s.streamId} needs evolve or expect`);
+      folded.set(s.streamId, { state: null, version: 0 });
     }
-    const read = Object.entries(streams).filter(([, s]) => !s.expect);
-    if (read.length > 0) {
-      const rows = await query(READ_STREAMS, [read.map(([, s]) => s.streamId)]);
-      const rowsOf = new Map<string, EventRow[]>();
-      for (const row of rows)
-        (rowsOf.get(row.stream_id) ?? rowsOf.set(row.stream_id, []).get(row.stream_id)!).push(row);
-      for (const [name, s] of read) {
-        const folded = this.fold(s.evolve!.bind(s) as Evolve<unknown, never>, rowsOf.get(s.streamId) ?? []);
-        states[name] = folded.state;
-        versions.set(s.streamId, folded.version);
-      }
-    }
-    return { states: states as StatesByName<R>, versions };
+    const read = streams.filter((s) => !s.expect);
+    if (read.length === 0) return folded;
+    const rows = await (read.length === 1
+      ? query(READ_STREAM, [read[0]!.streamId])
+      : query(READ_STREAMS, [read.map((s) => s.streamId)]));
+    const rowsOf = groupBy(rows, (row) => row.stream_id);
+    for (const s of read)
+      folded.set(s.streamId, this.fold(s.evolve!.bind(s) as Evolve<unknown, never>, rowsOf.get(s.streamId) ?? []));
+    return folded;
   }
 
   /** A stream's rows folded with `evolve`, and the version to append at. */
@@ -446,10 +424,9 @@ export class EventStore {
       position: Number(stored[i]!.position),
       transactionId: stored[i]!.transaction_id,
     }));
-    const eventsOf = new Map<string, StoredEvent[]>();
-    for (const e of events) (eventsOf.get(e.streamId) ?? eventsOf.set(e.streamId, []).get(e.streamId)!).push(e);
+    const byStream = groupBy(events, (e) => e.streamId);
     return appends.map((a) => {
-      const own = eventsOf.get(a.streamId)!;
+      const own = byStream.get(a.streamId)!;
       return { streamId: a.streamId, nextExpectedVersion: own[own.length - 1]!.streamVersion, events: own };
     });
   }
@@ -590,14 +567,11 @@ export class EventStore {
         throw new ConcurrencyError(stale, String(writing.find((a) => a.streamId === stale)?.expectedVersion));
     }
     // Grouped once: a write of 20,000 streams (a bulk archive) must not scan every row per stream.
-    const rowsOf = new Map<string, StoredEvent[]>();
-    for (const r of rows) {
-      if (r.stream_id === null || r.stream_id === undefined) continue;
-      const own = rowsOf.get(r.stream_id) ?? rowsOf.set(r.stream_id, []).get(r.stream_id)!;
-      own.push(toStoredEvent(r, this.upcasters));
-    }
+    const rowsOf = groupBy(rows, (r) => r.stream_id);
     for (const a of writing) {
-      const stored = (rowsOf.get(a.streamId) ?? []).sort((x, y) => x.streamVersion - y.streamVersion);
+      const stored = (rowsOf.get(a.streamId) ?? [])
+        .map((r) => toStoredEvent(r, this.upcasters))
+        .sort((x, y) => x.streamVersion - y.streamVersion);
       results.push({
         streamId: a.streamId,
         nextExpectedVersion: stored[stored.length - 1]!.streamVersion,
@@ -614,24 +588,49 @@ export const WRITE_RETRIES = 5;
 /** Thrown inside a locked write's transaction to roll it back when the decision appends nothing. */
 const NOTHING_TO_WRITE = Symbol('nothing to write');
 
-/** The appends of a write's decision: only to its named streams, each at the version read (or its `expect`). */
-function appendsOf(streams: StreamReads, versions: ReadonlyMap<string, number>, decided: readonly StreamEvents[]) {
-  const named = new Map(Object.values(streams).map((s) => [s.streamId, s]));
+/** What readFolded gives for one stream: its state and the version to append at. */
+interface Folded {
+  readonly state: unknown;
+  readonly version: number;
+}
+
+/** The appends of a decision: only to the streams it was given, each once, at the version read (or its `expect`). */
+function appendsOf(
+  streams: readonly StreamRead<unknown, never>[],
+  folded: ReadonlyMap<string, Folded>,
+  decided: readonly StreamEvents[],
+): StreamAppend[] {
+  const given = new Map(streams.map((s) => [s.streamId, s]));
   const seen = new Set<string>();
   const appends: StreamAppend[] = [];
   for (const d of decided) {
-    const stream = named.get(d.streamId);
-    if (!stream) throw new Error(`EventStore.write: the decision appends to ${d.streamId}, which it did not name`);
-    if (seen.has(d.streamId)) throw new Error(`EventStore.write: the decision names ${d.streamId} twice`);
+    const stream = given.get(d.streamId);
+    if (!stream)
+      throw new Error(
+        `EventStore: the decision appends to ${d.streamId}, which it did not name (not one of its streams)`,
+      );
+    if (seen.has(d.streamId)) throw new Error(`EventStore: the decision names ${d.streamId} twice`);
     seen.add(d.streamId);
     if (d.events.length > 0)
       appends.push({
         streamId: d.streamId,
-        expectedVersion: stream.expect ?? versions.get(d.streamId) ?? 0,
+        expectedVersion: stream.expect ?? folded.get(d.streamId)!.version,
         events: d.events,
       });
   }
   return appends;
+}
+
+/** `items` by `key`, each group in the order given. */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
 }
 
 const eventsOf = (appended: readonly AppendResult[]): StoredEvent[] =>

@@ -103,12 +103,7 @@ export interface HandleOptions {
 }
 
 /** One stream of `EventStore.handleMany`: read and folded with `evolve`, or not read (`expect`). */
-export interface HandledStream<S = unknown, E = never> {
-  readonly streamId: string;
-  // A method, so a stream's own evolve (typed by its events) fits any list of streams.
-  evolve?(state: S | null, event: E): S | null;
-  readonly expect?: Unread;
-}
+export type HandledStream<S = unknown, E = never> = StreamRead<S, E>;
 
 /** The states a multi-stream decision sees, one per stream in the order given (null: no events, or not read). */
 export type StatesOf<T extends readonly HandledStream[]> = {
