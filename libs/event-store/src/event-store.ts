@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Optional } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { Metrics, PreparedStatements } from '#app/platform';
+import { groupBy, Metrics, PreparedStatements } from '#app/platform';
 import { AppendStatements } from './append-statements.js';
 import { ConcurrencyError, lostRaceAsConflict } from './errors.js';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from './event-rows.js';
@@ -619,18 +619,6 @@ function appendsOf(
       });
   }
   return appends;
-}
-
-/** `items` by `key`, each group in the order given. */
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
 }
 
 const eventsOf = (appended: readonly AppendResult[]): StoredEvent[] =>

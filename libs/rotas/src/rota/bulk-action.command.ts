@@ -1,7 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { StreamEvents } from '#app/event-store';
 import { type Caller, OrganisationFactsReader, UserBases } from '#app/identity';
-import { isPositiveId } from '#app/platform';
+import { isPositiveId, groupBy } from '#app/platform';
 import { MAX_BULK_ROTAS } from '../domain/rota-rules.js';
 import { RotaIds } from '../next-id.js';
 import { type RotaEvent, streamOf } from '../rotas.events.js';
@@ -24,12 +24,7 @@ export class BulkActionCommand extends Command<void> {
 
 /** The events of a decision over several rotas, by stream. */
 export function byRotaStream(events: readonly RotaEvent[]): StreamEvents[] {
-  const streams = new Map<number, RotaEvent[]>();
-  for (const event of events) {
-    const id = rotaIdOf(event);
-    streams.set(id, [...(streams.get(id) ?? []), event]);
-  }
-  return [...streams].map(([id, list]) => ({ streamId: streamOf.rota(id), events: list }));
+  return [...groupBy(events, rotaIdOf)].map(([id, list]) => ({ streamId: streamOf.rota(id), events: list }));
 }
 
 /** The bulk actions that can leave booked shifts outside the rota. */

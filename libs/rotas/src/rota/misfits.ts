@@ -1,3 +1,4 @@
+import { groupBy } from '#app/platform';
 import type { RotaCalendar } from '../domain/rota-calendar.js';
 import { type BookedShift, shiftsThatNoLongerFit } from '../domain/shift-fit.js';
 import { evolve as evolveSeries, type SeriesState } from '../booking/repeating-shift.js';
@@ -205,11 +206,7 @@ export interface MisfitRows {
   readonly series: readonly { readonly id: number; readonly rotaId: number; readonly endDate: string | null }[];
 }
 
-const byRota = <T extends { rotaId: number }>(rows: readonly T[]): Map<number, T[]> => {
-  const grouped = new Map<number, T[]>();
-  for (const r of rows) (grouped.get(r.rotaId) ?? grouped.set(r.rotaId, []).get(r.rotaId)!).push(r);
-  return grouped;
-};
+const byRota = <T extends { rotaId: number }>(rows: readonly T[]): Map<number, T[]> => groupBy(rows, (r) => r.rotaId);
 
 /**
  * The streams the changes' decision needs: the shifts whose rows no longer fit, and the series an

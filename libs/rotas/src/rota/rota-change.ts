@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventStore, type StreamEvents, type StreamRead, type WriteQuery } from '#app/event-store';
 import { type Caller, metadataOf } from '#app/identity';
-import { type Tenant, tenantScope, tenantSql } from '#app/platform';
+import { type Tenant, tenantScope, tenantSql, groupBy } from '#app/platform';
 import { evolve as evolveSeries, type SeriesState } from '../booking/repeating-shift.js';
 import { gateOf, type RotaEvent, streamOf } from '../rotas.events.js';
 import {
@@ -132,10 +132,8 @@ async function misfitRows(
 
 /** The decision's events grouped by the stream each belongs to, in the order decided. */
 function byStream(events: readonly MisfitEvent[]): StreamEvents[] {
-  const grouped = new Map<string, MisfitEvent[]>();
-  for (const e of events) {
-    const streamId = e.type === 'rotas.ShiftCancelled' ? streamOf.shift(e.data.id) : streamOf.series(e.data.id);
-    (grouped.get(streamId) ?? grouped.set(streamId, []).get(streamId)!).push(e);
-  }
+  const grouped = groupBy(events, (e) =>
+    e.type === 'rotas.ShiftCancelled' ? streamOf.shift(e.data.id) : streamOf.series(e.data.id),
+  );
   return [...grouped].map(([streamId, own]) => ({ streamId, events: own }));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { TeamObject, UserBase } from '#app/identity';
-import { wallClockToInstant } from '#app/platform';
+import { wallClockToInstant, groupBy } from '#app/platform';
 import { timeslotsBetween, timeslotsOn } from '../domain/rota-calendar.js';
 import type { Timeline } from '../domain/timeslot-timeline.js';
 import type { RotaTimeslot, Weekday } from '../domain/weekly-timeslots.js';
@@ -9,7 +9,6 @@ import type { CallerReach } from '../rotas.policy.js';
 import {
   dayRota,
   dayView,
-  groupBy,
   MAX_ROTAS,
   type RotaDay,
   rotaDayOf,

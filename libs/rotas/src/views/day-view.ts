@@ -142,18 +142,6 @@ export interface RotaDay {
   readonly duty: readonly ViewShift[];
 }
 
-/** Items of a list sorted by `keyOf`, grouped by that key in one pass (the read model sorts by rota, date, start). */
-export function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  return groups;
-}
-
 /** A rota's shifts by date, and its occurrences by date: grouped once for the whole range. */
 export interface RotaRange {
   readonly shifts: ReadonlyMap<string, readonly ViewShift[]>;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import type { TeamObject, UserBase } from '#app/identity';
-import { wallClockToInstant } from '#app/platform';
+import { wallClockToInstant, groupBy } from '#app/platform';
 import { timeslotsBetween } from '../domain/rota-calendar.js';
 import type { RotaTimeslot, Weekday } from '../domain/weekly-timeslots.js';
 import type { CallerReach } from '../rotas.policy.js';
-import { dayRota, groupBy, MAX_ROTAS, rotaDayOf, type ViewContext, type ViewRota, type ViewShift } from './day-view.js';
+import { dayRota, MAX_ROTAS, rotaDayOf, type ViewContext, type ViewRota, type ViewShift } from './day-view.js';
 import { MAX_DETAILED_SHIFTS, overShiftCap, type PeriodInput, periodView } from './period-view.js';
 
 const ZONE = 'Europe/London';

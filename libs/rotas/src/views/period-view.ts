@@ -1,3 +1,4 @@
+import { groupBy } from '#app/platform';
 import { dateOfDay, dayNumber } from '../domain/calendar-dates.js';
 import { type CoverageStatus, dateAcrossRotas, dayStatus, type HourEntry } from '../domain/coverage.js';
 import { isActiveOn, timeslotsBetween } from '../domain/rota-calendar.js';
@@ -5,7 +6,6 @@ import { combinedPermissions, type RotaPermissions, rotaPermissions } from '../r
 import {
   dayRota,
   type DayViewRota,
-  groupBy,
   MAX_ROTAS,
   type PatternEntry,
   patternEntryOf,

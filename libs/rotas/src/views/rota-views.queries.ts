@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Caller, type OrganisationFacts, Teams, type UserBase, UserBases } from '#app/identity';
-import { type Sql, sql, type Tenant, tenantScope, tenantSql } from '#app/platform';
+import { type Sql, sql, type Tenant, tenantScope, tenantSql, groupBy } from '#app/platform';
 import { addDays } from '../domain/calendar-dates.js';
 import { timeslotsOn } from '../domain/rota-calendar.js';
 import {
@@ -15,7 +15,6 @@ import { type CallerReach, isManager } from '../rotas.policy.js';
 import {
   type DayView,
   dayView,
-  groupBy,
   MAX_ROTAS,
   rotaDayOf,
   type ViewContext,
