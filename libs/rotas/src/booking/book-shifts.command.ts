@@ -109,8 +109,6 @@ export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
     const rotaIds = [...new Set(items.map((i) => i.rotaId))];
     const userIds = [...new Set(items.map((i) => i.userId))];
     const bookers = await this.facts.bookers(caller, userIds);
-    const from = new Date(Math.min(...items.map((i) => Date.parse(i.times.start))));
-    const to = new Date(Math.max(...items.map((i) => Date.parse(i.times.end))));
     await this.store.write({
       gates: {
         advance: items.flatMap((i) => [
@@ -125,7 +123,7 @@ export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
           caller,
           {
             rotaIds,
-            users: { ids: userIds, from, to },
+            users: { ids: userIds, spans: items.map((i) => i.times) },
             days: items.map((i) => ({ rotaId: i.rotaId, date: i.times.date })),
           },
           zone,

@@ -18,8 +18,8 @@ export interface Booker {
 /** What a booking, a move or a generated occurrence asks of the read tables (all optional). */
 export interface BookingFactsQuery {
   readonly rotaIds: readonly number[];
-  /** Booked shifts of these users, any rota, that overlap [from, to). */
-  readonly users?: { readonly ids: readonly number[]; readonly from: Date; readonly to: Date };
+  /** Booked shifts of these users, any rota, that overlap the time from the first span's start to the last one's end. */
+  readonly users?: { readonly ids: readonly number[]; readonly spans: readonly { start: string; end: string }[] };
   /** Booked shifts on each (rota, date). */
   readonly days?: readonly { readonly rotaId: number; readonly date: string }[];
 }
@@ -58,7 +58,14 @@ export class BookingFactsReader {
   ) {}
 
   async read(db: WriteQuery, tenant: Tenant, ask: BookingFactsQuery, zone: string): Promise<BookingFacts> {
-    const users = ask.users && ask.users.ids.length > 0 ? ask.users : null;
+    const users =
+      ask.users && ask.users.ids.length > 0 && ask.users.spans.length > 0
+        ? {
+            ids: ask.users.ids,
+            from: new Date(Math.min(...ask.users.spans.map((t) => Date.parse(t.start)))),
+            to: new Date(Math.max(...ask.users.spans.map((t) => Date.parse(t.end)))),
+          }
+        : null;
     const days = [...new Map((ask.days ?? []).map((d) => [`${d.rotaId} ${d.date}`, d])).values()];
     const userSpans = users
       ? sql`SELECT ${SPAN_COLUMNS} FROM rota_shifts s WHERE ${tenantScope('s')} AND s.status = 'booked'

@@ -146,22 +146,16 @@ export class ChangeShiftHandler implements ICommandHandler<ChangeShiftCommand> {
           hold: [gateOf.rotaCalendar(row.rotaId)],
         },
         facts: async (db: WriteQuery) => {
-          const [facts] = await Promise.all([
-            this.facts.read(
-              db,
-              caller,
-              {
-                rotaIds: [row.rotaId],
-                users: {
-                  ids: [row.userId],
-                  from: new Date(Math.min(...spans.map((t) => Date.parse(t.start)))),
-                  to: new Date(Math.max(...spans.map((t) => Date.parse(t.end)))),
-                },
-                days: [{ rotaId: row.rotaId, date: times.date }],
-              },
-              zone,
-            ),
-          ]);
+          const facts = await this.facts.read(
+            db,
+            caller,
+            {
+              rotaIds: [row.rotaId],
+              users: { ids: [row.userId], spans },
+              days: [{ rotaId: row.rotaId, date: times.date }],
+            },
+            zone,
+          );
           if (seriesId !== null) await assertListed(this.shifts, db, caller, seriesId, row.date, later, pick);
           return facts;
         },

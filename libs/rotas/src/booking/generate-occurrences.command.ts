@@ -122,11 +122,7 @@ export class GenerateOccurrencesHandler implements ICommandHandler<GenerateOccur
               tenant,
               {
                 rotaIds: [series.rotaId],
-                users: {
-                  ids: [series.userId],
-                  from: new Date(Math.min(...timed.map((o) => Date.parse(o.times!.start)))),
-                  to: new Date(Math.max(...timed.map((o) => Date.parse(o.times!.end)))),
-                },
+                users: { ids: [series.userId], spans: timed.map((o) => o.times!) },
               },
               zone,
             )
