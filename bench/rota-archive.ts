@@ -28,10 +28,10 @@ import { StandaloneModule } from '../apps/standalone/src/standalone.module.js';
 import { createScratch, dropScratch, secondsSince } from './db.js';
 import { EVENT_TYPES, eventData, eventMetadata } from './fixtures.js';
 import { storeInternals } from './internals.js';
+import { created, everyDayPattern, PASSWORD, tokenFor } from './shifts.js';
 
 const DB = 'uvol_bench_archive';
 const ZONE = 'Europe/London';
-const PASSWORD = 'correct horse battery staple';
 const ROTAS = Number(process.env.BENCH_ARCHIVE_ROTAS ?? 500);
 const PER_VOLUNTEER = 10;
 const WEEKS = 20;
@@ -52,17 +52,6 @@ export interface ArchiveFigures {
   readonly leftBooked: number;
   /** As many events appended in one transaction through the store's internals (no projection rows of rotas). */
   readonly appendSeconds: number;
-}
-
-async function post(base: string, path: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${text}`);
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 }
 
 async function setUp(app: NestFastifyApplication, log: (line: string) => void) {
@@ -97,31 +86,19 @@ async function setUp(app: NestFastifyApplication, log: (line: string) => void) {
       ],
     }),
   );
-  const pre = await post(base, '/auth/api/pre-auth-token', { email: 'boss@archive.bench', password: PASSWORD });
-  const token = String((await post(base, '/auth/api/token', { token: pre.token })).token);
-  const pattern = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => ({
-    weekday_start: d,
-    start_time: '08:00',
-    weekday_end: d,
-    end_time: '20:00',
-    min: 1,
-    ideal: 1,
-    max: 100,
-  }));
-  const patternId = (
-    (await post(base, '/api/shift-patterns', { name: 'Every day', pattern }, token)).data as { id: number }
-  ).id;
+  const token = await tokenFor(base, 'boss@archive.bench');
+  const patternId = await everyDayPattern(base, token, 100);
   const today = todayIn(ZONE);
   const rotaIds: number[] = [];
   for (let k = 0; k < ROTAS; k += 100) {
     const teams = Array.from({ length: Math.min(100, ROTAS - k) }, (_, n) => ({ id: org.teams[`t${k + n}`] }));
-    const created = await post(
+    const answer = await created(
       base,
       '/api/rotas',
       { name: 'Rota', start_date: today, pattern_id: patternId, team: teams },
       token,
     );
-    rotaIds.push(...(created.data as { id: number }[]).map((r) => r.id));
+    rotaIds.push(...(answer.data as { id: number }[]).map((r) => r.id));
   }
   // Each rota's series: its volunteer, on the first date's weekday and three days later, at an hour of its own.
   const first = plusDays(today, 1);
@@ -144,7 +121,7 @@ async function setUp(app: NestFastifyApplication, log: (line: string) => void) {
     };
   });
   for (let k = 0; k < items.length; k += 100)
-    await post(base, '/api/rota/shifts', { shifts: items.slice(k, k + 100) }, token);
+    await created(base, '/api/rota/shifts', { shifts: items.slice(k, k + 100) }, token);
   const ds = app.get(DataSource);
   const expected = ROTAS * 2 * WEEKS;
   const started = performance.now();
@@ -200,7 +177,7 @@ export async function benchArchive(log: (line: string) => void = () => undefined
     }
     const peaks = memoryPeaks();
     const started = performance.now();
-    await post(w.base, '/api/rotas/bulk', { action: 'archive_rotas', rota_ids: w.rotaIds }, w.token);
+    await created(w.base, '/api/rotas/bulk', { action: 'archive_rotas', rota_ids: w.rotaIds }, w.token);
     const seconds = secondsSince(started);
     const memory = peaks();
     if (session) {

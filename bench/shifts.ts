@@ -57,7 +57,7 @@ import { storeInternals } from './internals.js';
 
 const DB = 'uvol_bench_shifts';
 const ZONE = 'Europe/London';
-const PASSWORD = 'correct horse battery staple';
+export const PASSWORD = 'correct horse battery staple';
 const env = process.env;
 const SERIES = Number(env.BENCH_SHIFTS_SERIES ?? 1000);
 const WEEKS = Number(env.BENCH_SHIFTS_WEEKS ?? 26);
@@ -252,16 +252,42 @@ interface World {
   readonly today: string;
 }
 
-/** POSTs `body` and answers the JSON answer; anything but a 2xx is an error. */
-async function created(base: string, path: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
+/** POSTs `body` and answers the JSON answer ({} for none); anything but a 2xx is an error. */
+export async function created(
+  base: string,
+  path: string,
+  body: unknown,
+  token?: string,
+): Promise<Record<string, unknown>> {
   const res = await fetch(`${base}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
     body: JSON.stringify(body),
   });
-  const answer = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(answer)}`);
-  return answer;
+  const text = await res.text();
+  if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${text}`);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+/** A token for a user without a second factor, through the log-in routes. */
+export async function tokenFor(base: string, email: string): Promise<string> {
+  const pre = await created(base, '/auth/api/pre-auth-token', { email, password: PASSWORD });
+  return String((await created(base, '/auth/api/token', { token: pre.token })).token);
+}
+
+/** A shift pattern of 08:00–20:00 every day, each timeslot up to `max`; answers its id. */
+export async function everyDayPattern(base: string, token: string, max: number): Promise<number> {
+  const pattern = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => ({
+    weekday_start: d,
+    start_time: '08:00',
+    weekday_end: d,
+    end_time: '20:00',
+    min: 1,
+    ideal: 1,
+    max,
+  }));
+  return ((await created(base, '/api/shift-patterns', { name: 'Every day', pattern }, token)).data as { id: number })
+    .id;
 }
 
 /** Not timed: an organisation in Europe/London, a manager, USERS volunteers, a pattern of 08:00–20:00 every day (max 1000), a rota from today. */
@@ -292,20 +318,8 @@ async function setUp(app: NestFastifyApplication): Promise<World> {
       ],
     }),
   );
-  const pre = await created(base, '/auth/api/pre-auth-token', { email: 'boss@shifts.bench', password: PASSWORD });
-  const token = String((await created(base, '/auth/api/token', { token: pre.token })).token);
-  const pattern = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => ({
-    weekday_start: d,
-    start_time: '08:00',
-    weekday_end: d,
-    end_time: '20:00',
-    min: 1,
-    ideal: 1,
-    max: 1000,
-  }));
-  const patternId = (
-    (await created(base, '/api/shift-patterns', { name: 'Every day', pattern }, token)).data as { id: number }
-  ).id;
+  const token = await tokenFor(base, 'boss@shifts.bench');
+  const patternId = await everyDayPattern(base, token, 1000);
   const today = todayIn(ZONE);
   const rota = await created(
     base,

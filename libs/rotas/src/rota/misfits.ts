@@ -127,7 +127,7 @@ export function decideCancelMisfits(
 }
 
 /** A shift's times as shift-fit reads them. */
-export const bookedShiftOf = (s: { id: number; date: string; start: string; end: string }): BookedShift => ({
+const bookedShiftOf = (s: { id: number; date: string; start: string; end: string }): BookedShift => ({
   id: s.id,
   date: s.date,
   start: Date.parse(s.start),
