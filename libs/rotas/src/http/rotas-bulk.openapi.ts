@@ -1,5 +1,6 @@
 import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiDocs } from '#app/platform';
+import { LEFT_OUTSIDE } from './rotas.openapi.js';
 
 const RACE_409 =
   'A listed rota is archived (where the action refuses archived rotas), or a concurrent change of one of the rotas won the race; nothing was changed.';
@@ -26,7 +27,9 @@ export const RotasBulkDocs = {
           'naming action; users who are contacts already stay as they are). ' +
           'data holds only the action’s fields (another field is a 422 naming it). Except for end_date and ' +
           'archive_rotas, an archived rota among rota_ids is a 409. ' +
-          'A change that changes nothing (same name, dates closed already, same end date) records nothing.',
+          'A change that changes nothing (same name, dates closed already, same end date) records nothing. ' +
+          'For end_date, close and archive_rotas (whose rotas’ repeating shifts also end): ' +
+          LEFT_OUTSIDE,
       }),
       ApiNoContentResponse({ description: 'Done for every listed rota; no body' }),
       ApiErrors(400, 401, 403, 406, 409, 413, 422, { 409: RACE_409 }),
@@ -45,7 +48,8 @@ export const RotasBulkDocs = {
           'pattern becomes the rota’s pattern; name (absent or null: unchanged) renames every rota. A rota’s ' +
           'own start and end do not move (timeslots written outside ' +
           'them count only where the rota is active). pattern_id: a shift pattern of the organisation that is not archived (else a 422 naming pattern_id). ' +
-          'All or nothing; an archived rota among replace_rotas is a 409.',
+          'All or nothing; an archived rota among replace_rotas is a 409. ' +
+          LEFT_OUTSIDE,
       }),
       ApiNoContentResponse({ description: 'Replaced for every listed rota; no body' }),
       ApiErrors(400, 401, 403, 406, 409, 413, 422, { 409: RACE_409 }),

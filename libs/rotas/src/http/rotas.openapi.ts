@@ -12,6 +12,12 @@ import {
 import { ROTA_INCLUDES, ROTA_SORTS } from '../rota/rota.queries.js';
 import { RotaDto, RotaSummaryDto, RotaTeamEntryDto } from './rota.responses.js';
 
+/** What a change of a rota's calendar does to the shifts it leaves outside (docs/rota-domain.md#shifts-that-no-longer-fit). */
+export const LEFT_OUTSIDE =
+  'Booked shifts that have not started and no longer fit (outside every timeslot, on a closed day, after the end) are cancelled with a ' +
+  'reason in the same write: when the answer arrives each is a 404 and gone from every view, list and feed, and its repeating shift books ' +
+  'nothing there again; only the e-mails follow, from the worker.';
+
 const ARCHIVED_409 =
   'The rota is archived (an archived rota refuses every change), or a concurrent change of the rota won the race.';
 
@@ -59,8 +65,9 @@ export const RotasDocs = {
           'one of the organisation’s and not archived (422 pattern_id); role_profiles required when restricted_by_role (422 role_profiles) and each the ' +
           'organisation’s (422 role_profiles.N); contacts users of the organisation (422 contacts.N). The pattern’s timeslots are copied with new ids. ' +
           'One rota per team per day: a team rota running on start_date (not archived) ends the day before, in the same change; a team rota (not ' +
-          'archived) starting on or after start_date is a clash (422 naming team). Two creates for one team at once: one of them gets the 409. ' +
-          'The answer is each rota without includes.',
+          'archived) starting on or after start_date is a clash (422 naming team); the running rota’s shifts after its new end are cancelled ' +
+          '(below). Two creates for one team at once: one of them gets the 409. The answer is each rota without includes. ' +
+          LEFT_OUTSIDE,
       }),
       ApiData(RotaDto, {
         status: 201,
@@ -95,7 +102,8 @@ export const RotasDocs = {
           'Writes the weekdays’ timeslots over [from, to]: from today (the organisation’s zone) or later (422 from); to not before from (422 to); to ' +
           'absent or null: from `from` on, every later version replaced; to given: what stood after `to` stands again, with its timeslot ids. A weekday ' +
           'omitted, null or empty has no timeslots: the rota is closed that weekday in the range. Each timeslot gets a new id. Timeslot errors are keyed ' +
-          'weekdays.<day>.<n>.<field>. An archived rota refuses it (409). The range may reach outside the rota’s own dates; only active days count.',
+          'weekdays.<day>.<n>.<field>. An archived rota refuses it (409). The range may reach outside the rota’s own dates; only active days count. ' +
+          LEFT_OUTSIDE,
       }),
       ApiIdParam('id', 'Rota id'),
       ApiNoContentResponse({ description: 'Written' }),

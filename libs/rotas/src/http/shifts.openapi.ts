@@ -88,7 +88,9 @@ export const ShiftsDocs = {
           },
         },
       }),
-      ApiErrors(400, 401, 403, 404, 406, 409, 413, 422, { 409: 'Concurrent bookings kept winning the race; retry.' }),
+      ApiErrors(400, 401, 403, 404, 406, 409, 413, 422, {
+        409: 'Only when the write kept losing to concurrent writes after the store’s retries (bookings of one rota-day queue rather than fail); retry.',
+      }),
     ),
   get: () =>
     ApiDocs(
