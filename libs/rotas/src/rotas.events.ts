@@ -179,7 +179,32 @@ export type ShiftEvent =
         reason: ShiftCancelReason;
         sequence: number;
       };
+    }
+  /**
+   * Attendance recorded by a manager or checked in by the shift's volunteer (docs/rota-domain.md#attendance).
+   * The worked times are their own: a later ShiftMoved does not move them. `minutes` is the real
+   * minutes between them for `attended`, 0 for `no_show`. `recordedBy` is the user who recorded it.
+   */
+  | {
+      type: 'rotas.ShiftAttendanceRecorded';
+      data: ShiftTimesData & {
+        id: number;
+        organisationId: number;
+        rotaId: number;
+        userId: number;
+        status: AttendanceStatus;
+        minutes: number;
+        note: string | null;
+        recordedBy: number;
+      };
+    }
+  /** What was recorded is cleared (`status: null`): the shift counts as unrecorded again. */
+  | {
+      type: 'rotas.ShiftAttendanceCleared';
+      data: { id: number; organisationId: number; rotaId: number; userId: number };
     };
+
+export type AttendanceStatus = 'attended' | 'no_show';
 
 export type { SeriesWeekday };
 

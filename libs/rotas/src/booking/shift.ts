@@ -1,4 +1,12 @@
-import type { ShiftCancelReason, ShiftEvent, ShiftTimesData } from '../rotas.events.js';
+import type { AttendanceStatus, ShiftCancelReason, ShiftEvent, ShiftTimesData } from '../rotas.events.js';
+
+/** What was recorded of a shift's attendance (docs/rota-domain.md#attendance). */
+export interface AttendanceState extends ShiftTimesData {
+  readonly status: AttendanceStatus;
+  readonly minutes: number;
+  readonly note: string | null;
+  readonly recordedBy: number;
+}
 
 /** A shift as its decisions see it (stream `rotas.Shift-<id>`). */
 export interface ShiftState extends ShiftTimesData {
@@ -11,12 +19,14 @@ export interface ShiftState extends ShiftTimesData {
   readonly cancelled: ShiftCancelReason | null;
   /** Changes so far (the iCalendar SEQUENCE). */
   readonly sequence: number;
+  /** Null until recorded, and again once cleared. */
+  readonly attendance: AttendanceState | null;
 }
 
 export function evolve(state: ShiftState | null, event: ShiftEvent): ShiftState | null {
   switch (event.type) {
     case 'rotas.ShiftBooked':
-      return { ...event.data, cancelled: null, sequence: 0 };
+      return { ...event.data, cancelled: null, sequence: 0, attendance: null };
     case 'rotas.ShiftMoved': {
       const { date, start, end, startWall, endWall, sequence } = event.data;
       return state && { ...state, date, start, end, startWall, endWall, sequence };
@@ -25,6 +35,12 @@ export function evolve(state: ShiftState | null, event: ShiftEvent): ShiftState 
       return state && { ...state, seriesId: event.data.seriesId };
     case 'rotas.ShiftCancelled':
       return state && { ...state, cancelled: event.data.reason, sequence: event.data.sequence };
+    case 'rotas.ShiftAttendanceRecorded': {
+      const { id: _id, organisationId: _o, rotaId: _r, userId: _u, ...attendance } = event.data;
+      return state && { ...state, attendance };
+    }
+    case 'rotas.ShiftAttendanceCleared':
+      return state && { ...state, attendance: null };
   }
 }
 

@@ -47,5 +47,8 @@ export class ShiftsProjection extends defineProjection<ShiftEvent>({
         { status: 'cancelled', cancel_reason: d.reason, sequence: d.sequence, updated_at: at },
       ),
     ],
+    // Filled by the attendance change (its columns and their migration come with it).
+    'rotas.ShiftAttendanceRecorded': null,
+    'rotas.ShiftAttendanceCleared': null,
   },
 }) {}

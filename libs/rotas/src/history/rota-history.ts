@@ -62,6 +62,17 @@ export const SHIFT_HISTORY = defineHistory<ShiftEvent>({
   'rotas.ShiftMoved': ({ data: d }) => times(d),
   'rotas.ShiftSeriesChanged': ({ data: d }) => ({ recurrence_pattern: series(d.seriesId) }),
   'rotas.ShiftCancelled': ({ data: d }) => ({ reason: d.reason }),
+  'rotas.ShiftAttendanceRecorded': ({ data: d }) => ({
+    attendance: {
+      status: d.status,
+      start_datetime: d.startWall,
+      end_datetime: d.endWall,
+      minutes: d.minutes,
+      note: d.note,
+      recorded_by: userRef(d.recordedBy),
+    },
+  }),
+  'rotas.ShiftAttendanceCleared': () => ({ attendance: null }),
 });
 
 export const ROTA_HISTORY = defineHistory<RotaEvent>({
