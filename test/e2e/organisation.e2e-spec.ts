@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import type { ProvisionResult } from '#app/identity';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootStandalone, logIn, logInAll, organisationFile, provision } from '../support/test-app.js';
+import { eventCount } from '../support/nothing-written.js';
 
 describe('organisation settings (docs/http-conventions.md#organisation-settings, #permissions)', () => {
   let env: TestEnvironment;
@@ -23,6 +24,7 @@ describe('organisation settings (docs/http-conventions.md#organisation-settings,
       { key: 'finance', email: 'finance@riverside.example', permissions: ['edit-expense-settings'] },
       { key: 'plain', email: 'plain@riverside.example' },
       { key: 'both', email: 'both@riverside.example', permissions: ['manage-organisation', 'manage-integrations'] },
+      { key: 'rotas', email: 'rotas@riverside.example', permissions: ['manage-rotas'] },
     ]);
     riverside = await provision(app, {
       ...file,
@@ -40,7 +42,7 @@ describe('organisation settings (docs/http-conventions.md#organisation-settings,
         { key: 'other', email: 'other@hillside.example', permissions: ['manage-organisation'] },
       ]),
     );
-    Object.assign(tokens, await logInAll(app, ['admin', 'integrator', 'finance', 'plain', 'both']));
+    Object.assign(tokens, await logInAll(app, ['admin', 'integrator', 'finance', 'plain', 'both', 'rotas']));
     tokens.other = await logIn(app, 'other@hillside.example');
   });
   afterAll(async () => {
@@ -231,5 +233,33 @@ describe('organisation settings (docs/http-conventions.md#organisation-settings,
   it('keeps organisations apart', async () => {
     const { body } = await http().get('/api/organisation/detailed').set(as('other')).expect(200);
     expect(body.data).toMatchObject({ slug: 'hillside', name: 'hillside volunteers', dpo_email: '' });
+  });
+
+  it('cover_alert_days (docs/rota-domain.md#cover-alerts): a string holding 0–30 (else 422), "0" by default, seen and set only by holders of manage-rotas', async () => {
+    expect(await detailed('rotas')).toMatchObject({ cover_alert_days: '0', shift_reminder_hours: '48' });
+    for (const who of ['admin', 'plain']) expect(await detailed(who)).not.toHaveProperty('cover_alert_days');
+    expect((await http().get('/api/organisation').set(as('rotas')).expect(200)).body.data).not.toHaveProperty(
+      'cover_alert_days',
+    );
+    const before = await eventCount(app.get(DataSource));
+    for (const bad of ['31', '-1', '1.5', '1e1', ' 3', 'x', '', 3, null, true]) {
+      const res = await http().put('/api/organisation').set(as('rotas')).send({ cover_alert_days: bad }).expect(422);
+      expect(Object.keys(res.body.errors)).toEqual(['cover_alert_days']);
+    }
+    const forbidden = await http()
+      .put('/api/organisation')
+      .set(as('admin'))
+      .send({ cover_alert_days: '3' })
+      .expect(403);
+    expect(forbidden.body.message).toMatch(/cover_alert_days/);
+    expect(await eventCount(app.get(DataSource))).toBe(before);
+    for (const value of ['30', '0', '7']) {
+      const res = await http().put('/api/organisation').set(as('rotas')).send({ cover_alert_days: value }).expect(200);
+      expect(res.body.data.cover_alert_days).toBe(value);
+    }
+    expect(
+      (await http().put('/api/organisation').set(as('admin')).send({ name: 'R' }).expect(200)).body.data,
+    ).not.toHaveProperty('cover_alert_days');
+    expect((await detailed('rotas')).cover_alert_days).toBe('7');
   });
 });

@@ -15,7 +15,8 @@ import { FIELDS, type Field, SECRETS } from '../settings/fields.js';
 /** `@ApiProperty` options, loosely typed: its own type is a union that spreading cannot satisfy. */
 type Options = Record<string, unknown>;
 
-const access = (f: Field) => (f.access === 'read-only' ? 'Read only.' : `Needs ${f.access}.`);
+const access = (f: Field) =>
+  (f.access === 'read-only' ? 'Read only.' : `Needs ${f.access}.`) + (f.note ? ` ${f.note}` : '');
 const byDefault = (f: Field) => (f.default === undefined ? '' : ` Default ${JSON.stringify(f.default)}.`);
 
 /** A field's value as the views answer it (and as the history records it). */

@@ -121,6 +121,21 @@ describe('updating organisation settings', () => {
       .thenThrows(ForbiddenError, 'You may not change: shift_reminder_hours.');
   });
 
+  it('given cover alerts, when a manage-rotas holder sets "0" to "30", then they are recorded; anyone else is refused', () => {
+    settings
+      .given([])
+      .when(update({ cover_alert_days: '30' }, new Set(['manage-rotas'])), ctx)
+      .then([changed({ cover_alert_days: '30' })]);
+    settings
+      .given([])
+      .when(update({ cover_alert_days: '0' }, new Set(['manage-rotas'])), ctx)
+      .then([]); // 0 is the default
+    settings
+      .given([])
+      .when(update({ cover_alert_days: '3' }, new Set(['manage-organisation'])), ctx)
+      .thenThrows(ForbiddenError, 'You may not change: cover_alert_days.');
+  });
+
   it.each<[string, unknown, string]>([
     ['minor_age', 18, 'a number instead of a string'],
     ['minor_age', '121', 'out of range'],
@@ -135,6 +150,10 @@ describe('updating organisation settings', () => {
     ['shift_reminder_hours', 48, 'a number instead of a string'],
     ['shift_reminder_hours', '337', 'over two weeks'],
     ['shift_reminder_hours', '', 'empty (it is never unset)'],
+    ['cover_alert_days', '31', 'over a month'],
+    ['cover_alert_days', '1.5', 'not a whole number'],
+    ['cover_alert_days', 3, 'a number instead of a string'],
+    ['cover_alert_days', '', 'empty (it is never unset)'],
     ['header_logo', 'logo.png', 'not a file id'],
     ['name', 'x'.repeat(256), 'too long'],
     ['header_logo', { id: null }, 'a reference without an id (null clears, not this)'],

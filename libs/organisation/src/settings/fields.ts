@@ -29,6 +29,8 @@ export interface Field {
   /** In the basic view (every user of the organisation). */
   readonly basic?: boolean;
   readonly default?: string | boolean | null;
+  /** What the field does, when its name does not say (the OpenAPI description carries it). */
+  readonly note?: string;
 }
 
 const text = (max = 255): Kind => ({ type: 'text', max });
@@ -106,6 +108,16 @@ export const FIELDS: Record<string, Field> = {
   // Rotas (an addition, docs/rota-domain.md#reminders): hours before a shift its
   // volunteer is reminded, up to two weeks; "0" switches reminders off.
   shift_reminder_hours: rotas({ type: 'digits', min: 0, max: 336 }, '48'),
+  // Rotas (an addition, docs/rota-domain.md#cover-alerts): days ahead within which a timeslot below
+  // its minimum is e-mailed to the volunteers who could cover it and the rota's contacts; "0" is off.
+  cover_alert_days: {
+    ...rotas({ type: 'digits', min: 0, max: 30 }, '0'),
+    note:
+      'Cover alerts: while a timeslot starting within this many days (× 24 hours) is below its minimum, ' +
+      'each volunteer who could book it (a role in the rota’s own team, active, an allowed role profile, ' +
+      'no overlapping shift; self-managed rotas only) and each of the rota’s contacts is e-mailed once ' +
+      'about it. "0" switches them off.',
+  },
   // Texts
   login_text: org(text(LONG)),
   outdated_browser_text: org(text(LONG)),
