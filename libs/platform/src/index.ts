@@ -30,7 +30,8 @@ export * from './errors/domain-error.js';
 export { errorBody, type ErrorBody } from './http/error-body.js';
 export { mapError } from './http/error-mapping.js';
 export { replyWith, replyWithError } from './http/error-reply.js';
-export { checkAccept } from './http/accept.js';
+export { checkAccept, preferredType } from './http/accept.js';
+export { toCsv } from './http/csv.js';
 export { HttpExceptionFilter } from './http/http-exception.filter.js';
 export { paginate, offsetOf, PER_PAGE, type Paginated, type PageRequest } from './http/pagination.js';
 export {

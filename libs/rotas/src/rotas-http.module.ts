@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CALENDAR_FEED_CONTROLLERS } from './calendar-feed/calendar-feed.providers.js';
 import { HISTORY_CONTROLLERS } from './history/history.providers.js';
+import { HOURS_CONTROLLERS } from './hours/hours.providers.js';
 import { BULK_CONTROLLERS } from './rota/bulk.providers.js';
 import { ROTA_CONTROLLERS } from './rota/rota.providers.js';
 import { RotasModule } from './rotas.module.js';
@@ -20,6 +21,7 @@ import { VIEW_CONTROLLERS } from './views/views.providers.js';
     ...CALENDAR_FEED_CONTROLLERS,
     ...VIEW_CONTROLLERS,
     ...HISTORY_CONTROLLERS,
+    ...HOURS_CONTROLLERS,
   ],
 })
 export class RotasHttpModule {}

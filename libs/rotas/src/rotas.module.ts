@@ -3,6 +3,7 @@ import { IdentityModule } from '#app/identity';
 import { OrganisationModule } from '#app/organisation';
 import { CALENDAR_FEED_PROVIDERS } from './calendar-feed/calendar-feed.providers.js';
 import { HISTORY_PROVIDERS } from './history/history.providers.js';
+import { HOURS_PROVIDERS } from './hours/hours.providers.js';
 import { RotaIds } from './next-id.js';
 import { BULK_PROVIDERS } from './rota/bulk.providers.js';
 import { ROTA_PROVIDERS } from './rota/rota.providers.js';
@@ -30,6 +31,7 @@ import { VIEW_PROVIDERS } from './views/views.providers.js';
     ...CALENDAR_FEED_PROVIDERS,
     ...VIEW_PROVIDERS,
     ...HISTORY_PROVIDERS,
+    ...HOURS_PROVIDERS,
     // Known everywhere (projections:status lists them); only the worker runs them, with the queues it registers.
     GenerationReactor,
     NotificationsReactor,
@@ -49,6 +51,7 @@ import { VIEW_PROVIDERS } from './views/views.providers.js';
     ...CALENDAR_FEED_PROVIDERS,
     ...VIEW_PROVIDERS,
     ...HISTORY_PROVIDERS,
+    ...HOURS_PROVIDERS,
   ],
 })
 export class RotasModule {}

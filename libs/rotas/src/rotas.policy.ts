@@ -58,6 +58,9 @@ export interface RotaPermissions {
 export const isManager = (reach: CallerReach, teamId: number): boolean =>
   reach.manages.has(teamId) || reach.addsShifts.has(teamId);
 
+/** The teams whose rotas the caller manages (isManager), in no particular order. */
+export const managedTeams = (reach: CallerReach): number[] => [...new Set([...reach.manages, ...reach.addsShifts])];
+
 /** The Rota permissions object for the caller and one rota (docs/rota-domain.md#the-rota-permissions-object). */
 export function rotaPermissions(reach: CallerReach, rota: RotaForPermissions): RotaPermissions {
   const sees = reach.seen.has(rota.teamId);
@@ -119,6 +122,16 @@ export class RotasPolicy {
   requireManageRotas(caller: Caller): void {
     if (!caller.permissions.has(ROTA_PERMISSIONS.manage))
       throw new ForbiddenError('This needs the manage-rotas permission.');
+  }
+
+  /**
+   * Reports over the shifts of managed rotas (the volunteer hours): `manage-rotas` or
+   * `add-user-shifts` somewhere, else 403 before anything is read. The teams it then covers:
+   * those either permission reaches (managedTeams).
+   */
+  requireRotaManager(caller: Caller): void {
+    if (!caller.permissions.has(ROTA_PERMISSIONS.manage) && !caller.permissions.has(ROTA_PERMISSIONS.addUserShifts))
+      throw new ForbiddenError('This needs the add-user-shifts or manage-rotas permission.');
   }
 
   /**

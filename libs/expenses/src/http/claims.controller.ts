@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Caller, CurrentCaller, RequirePermission } from '#app/identity';
-import { APP_CONFIG, type AppConfig, type Paginated, paginate, pathId } from '#app/platform';
+import { APP_CONFIG, type AppConfig, type Paginated, paginate, pathId, toCsv } from '#app/platform';
 import { CreateClaimCommand } from '../claim/create-claim.command.js';
 import { UpdateClaimCommand } from '../claim/update-claim.command.js';
 import { EXPENSE_PERMISSIONS, ExpensesPolicy } from '../expenses.policy.js';
@@ -16,7 +16,7 @@ import {
   UserClaimsQuery,
 } from './claim.dto.js';
 import { ClaimDto } from './claim.responses.js';
-import { CLAIM_CSV_COLUMNS, toCsv } from './csv.js';
+import { CLAIM_CSV_COLUMNS } from './csv.js';
 import { ClaimsDocs } from './claims.openapi.js';
 
 /** Claims are read by their owner and by users who approve for the owner; creating one needs create-expenses. */

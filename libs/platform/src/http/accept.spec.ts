@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { checkAccept, checkContentType } from './accept.js';
+import { checkAccept, checkContentType, preferredType } from './accept.js';
 
 describe('the Accept rule', () => {
   it.each([
@@ -88,5 +88,22 @@ describe('the request body type', () => {
     expect(checkContentType({ 'content-length': '6', 'content-type': 'text/plain' })?.status).toBe(400);
     expect(checkContentType({ 'content-length': '6' })?.status).toBe(400);
     expect(checkContentType({ 'content-length': '6', 'content-type': 'application/jsonx' })?.status).toBe(400);
+  });
+});
+
+describe('preferredType', () => {
+  const both = ['application/json', 'text/csv'];
+  it('answers the first produced type without an Accept, for */* and for JSON', () => {
+    for (const header of [undefined, '', '*/*', 'application/json', 'application/x.uvol.v3+json', 'application/*'])
+      expect([header, preferredType(header, both)]).toEqual([header, 'application/json']);
+  });
+
+  it('answers CSV for text/csv or text/*, and takes the entries by q then in order', () => {
+    expect(preferredType('text/csv', both)).toBe('text/csv');
+    expect(preferredType('text/*', both)).toBe('text/csv');
+    expect(preferredType('text/csv, application/json', both)).toBe('text/csv');
+    expect(preferredType('application/json;q=0.5, text/csv', both)).toBe('text/csv');
+    expect(preferredType('text/csv;q=0.2, */*;q=0.8', both)).toBe('application/json');
+    expect(preferredType('text/csv;q=0, */*', both)).toBe('application/json');
   });
 });

@@ -65,6 +65,28 @@ export function checkAccept(
   return { status: 406, body: errorBody(406, what) };
 }
 
+/**
+ * Which of a route's `produces` types to answer in, for a request the Accept rule served: the first
+ * that the Accept list covers, taking its entries by q (highest first) then in order (absent, `*\/*`
+ * or a JSON type: the first produced). Our vendor type counts as application/json.
+ */
+export function preferredType(header: string | undefined, produces: readonly string[]): string {
+  const entries = (header ?? '')
+    .split(',')
+    .map((part, i) => {
+      const [type = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+      const q = params.find((p) => p.startsWith('q='));
+      return { type: VENDOR.test(type) ? 'application/json' : type, q: q ? Number(q.slice(2)) : 1, i };
+    })
+    .filter((e) => e.type && e.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  for (const { type } of entries) {
+    const hit = produces.find((p) => covers(type, p));
+    if (hit) return hit;
+  }
+  return produces[0]!;
+}
+
 const BODY_TYPES = /^(application\/json|multipart\/form-data)\s*(;|$)/i;
 
 /**

@@ -28,16 +28,8 @@ export class PeriodViewQuery {
   readonly rotas?: number[];
 
   static fromQuery(query: RawQuery): PeriodViewQuery {
-    const malformed = ['start_date', 'end_date'].filter(
-      (name) => query[name] !== undefined && !isCalendarDate(query[name]),
-    );
-    if (malformed.length)
-      throw new ValidationError(Object.fromEntries(malformed.map((name) => [name, [calendarDateMessage(name)]])));
-    const [startDate, endDate] = [query.start_date as string | undefined, query.end_date as string | undefined];
-    if (startDate !== undefined && endDate !== undefined) checkPeriod(startDate, endDate);
     return {
-      startDate,
-      endDate,
+      ...parsePeriodDates(query, MAX_PERIOD_DAYS),
       detailed: listOf(query) === 'detailed',
       userFlags: parseBooleanQuery(query, 'user_flags') ?? false,
       teams: parseIdList(query, 'teams'),
@@ -64,15 +56,31 @@ export class DayViewQuery {
   }
 }
 
+/**
+ * start_date and end_date of a period query (the views', the hours report's): each a date; both
+ * given, the end not before the start and at most `maxDays` after it, else a 422 naming end_date.
+ */
+export function parsePeriodDates(query: RawQuery, maxDays: number): { startDate?: string; endDate?: string } {
+  const malformed = ['start_date', 'end_date'].filter(
+    (name) => query[name] !== undefined && !isCalendarDate(query[name]),
+  );
+  if (malformed.length)
+    throw new ValidationError(Object.fromEntries(malformed.map((name) => [name, [calendarDateMessage(name)]])));
+  const [startDate, endDate] = [query.start_date as string | undefined, query.end_date as string | undefined];
+  if (startDate !== undefined && endDate !== undefined) checkPeriod(startDate, endDate, maxDays);
+  return { startDate, endDate };
+}
+
 const firstOfMonth = (date: string) => `${date.slice(0, 8)}01`;
 const lastOfMonth = (date: string) => addDays(addCalendarMonths(firstOfMonth(date), 1), -1);
-const validPeriod = (from: string, to: string) => to >= from && dayNumber(to) - dayNumber(from) <= MAX_PERIOD_DAYS;
+const validPeriod = (from: string, to: string, maxDays: number) =>
+  to >= from && dayNumber(to) - dayNumber(from) <= maxDays;
 
-function checkPeriod(from: string, to: string): void {
+function checkPeriod(from: string, to: string, maxDays: number): void {
   if (to < from) throw new ValidationError({ end_date: ['The end_date must not be before the start_date.'] });
-  if (dayNumber(to) - dayNumber(from) > MAX_PERIOD_DAYS)
+  if (dayNumber(to) - dayNumber(from) > maxDays)
     throw new ValidationError({
-      end_date: [`The end_date must be at most ${MAX_PERIOD_DAYS} days after the start_date.`],
+      end_date: [`The end_date must be at most ${maxDays} days after the start_date.`],
     });
 }
 
@@ -80,15 +88,19 @@ function checkPeriod(from: string, to: string): void {
  * The period of the view (docs/rota-domain.md#period-view). Absent, start_date and end_date take the
  * interface's default: the first and the last day of the current month in the organisation's zone.
  * When one is given and that default would make a range the view refuses (an end before the start,
- * or more than 91 days), the given date's own month fills the other instead: a request that names
+ * or more than `maxDays`), the given date's own month fills the other instead: a request that names
  * one valid date is answered.
  * (Both given, PeriodViewQuery has checked them.)
  */
-export function periodRange(query: PeriodViewQuery, today: string): { from: string; to: string } {
+export function periodRange(
+  query: { readonly startDate?: string; readonly endDate?: string },
+  today: string,
+  maxDays = MAX_PERIOD_DAYS,
+): { from: string; to: string } {
   const { startDate: start, endDate: end } = query;
   let [from, to] = [start ?? firstOfMonth(today), end ?? lastOfMonth(today)];
-  if (start === undefined && end !== undefined && !validPeriod(from, to)) from = firstOfMonth(end);
-  if (end === undefined && start !== undefined && !validPeriod(from, to)) to = lastOfMonth(start);
+  if (start === undefined && end !== undefined && !validPeriod(from, to, maxDays)) from = firstOfMonth(end);
+  if (end === undefined && start !== undefined && !validPeriod(from, to, maxDays)) to = lastOfMonth(start);
   return { from, to };
 }
 

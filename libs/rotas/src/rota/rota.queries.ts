@@ -4,6 +4,7 @@ import { type Caller, type TeamObject, Teams } from '#app/identity';
 import { NotFoundError, type Sql, sql, type Tenant, tenantScope, tenantSql } from '#app/platform';
 import { type ContactView, ContactQueries } from './contacts.queries.js';
 import { type CallerReach, type RotaPermissions, rotaPermissions, RotasPolicy } from '../rotas.policy.js';
+import { byText } from '../domain/by-text.js';
 
 export const ROTA_INCLUDES = ['team', 'permissions', 'contacts'] as const;
 export type RotaInclude = (typeof ROTA_INCLUDES)[number];
@@ -116,14 +117,7 @@ const summaryOf = (r: Row): RotaSummaryView => ({
   allow_same_day_edit: r.allow_same_day_edit,
 });
 
-/**
- * Names compare case-insensitively (lower case, then code points, so both database modes and every
- * locale agree), ties by id. A null end date is an open-ended rota: it sorts after every date.
- */
-const byText = (a: string, b: string) => {
-  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
-  return x < y ? -1 : x > y ? 1 : 0;
-};
+/** A null end date is an open-ended rota: it sorts after every date (names compare as byText, ties by id). */
 const byEnd = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1);
 
 /**

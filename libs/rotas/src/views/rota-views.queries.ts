@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Caller, type OrganisationFacts, Teams, type UserBase, UserBases } from '#app/identity';
 import { type Sql, sql, type Tenant, tenantScope, tenantSql, groupBy } from '#app/platform';
+import { byText } from '../domain/by-text.js';
 import { addDays } from '../domain/calendar-dates.js';
 import { timeslotsOn } from '../domain/rota-calendar.js';
 import {
@@ -59,12 +60,6 @@ const shiftOf = ([id, rotaId, userId, seriesId, date, start, end, startWall, end
   startWall,
   endWall,
 });
-
-/** Names compare case-insensitively (lower case, then code points: both database modes and every locale agree). */
-const byText = (a: string, b: string) => {
-  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
-  return x < y ? -1 : x > y ? 1 : 0;
-};
 
 /** What the shift records embed, read once for all of them. */
 interface Details {
