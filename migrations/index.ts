@@ -15,6 +15,7 @@ import { CalendarFeeds1763700012000 } from './1763700012000-calendar-feeds.js';
 import { Webhooks1763700022000 } from './1763700022000-webhooks.js';
 import { OwedJobs1763700013500 } from './1763700013500-owed-jobs.js';
 import { MailAttempts1763700023500 } from './1763700023500-mail-attempts.js';
+import { ShiftAttendance1763700024000 } from './1763700024000-shift-attendance.js';
 import { VolunteerHours1763700024500 } from './1763700024500-volunteer-hours.js';
 
 /** Every migration in order; each app hands this list to the database module. */
@@ -36,5 +37,6 @@ export const migrations = [
   OwedJobs1763700013500,
   Webhooks1763700022000,
   MailAttempts1763700023500,
+  ShiftAttendance1763700024000,
   VolunteerHours1763700024500,
 ];

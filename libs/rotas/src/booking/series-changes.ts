@@ -24,7 +24,7 @@ export interface CancelSeriesContext {
 /**
  * `DELETE /api/rota/repeating-shifts/{id}` (docs/rota-domain.md#cancelling-a-series). An unknown series
  * is a 404; the caller must be its user on a self-managed rota, or a manager (checkBookingAccess,
- * 403). Every occurrence given that has not started is cancelled (`series_cancelled`), except those
+ * 403). Every occurrence given that has not started (and has no attendance recorded) is cancelled (`series_cancelled`), except those
  * rule 8 keeps from a volunteer (their own occurrence today without allow_same_day_cancel, an
  * overnight one on its start date). The series ends today (RepeatingShiftEnded `cancelled`): no
  * occurrence is booked after today, and those that stay (started, or kept) are on or before it. A
@@ -45,7 +45,14 @@ export function decideCancelSeries(
   checkBookingAccess({ action: 'cancel', rota, user, caller });
   const out: StreamEvents[] = [];
   for (const occurrence of occurrences) {
-    if (!occurrence || occurrence.cancelled || occurrence.seriesId !== series.id || Date.parse(occurrence.start) <= now)
+    if (
+      !occurrence ||
+      occurrence.cancelled ||
+      occurrence.seriesId !== series.id ||
+      Date.parse(occurrence.start) <= now ||
+      // Attendance recorded (a check-in before the start): left alone as a started one (docs/rota-domain.md#attendance).
+      occurrence.attendance
+    )
       continue;
     if (cancelRefusal({ action: 'cancel', rota, user, caller, shift: spanOf(occurrence), now })) continue;
     out.push({ streamId: streamOf.shift(occurrence.id), events: [cancellation(occurrence, 'series_cancelled')] });

@@ -1,6 +1,6 @@
 import { ConcurrencyError } from '#app/event-store';
 import type { StreamEvents } from '#app/event-store';
-import { type FieldErrors, NotFoundError, ValidationError } from '#app/platform';
+import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '#app/platform';
 import {
   type BookedSpan,
   type BookingRota,
@@ -303,7 +303,8 @@ export function decideChangeShift(
   );
   if (!samePlan(plan, expected)) throw new PlanMoved();
   const seriesId = seriesOfPlan(plan);
-  const live = states.later.filter((s): s is ShiftState => s !== null && s.cancelled === null);
+  // Occurrences with attendance recorded are left alone, as started ones are (docs/rota-domain.md#attendance).
+  const live = states.later.filter((s): s is ShiftState => s !== null && s.cancelled === null && s.attendance === null);
   const later = seriesId === null ? [] : laterOccurrences(live, shift, seriesId, context.now);
   const leaving = new Set([shift.id, ...later.map((s) => s.id)]);
   const taken = context.userShifts.filter((s) => !leaving.has(s.id));
@@ -450,7 +451,8 @@ export interface CancelShiftContext {
  * `DELETE /api/rota/shifts/{id}`: this shift only (ShiftCancelled `cancelled`, `sequence` + 1). A
  * cancelled or unknown shift is a 404; access as a booking; rule 8 for a volunteer's own shift
  * (checkCancel). Its series never books the date again: generation only moves forward, so nothing
- * is recorded on the series.
+ * is recorded on the series. A shift with attendance recorded is a 409 until that is cleared
+ * (docs/rota-domain.md#attendance).
  */
 export function decideCancelShift(
   state: ShiftState | null,
@@ -466,5 +468,9 @@ export function decideCancelShift(
     shift: spanOf(state),
     now: context.now,
   });
+  if (state.attendance)
+    throw new ConflictError(
+      'Attendance is recorded for this shift: clear it (status null) before cancelling the shift.',
+    );
   return [cancellation(state, 'cancelled')];
 }

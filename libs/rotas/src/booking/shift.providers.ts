@@ -5,6 +5,7 @@ import { BookShiftsHandler } from './book-shifts.command.js';
 import { BookingFactsReader } from './booking-facts.js';
 import { CancelShiftHandler } from './cancel-shift.command.js';
 import { ChangeShiftHandler } from './change-shift.command.js';
+import { RecordAttendanceHandler } from './record-attendance.command.js';
 import { ShiftQueries } from './shift.queries.js';
 import { ShiftsProjection } from './shifts.projection.js';
 
@@ -16,6 +17,7 @@ export const SHIFT_PROVIDERS: Provider[] = [
   BookShiftsHandler,
   ChangeShiftHandler,
   CancelShiftHandler,
+  RecordAttendanceHandler,
 ];
 
 /** Its controllers (rotas-http.module.ts). */

@@ -14,6 +14,7 @@ import {
   tenantSql,
 } from '#app/platform';
 import { SERIES_WEEKDAYS, type SeriesWeekday } from '../domain/series-dates.js';
+import type { AttendanceStatus } from '../rotas.events.js';
 import type { CallerReach } from '../rotas.policy.js';
 
 /** The Shift record's `recurrence_pattern` (docs/rota-domain.md#the-recurrence-pattern). */
@@ -23,6 +24,17 @@ export type RecurrencePatternView = {
   recurrence_frequency: number;
   end_date: string | null;
 } & Record<SeriesWeekday, 0 | 1>;
+
+/** The Shift record's `attendance` (docs/rota-domain.md#attendance): the worked times as wall clocks in the zone. */
+export interface AttendanceView {
+  status: AttendanceStatus;
+  start_datetime: string;
+  end_datetime: string;
+  minutes: number;
+  note: string | null;
+  recorded_by: UserBase;
+  recorded_at: string;
+}
 
 /** The Shift record plus `rota_id` (docs/rota-domain.md#the-shift-record-and-list). */
 export interface ShiftView {
@@ -36,6 +48,8 @@ export interface ShiftView {
   team: TeamObject;
   recurrence_pattern: RecurrencePatternView | null;
   rota_id: number;
+  /** Null until recorded. */
+  attendance: AttendanceView | null;
 }
 
 /** A booked shift's row, as the commands that change it read it. */
@@ -72,10 +86,24 @@ type Row = {
   start_wall: string;
   end_wall: string;
 };
+/** What only the answers read: the attendance columns. */
+type ViewRow = Row & {
+  attendance_status: AttendanceStatus | null;
+  attendance_start_wall: string | null;
+  attendance_end_wall: string | null;
+  attendance_minutes: number | null;
+  attendance_note: string | null;
+  attendance_recorded_by: string | null;
+  attendance_recorded_at: Date | null;
+};
 type SeriesRow = { id: string; frequency: number; weekdays: SeriesWeekday[]; end_date: string | null };
 
 const COLUMNS = sql.raw(
   `s.id, s.rota_id, s.team_id, s.user_id, s.series_id, s.date::text AS date, s.starts_at, s.ends_at, s.start_wall, s.end_wall`,
+);
+
+const VIEW_COLUMNS = sql.raw(
+  `s.attendance_status, s.attendance_start_wall, s.attendance_end_wall, s.attendance_minutes, s.attendance_note, s.attendance_recorded_by, s.attendance_recorded_at`,
 );
 
 const rowOf = (r: Row): ShiftRow => ({
@@ -146,7 +174,10 @@ export class ShiftQueries {
   }
 
   async views(caller: Caller, ids: readonly number[]): Promise<ShiftView[]> {
-    const rows = await this.rows(caller, sql`s.id = ANY(${ids}::bigint[])`);
+    const q = tenantSql(
+      caller,
+    )`SELECT ${COLUMNS}, ${VIEW_COLUMNS} FROM rota_shifts s WHERE ${tenantScope('s')} AND s.id = ANY(${ids}::bigint[])`;
+    const rows: ViewRow[] = await this.dataSource.query(q.text, q.values);
     const byId = new Map(rows.map((r) => [Number(r.id), r]));
     return this.toViews(
       caller,
@@ -168,9 +199,9 @@ export class ShiftQueries {
       ${filters.users ? sql`AND s.user_id = ANY(${filters.users}::bigint[])` : sql``}`;
     const q = tenantSql(
       caller,
-    )`SELECT ${COLUMNS}, count(*) OVER () AS total FROM rota_shifts s WHERE ${tenantScope('s')} AND ${where}
+    )`SELECT ${COLUMNS}, ${VIEW_COLUMNS}, count(*) OVER () AS total FROM rota_shifts s WHERE ${tenantScope('s')} AND ${where}
       ORDER BY s.starts_at, s.id LIMIT ${page.perPage} OFFSET ${offsetOf(page)}`;
-    const rows: (Row & { total: string })[] = await this.dataSource.query(q.text, q.values);
+    const rows: (ViewRow & { total: string })[] = await this.dataSource.query(q.text, q.values);
     const total =
       rows.length > 0
         ? Number(rows[0]!.total)
@@ -191,11 +222,16 @@ export class ShiftQueries {
     return db.query<Row>(q.text, q.values);
   }
 
-  private async toViews(caller: Caller, rows: readonly Row[]): Promise<ShiftView[]> {
+  private async toViews(caller: Caller, rows: readonly ViewRow[]): Promise<ShiftView[]> {
     if (rows.length === 0) return [];
     const seriesIds = [...new Set(rows.flatMap((r) => (r.series_id === null ? [] : [Number(r.series_id)])))];
+    // The shifts' users and those who recorded their attendance, in one batch.
+    const userIds = rows.flatMap((r) => [
+      Number(r.user_id),
+      ...(r.attendance_recorded_by === null ? [] : [Number(r.attendance_recorded_by)]),
+    ]);
     const [users, teams, series] = await Promise.all([
-      this.users.of(caller, [...new Set(rows.map((r) => Number(r.user_id)))], 'add-user-shifts'),
+      this.users.of(caller, [...new Set(userIds)], 'add-user-shifts'),
       this.teams.objects(caller, [...new Set(rows.map((r) => Number(r.team_id)))]),
       this.series(caller, seriesIds),
     ]);
@@ -210,6 +246,7 @@ export class ShiftQueries {
       team: teams.get(Number(r.team_id))!,
       recurrence_pattern: r.series_id === null ? null : (series.get(Number(r.series_id)) ?? null),
       rota_id: Number(r.rota_id),
+      attendance: attendanceOf(r, users),
     }));
   }
 
@@ -221,4 +258,17 @@ export class ShiftQueries {
     const rows: SeriesRow[] = await this.dataSource.query(q.text, q.values);
     return new Map(rows.map((s) => [Number(s.id), recurrencePatternOf(s)]));
   }
+}
+
+function attendanceOf(r: ViewRow, users: ReadonlyMap<number, UserBase>): AttendanceView | null {
+  if (r.attendance_status === null) return null;
+  return {
+    status: r.attendance_status,
+    start_datetime: r.attendance_start_wall!,
+    end_datetime: r.attendance_end_wall!,
+    minutes: r.attendance_minutes!,
+    note: r.attendance_note,
+    recorded_by: users.get(Number(r.attendance_recorded_by))!,
+    recorded_at: r.attendance_recorded_at!.toISOString(),
+  };
 }

@@ -10,12 +10,27 @@ const timeColumns = (d: ShiftTimesData) => ({
   end_wall: d.endWall,
 });
 
+type AttendanceRecorded = Extract<ShiftEvent, { type: 'rotas.ShiftAttendanceRecorded' }>['data'];
+
+/** A shift's attendance (docs/rota-domain.md#attendance), all null when none is recorded; a move leaves these alone. */
+const attendanceColumns = (d: AttendanceRecorded | null, at: Date) => ({
+  attendance_status: d?.status ?? null,
+  attendance_starts_at: d?.start ?? null,
+  attendance_ends_at: d?.end ?? null,
+  attendance_start_wall: d?.startWall ?? null,
+  attendance_end_wall: d?.endWall ?? null,
+  attendance_minutes: d?.minutes ?? null,
+  attendance_note: d?.note ?? null,
+  attendance_recorded_by: d?.recordedBy ?? null,
+  attendance_recorded_at: d ? at : null,
+});
+
 /** Shifts, booked and cancelled, as the shift routes, the booking rules and the views read them. */
 @AsProjection()
 @Injectable()
 export class ShiftsProjection extends defineProjection<ShiftEvent>({
   name: 'rotas.shifts',
-  version: 1,
+  version: 2,
   tables: ['rota_shifts'],
   on: {
     'rotas.ShiftBooked': ({ data: d, recordedAt: at }) => [
@@ -47,8 +62,11 @@ export class ShiftsProjection extends defineProjection<ShiftEvent>({
         { status: 'cancelled', cancel_reason: d.reason, sequence: d.sequence, updated_at: at },
       ),
     ],
-    // Filled by the attendance change (its columns and their migration come with it).
-    'rotas.ShiftAttendanceRecorded': null,
-    'rotas.ShiftAttendanceCleared': null,
+    'rotas.ShiftAttendanceRecorded': ({ data: d, recordedAt: at }) => [
+      op.update('rota_shifts', { id: d.id }, { ...attendanceColumns(d, at), updated_at: at }),
+    ],
+    'rotas.ShiftAttendanceCleared': ({ data: d, recordedAt: at }) => [
+      op.update('rota_shifts', { id: d.id }, { ...attendanceColumns(null, at), updated_at: at }),
+    ],
   },
 }) {}

@@ -25,7 +25,7 @@ export const RepeatingShiftsDocs = {
         description:
           'Permission: the series’ user on a rota with self_manage, or a manager of the rota (manage-rotas or add-user-shifts over its team); anyone else ' +
           'who sees the rota gets a 403, and a series on a rota the caller does not see a 403; another organisation’s or unknown: 404. Every occurrence ' +
-          'that has not started is cancelled and the series ends today (end_date today in the organisation’s zone: nothing is booked after it). A ' +
+          'that has not started (and has no attendance recorded: such a one is left alone, as a started one is) is cancelled and the series ends today (end_date today in the organisation’s zone: nothing is booked after it). A ' +
           'volunteer’s own occurrence today stays when the rota’s allow_same_day_cancel is false, and an overnight one starting today always stays (rule 8; ' +
           'a manager can cancel it afterwards, on its own or by cancelling the series again). A series already ended keeps its end; cancelling it again ' +
           'cancels what is left, or changes nothing, and answers 204 either way.',

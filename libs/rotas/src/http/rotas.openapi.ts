@@ -16,7 +16,7 @@ import { RotaDto, RotaSummaryDto, RotaTeamEntryDto } from './rota.responses.js';
 export const LEFT_OUTSIDE =
   'Booked shifts that have not started and no longer fit (outside every timeslot, on a closed day, after the end) are cancelled with a ' +
   'reason in the same write: when the answer arrives each is a 404 and gone from every view, list and feed, and its repeating shift books ' +
-  'nothing there again; only the e-mails follow, from the worker.';
+  'nothing there again; only the e-mails follow, from the worker. A shift with attendance recorded is left alone, as a started one is.';
 
 const ARCHIVED_409 =
   'The rota is archived (an archived rota refuses every change), or a concurrent change of the rota won the race.';

@@ -29,7 +29,8 @@ export const ShiftChangesDocs = {
           'worker booking its occurrences, except on the dates the old series had left without an occurrence (cancelled or edited alone: skipped as ' +
           'series_exception). recurrence_pattern null ends the series at this shift (later occurrences cancelled). edit_mode recurring with ' +
           'a recurrence_pattern on a shift of no series makes it the first occurrence of a new series; without one it is a single edit. Nothing changed: ' +
-          'nothing is recorded.',
+          'nothing is recorded. Attendance recorded on the shift stays as it is (its worked times do not move); later occurrences with attendance recorded ' +
+          'are left alone, as started ones are.',
       }),
       ApiIdParam('id', 'Shift id'),
       ApiData(ShiftDto, { description: 'The shift as it now is' }),
@@ -42,10 +43,13 @@ export const ShiftChangesDocs = {
         description:
           `Permission: as booking. ${BEFORE} Only this shift is cancelled, also in a series (its series never books that date again; DELETE ` +
           '/api/rota/repeating-shifts/{id} cancels the series). Rule 8 binds a volunteer cancelling their own shift: not started, on today’s date only ' +
-          'with the rota’s allow_same_day_cancel, an overnight shift never on its start date (422 naming start_datetime). Managers are not bound by it.',
+          'with the rota’s allow_same_day_cancel, an overnight shift never on its start date (422 naming start_datetime). Managers are not bound by it. ' +
+          'A shift with attendance recorded (PUT /api/rota/shifts/{id}/attendance) is a 409 until the attendance is cleared (status null).',
       }),
       ApiIdParam('id', 'Shift id'),
       ApiNoContentResponse({ description: 'Cancelled; no body' }),
-      ApiErrors(400, 401, 403, 404, 406, 409, 422, { 409: 'The shift was changed by a concurrent request; retry.' }),
+      ApiErrors(400, 401, 403, 404, 406, 409, 422, {
+        409: 'Attendance is recorded for the shift (clear it first), or the shift was changed by a concurrent request (retry).',
+      }),
     ),
 };

@@ -10,6 +10,7 @@ import {
   IsObject,
   IsOptional,
   IsString,
+  MaxLength,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
@@ -27,6 +28,7 @@ import {
   ValidationError,
 } from '#app/platform';
 import { addDays, dayNumber } from '../domain/calendar-dates.js';
+import { ATTENDANCE_NOTE_MAX } from '../booking/attendance.js';
 
 // Types and presence here; the times (formats, the spring gap, end after start), the recurrence
 // rules and the booking rules are the command's and the domain's (shift-times.ts, series-dates.ts,
@@ -223,6 +225,52 @@ export class UpdateShiftBody {
   @IsOptionalNotNull()
   @IsBoolean()
   confirm_role_restriction?: boolean;
+}
+
+/**
+ * `PUT /api/rota/shifts/{id}/attendance` (docs/rota-domain.md#attendance): `status` must be sent
+ * (null clears); the worked times' formats are the command's (shift-times.ts), as for shifts.
+ */
+export class AttendanceBody {
+  @ApiProperty({
+    type: 'string',
+    enum: ['attended', 'no_show'],
+    nullable: true,
+    description: '`attended`, `no_show`, or null to clear what was recorded',
+  })
+  @ValidateIf((o: AttendanceBody) => o.status !== null)
+  @IsDefined()
+  @IsIn(['attended', 'no_show'])
+  status!: 'attended' | 'no_show' | null;
+
+  @ApiPropertyOptional({
+    ...DATETIME,
+    nullable: true,
+    description: `With attended: when the work started (default the shift's start; within 12 hours of it). ${DATETIME.description} Ignored with no_show.`,
+  })
+  @IsOptional()
+  @IsString()
+  start_datetime?: string | null;
+
+  @ApiPropertyOptional({
+    ...DATETIME,
+    nullable: true,
+    description: `With attended: when the work ended (default the shift's end; within 12 hours of it, after the start). ${DATETIME.description} Ignored with no_show.`,
+  })
+  @IsOptional()
+  @IsString()
+  end_datetime?: string | null;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    maxLength: ATTENDANCE_NOTE_MAX,
+    description: 'Null when absent',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(ATTENDANCE_NOTE_MAX)
+  note?: string | null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { UserBaseDto } from '#app/identity';
-import type { RecurrencePatternView, ShiftView } from '../booking/shift.queries.js';
+import type { AttendanceView, RecurrencePatternView, ShiftView } from '../booking/shift.queries.js';
 import { TeamDto } from './rota.responses.js';
 
 const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;
@@ -41,6 +41,33 @@ export class RecurrencePatternDto implements RecurrencePatternView {
   @ApiProperty(FLAG) sun!: 0 | 1;
 }
 
+/** A shift's recorded attendance (docs/rota-domain.md#attendance). */
+@ApiSchema({ name: 'ShiftAttendance', description: 'What was recorded of a shift’s attendance' })
+export class AttendanceDto implements AttendanceView {
+  @ApiProperty({ type: 'string', enum: ['attended', 'no_show'] }) status!: 'attended' | 'no_show';
+  @ApiProperty({
+    ...WALL,
+    description: 'When the work started (the shift’s own start for no_show); it does not move with the shift',
+  })
+  start_datetime!: string;
+  @ApiProperty({
+    ...WALL,
+    description: 'When the work ended (the shift’s own end for no_show); it does not move with the shift',
+  })
+  end_datetime!: string;
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description:
+      'Whole real minutes between the worked times for attended (a clock change counts as it really lasted), 0 for no_show',
+  })
+  minutes!: number;
+  @ApiProperty({ type: 'string', nullable: true, maxLength: 1000 }) note!: string | null;
+  @ApiProperty({ type: UserBaseDto, description: 'Who recorded it' }) recorded_by!: UserBaseDto;
+  @ApiProperty({ type: 'string', format: 'date-time', description: 'When it was recorded (ISO 8601)' })
+  recorded_at!: string;
+}
+
 /** The interface's Shift record plus `rota_id` (docs/rota-domain.md#the-shift-record-and-list). */
 @ApiSchema({
   name: 'Shift',
@@ -62,4 +89,10 @@ export class ShiftDto implements ShiftView {
   @ApiProperty({ type: RecurrencePatternDto, nullable: true, description: 'The series, null for a shift of no series' })
   recurrence_pattern!: RecurrencePatternDto | null;
   @ApiProperty({ ...ID, description: 'The rota (an addition to the spec’s record)' }) rota_id!: number;
+  @ApiProperty({
+    type: AttendanceDto,
+    nullable: true,
+    description: 'What was recorded of the shift’s attendance; null until recorded (an addition to the spec’s record)',
+  })
+  attendance!: AttendanceDto | null;
 }

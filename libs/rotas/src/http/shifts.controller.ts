@@ -1,13 +1,14 @@
-import { Body, Controller, Get, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Param, Post, Put, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { type Caller, CurrentCaller, OrganisationFactsReader } from '#app/identity';
 import { APP_CONFIG, type AppConfig, type Paginated, paginate, pathId, ValidationError } from '#app/platform';
 import type { RecurrenceInput } from '../domain/series-dates.js';
 import { BookShiftsCommand, type ShiftRequest } from '../booking/book-shifts.command.js';
+import { RecordAttendanceCommand } from '../booking/record-attendance.command.js';
 import { ShiftQueries } from '../booking/shift.queries.js';
 import { RotasPolicy } from '../rotas.policy.js';
-import { CreateShiftItem, CreateShiftsBody, ShiftListQuery, shiftListRange } from './shift.dto.js';
+import { AttendanceBody, CreateShiftItem, CreateShiftsBody, ShiftListQuery, shiftListRange } from './shift.dto.js';
 import { ShiftDto } from './shift.responses.js';
 import { ShiftsDocs } from './shifts.openapi.js';
 
@@ -31,7 +32,7 @@ const requestOf = (item: CreateShiftItem | CreateShiftsBody): ShiftRequest => ({
   confirmRoleRestriction: item.confirm_role_restriction ?? false,
 });
 
-/** Shifts: book (one or a bulk), list, get. Changes and cancellations: shift-changes.controller.ts. */
+/** Shifts: book (one or a bulk), list, get, record attendance. Changes and cancellations: shift-changes.controller.ts. */
 @ShiftsDocs.controller()
 @Controller('api/rota/shifts')
 export class ShiftsController {
@@ -82,5 +83,24 @@ export class ShiftsController {
     const id = pathId(raw, 'Shift');
     const row = await this.shifts.seen(caller, await this.policy.reach(caller), id);
     return { data: (await this.shifts.views(caller, [row.id]))[0]! };
+  }
+
+  @Put(':id/attendance')
+  @ShiftsDocs.attendance()
+  async attendance(
+    @CurrentCaller() caller: Caller,
+    @Param('id') raw: string,
+    @Body() body: AttendanceBody,
+  ): Promise<{ data: ShiftDto }> {
+    const id = pathId(raw, 'Shift');
+    await this.commands.execute(
+      new RecordAttendanceCommand(caller, id, {
+        status: body.status,
+        start_datetime: body.start_datetime,
+        end_datetime: body.end_datetime,
+        note: body.note ?? null,
+      }),
+    );
+    return { data: (await this.shifts.views(caller, [id]))[0]! };
   }
 }

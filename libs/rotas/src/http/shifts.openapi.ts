@@ -18,7 +18,7 @@ import {
   IdRef,
   ApiDocs,
 } from '#app/platform';
-import { CREATE_SHIFTS_BODY_SCHEMA, CreateShiftItem } from './shift.dto.js';
+import { AttendanceBody, CREATE_SHIFTS_BODY_SCHEMA, CreateShiftItem } from './shift.dto.js';
 import { ShiftDto } from './shift.responses.js';
 
 export const BOOKING_RULES =
@@ -102,5 +102,33 @@ export const ShiftsDocs = {
       ApiIdParam('id', 'Shift id'),
       ApiData(ShiftDto),
       ApiErrors(401, 403, 404, 406),
+    ),
+  attendance: () =>
+    ApiDocs(
+      ApiOperation({
+        summary: 'Record attendance',
+        description:
+          'Our addition (docs/rota-domain.md#attendance). Records what happened on a booked shift: status attended (with the times actually ' +
+          'worked, start_datetime and end_datetime, each defaulting to the shift’s own; shapes as for shifts), no_show (the shift’s own times, ' +
+          'minutes 0) or null (clears what was recorded; nothing recorded: nothing changes, 200). note: at most 1,000 characters, null when absent. ' +
+          'Permission: a manager of the rota (manage-rotas or add-user-shifts over its team) records, changes or clears attendance of any shift ' +
+          'that has started (one that has not: 422 naming status; clearing is allowed at any time). The shift’s own volunteer may check in ' +
+          '(status attended only) from 15 minutes before the shift starts until it ends, on a rota with self_manage only (outside that window: ' +
+          '422 naming status; the allow_same_day_* flags do not bind a check-in); a no_show, a clear, or a change of what a manager recorded ' +
+          'is a 403 for them, as is their own shift on a rota without self_manage. Anyone else: 403; a rota the caller does not see: 403; a ' +
+          'shift of another organisation, unknown or cancelled: 404. Checked in this order: the body’s shape and the worked times’ formats ' +
+          '(422: status missing or not one of the three, a time malformed or in the spring gap, a note too long), then the 404 / 403s, then ' +
+          'the rules: the worked start within 12 real hours of the shift’s start (422 naming start_datetime), the worked end within 12 real ' +
+          'hours of the shift’s end and after the worked start (422 naming end_datetime). minutes: the whole real minutes between the worked ' +
+          'times. The record appears in the Shift’s attendance and in its history; moving the shift keeps it as it is (the worked times do ' +
+          'not move); cancelling the shift is a 409 while it is recorded, and a series cancel or a rota change leaves the shift alone, as it ' +
+          'leaves a started one. The same record again changes nothing.',
+      }),
+      ApiIdParam('id', 'Shift id'),
+      ApiBody({ type: AttendanceBody }),
+      ApiData(ShiftDto, { description: 'The shift, its attendance as now recorded' }),
+      ApiErrors(400, 401, 403, 404, 406, 409, 413, 422, {
+        409: 'The shift was changed by a concurrent request; retry.',
+      }),
     ),
 };

@@ -107,6 +107,8 @@ export function decideCancelMisfits(
     .filter(
       (s) =>
         s.cancelled === null &&
+        // Attendance recorded: left alone, as a started shift is (docs/rota-domain.md#attendance).
+        s.attendance === null &&
         s.organisationId === organisationId &&
         s.rotaId === rotaId &&
         s.date >= command.effectiveFrom,
