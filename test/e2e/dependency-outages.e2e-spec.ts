@@ -175,8 +175,21 @@ type Line = { level: number; msg: string; dependency?: string; outage_ms?: numbe
       await request(api.getHttpServer()).get('/health').expect(200);
     } finally {
       await own.start();
+      // Closed while its Redis connections wait to reconnect, ioredis ends their dead sockets with a
+      // 2 s timer that no close event clears, and the Jest worker outlives its exit grace (issue 25).
+      await waitForQueueUp(api);
       await api.close();
       await own.stop();
     }
   }, 60_000);
 });
+
+/** Until the process's health says its queue (Redis) is up again, at most 10 s. */
+async function waitForQueueUp(api: NestFastifyApplication): Promise<void> {
+  const until = Date.now() + 10_000;
+  while (Date.now() < until) {
+    const res = await request(api.getHttpServer()).get('/health/ready');
+    if (res.body?.details?.queue?.status === 'up') return;
+    await sleep(100);
+  }
+}
