@@ -105,6 +105,7 @@ describe('npm run cli', () => {
     expect(reactors).toEqual([
       'expenses.submission-mail',
       'identity.two-factor-messages',
+      'rotas.cover-alerts',
       'rotas.notifications',
       'rotas.reminders',
       'rotas.series-generation',

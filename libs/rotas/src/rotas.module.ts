@@ -12,6 +12,7 @@ import { RotasPolicy } from './rotas.policy.js';
 import { GenerationReactor } from './booking/generation.reactor.js';
 import { NotificationsReactor } from './notifications/notifications.reactor.js';
 import { RemindersReactor } from './reminders/reminders.reactor.js';
+import { CoverAlertsReactor } from './cover-alerts/cover-alerts.reactor.js';
 import { REPEATING_SHIFT_PROVIDERS } from './booking/repeating-shift.providers.js';
 import { SHIFT_PROVIDERS } from './booking/shift.providers.js';
 import { SHIFT_PATTERN_PROVIDERS } from './shift-pattern/shift-pattern.providers.js';
@@ -36,6 +37,7 @@ import { VIEW_PROVIDERS } from './views/views.providers.js';
     GenerationReactor,
     NotificationsReactor,
     RemindersReactor,
+    CoverAlertsReactor,
   ],
   // The areas' providers are exported too: their controllers live in RotasHttpModule, which imports this module.
   exports: [

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { tenantScope, tenantSql, PreparedStatements } from '#app/platform';
+import { sql, tenantScope, tenantSql, PreparedStatements } from '#app/platform';
 import type { Caller } from '../auth/caller.js';
 
 type Tenant = Pick<Caller, 'organisationId'>;
@@ -149,6 +149,30 @@ export class Teams {
         },
       ]),
     );
+  }
+
+  /**
+   * The active users (not on hold) holding a role in `teamId` itself (not only in a team above it),
+   * and, when `profiles` is given, a role of one of those profiles (anywhere: the booking rules'
+   * rule 5 reads all of a user's roles), leaving out `excluding`; in one statement, by id. Rotas'
+   * cover alerts (docs/rota-domain.md#cover-alerts): who could book a timeslot themselves.
+   */
+  async activeMembers(
+    tenant: Tenant,
+    teamId: number,
+    { profiles, excluding }: { profiles: readonly number[] | null; excluding: readonly number[] },
+  ): Promise<{ id: number; email: string; displayName: string }[]> {
+    const withProfile =
+      profiles === null
+        ? sql``
+        : sql`AND EXISTS (SELECT 1 FROM roles p WHERE p.user_id = u.id AND p.role_profile_id = ANY(${profiles}::bigint[]))`;
+    const q = tenantSql(tenant)`SELECT u.id, u.email, u.display_name FROM users u
+        WHERE ${tenantScope('u')} AND u.status = 'active' AND u.email IS NOT NULL AND u.email <> ''
+          AND EXISTS (SELECT 1 FROM roles r WHERE r.user_id = u.id AND r.team_id = ${teamId})
+          ${withProfile} AND NOT (u.id = ANY(${excluding}::bigint[]))
+        ORDER BY u.id`;
+    const rows: { id: string; email: string; display_name: string }[] = await this.prepared.query(q.text, q.values);
+    return rows.map((r) => ({ id: Number(r.id), email: r.email, displayName: r.display_name }));
   }
 
   /** The permissions each of `userIds` holds (users of other organisations are absent): rotas' contact validation. */

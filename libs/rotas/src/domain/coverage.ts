@@ -102,6 +102,10 @@ export const statusText = (status: CoverageStatus): CoverageStatusText => STATUS
 /** Volunteers still needed to reach the minimum. */
 export const requiredFor = (count: number, staffing: Staffing): number => Math.max(0, staffing.min - count);
 
+/** The most volunteers any of the entries still needs to reach its minimum (a cover alert's count). */
+export const mostRequired = (hours: readonly Pick<HourEntry, 'required'>[]): number =>
+  hours.reduce((most, h) => Math.max(most, h.required), 0);
+
 /** The lowest of the statuses; none (a timeslot or day without hours) is 0, as for a closed day. */
 export function lowestStatus(statuses: readonly number[]): CoverageStatus {
   if (statuses.length === 0) return 0;
