@@ -67,6 +67,7 @@ const NOT_JSON: Record<string, string[]> = {
   'get /calendar/{token}.ics': ['text/calendar'],
   'get /metrics': ['text/plain'],
   'get /api/claims/export.csv': ['text/csv'],
+  'get /api/reports/volunteer-hours': ['application/json', 'text/csv'],
   'get /auth/magic-link': ['text/html'],
   'get /api/files/{id}/content': ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'],
 };
