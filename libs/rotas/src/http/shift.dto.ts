@@ -234,9 +234,9 @@ export class UpdateShiftBody {
 export class AttendanceBody {
   @ApiProperty({
     type: 'string',
-    enum: ['attended', 'no_show'],
+    enum: ['attended', 'no_show', null],
     nullable: true,
-    description: '`attended`, `no_show`, or null to clear what was recorded',
+    description: '`attended`, `no_show`, or null to clear what was recorded (required: absent is a 422)',
   })
   @ValidateIf((o: AttendanceBody) => o.status !== null)
   @IsDefined()
