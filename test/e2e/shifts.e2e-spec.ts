@@ -164,6 +164,7 @@ describe('shifts: booking (docs/rota-domain.md#booking-rules)', () => {
         team: expect.objectContaining({ id: String(org.teams.shop), name: 'Shop' }),
         recurrence_pattern: null,
         rota_id: rotas.shop,
+        attendance: null,
       },
     });
     expect((await http().get(`/api/rota/shifts/${res.body.data.id}`).set(as('vol2')).expect(200)).body).toEqual(
