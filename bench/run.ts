@@ -3,7 +3,7 @@
  *
  *   DATABASE_URL   admin URL; scratch databases uvol_bench_* are created and dropped through it
  *                  (default postgres://postgres@127.0.0.1:5432/postgres)
- *   BENCH_ONLY     append | paths | replay (default all three)
+ *   BENCH_ONLY     append | paths | replay | hours (default all four)
  *   BENCH_PATHS_SINGLES  single-event transactions per write-path variant and round (default 1000)
  *   BENCH_PATHS_MULTIS   100-stream transactions per write-path variant and round (default 20)
  *   BENCH_PATHS_ROUNDS   rounds of the write paths; each variant's figure is its median (default 3)
@@ -15,10 +15,12 @@
  *   BENCH_SWEEP    further replay batch sizes, comma-separated (default none), e.g. 1000,5000,10000
  *   BENCH_PROFILE  0 to skip the read-only / write-only sub-measurements (default on)
  *   BENCH_PROFILE_WRITE_EVENTS  events of the write-only profile (default 200000)
+ *   BENCH_HOURS_*  the volunteer hours report's bench: hours.ts
  */
 import os from 'node:os';
 import { benchAppend, benchAppendPaths } from './append.js';
 import { ADMIN_URL } from './db.js';
+import { benchHours } from './hours.js';
 import { benchReplay } from './replay.js';
 
 const env = process.env;
@@ -155,6 +157,36 @@ async function main(): Promise<void> {
       );
     }
   }
+  if (!only || only === 'hours') {
+    const h = await benchHours(log);
+    const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
+    const at = (xs: readonly number[], p: number) => sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+    const rawMedian = at(h.runs.raw, 0.5);
+    const line = (what: string, rows: number, xs: number[]) => [
+      what,
+      rows.toLocaleString('en-US'),
+      at(xs, 0.5).toFixed(1),
+      at(xs, 0.9).toFixed(1),
+      (at(xs, 0.5) / rawMedian).toFixed(2),
+    ];
+    out.push(
+      `\nVolunteer hours report (${h.shifts.toLocaleString('en-US')} past shifts over 365 days, another organisation's as many beside; ` +
+        `${h.runs.raw.length} runs each, alternating)\n` +
+        table(
+          ['statement', 'rows out', 'p50 ms', 'p90 ms', 'vs raw'],
+          [
+            line('report, group_by=user (one aggregate)', h.groups.user, h.runs.user),
+            line('report, group_by=team', h.groups.team, h.runs.team),
+            line('report, group_by=rota', h.groups.rota, h.runs.rota),
+            line('report, last 30 days, group_by=user', h.monthGroups, h.runs.month),
+            line('raw SELECT of the year’s rows', h.rawRows, h.runs.raw),
+          ],
+        ) +
+        `\nplan of the report (group_by=user):\n${h.plan.map((l) => `  ${l}`).join('\n')}` +
+        `\nhours: report p50 ${at(h.runs.user, 0.5).toFixed(1)} ms, raw p50 ${rawMedian.toFixed(1)} ms, ratio ${(at(h.runs.user, 0.5) / rawMedian).toFixed(2)}`,
+    );
+  }
+
   out.push(`\nload average at the end: ${loadavg()} (the bench itself keeps it near 2; check nothing else ran)`);
   console.log(out.join('\n'));
 }

@@ -7,3 +7,5 @@ export type { ShiftView } from './booking/shift.queries.js';
 export type { RotaView } from './rota/rota.queries.js';
 export { ShiftDto } from './http/shift.responses.js';
 export { RotaDto } from './http/rota.responses.js';
+/** The volunteer hours report's one statement, as the route builds it (bench/hours.ts times it). */
+export { hoursStatement, type HoursGrouping, type HoursRequest } from './hours/volunteer-hours.queries.js';
