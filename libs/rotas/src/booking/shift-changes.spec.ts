@@ -792,6 +792,30 @@ describe('decideCancelSeries', () => {
     ],
   };
 
+  it('given an occurrence with attendance recorded (a check-in before its start), then it stays, as a started one does (docs/rota-domain.md#attendance)', () => {
+    const checkedIn = stateOf([
+      booked(103, '2027-01-04 14:00', '2027-01-04 15:00'),
+      {
+        type: 'rotas.ShiftAttendanceRecorded',
+        data: {
+          id: 103,
+          organisationId: 1,
+          rotaId: 3,
+          userId: 7,
+          ...times('2027-01-04 14:00', '2027-01-04 15:00'),
+          status: 'attended',
+          minutes: 60,
+          note: null,
+          recordedBy: 7,
+        },
+      },
+    ]);
+    expect(decideCancelSeries(seriesOf(), [checkedIn, FIRST], { reach: MANAGER }, ctx())).toEqual([
+      { streamId: streamOf.shift(100), events: [cancelled(FIRST, 'series_cancelled')] },
+      ends,
+    ]);
+  });
+
   it('given a manager, then every occurrence that has not started is cancelled (series_cancelled) and the series ends today', () => {
     expect(decideCancelSeries(seriesOf(), [startedToday, today, FIRST, SECOND], { reach: MANAGER }, ctx())).toEqual([
       { streamId: streamOf.shift(103), events: [cancelled(today, 'series_cancelled')] },

@@ -46,7 +46,33 @@ describe('rota and shift history formats (docs/rota-domain.md#history: record fi
       'rotas.ShiftMoved',
       'rotas.ShiftSeriesChanged',
       'rotas.ShiftCancelled',
+      'rotas.ShiftAttendanceRecorded',
+      'rotas.ShiftAttendanceCleared',
     ]);
+  });
+
+  it('given attendance recorded, then it as the Shift’s attendance shows it (recorded_by a user to resolve); given it cleared, null (docs/rota-domain.md#attendance)', () => {
+    const ids = { id: 9, organisationId: 1, rotaId: 4, userId: 5 };
+    expect(
+      SHIFT_HISTORY.changes(
+        stored({
+          type: 'rotas.ShiftAttendanceRecorded',
+          data: { ...ids, ...times, status: 'attended', minutes: 210, note: 'Late bus', recordedBy: 3 },
+        }),
+      ),
+    ).toEqual({
+      attendance: {
+        status: 'attended',
+        start_datetime: '2027-03-01 09:00',
+        end_datetime: '2027-03-01 12:30',
+        minutes: 210,
+        note: 'Late bus',
+        recorded_by: expect.objectContaining({ id: 3 }),
+      },
+    });
+    expect(SHIFT_HISTORY.changes(stored({ type: 'rotas.ShiftAttendanceCleared', data: ids }))).toEqual({
+      attendance: null,
+    });
   });
 
   it('given a booking, then the shift’s volunteer (a user to resolve), rota, times as the Shift shows them and its series', () => {

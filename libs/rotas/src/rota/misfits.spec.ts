@@ -153,6 +153,26 @@ describe('cancelling shifts a rota change leaves outside it (docs/rota-domain.md
       .then([cancel(1, '2026-11-30', 'outside_timeslot')]);
   });
 
+  it('given a shift with attendance recorded (a check-in before its start), when its day is closed, then it stays (docs/rota-domain.md#attendance)', () => {
+    const shift = booked(1, '2026-11-23', '10:00', '12:00');
+    misfits
+      .given([
+        shift,
+        {
+          type: 'rotas.ShiftAttendanceRecorded',
+          data: {
+            ...(shift.data as Extract<GivenEvent, { type: 'rotas.ShiftBooked' }>['data']),
+            status: 'attended',
+            minutes: 120,
+            note: null,
+            recordedBy: 101,
+          },
+        } as GivenEvent,
+      ])
+      .when(change('rotas.RotaClosed', '2026-11-23', calendar({ closed_dates: new Set(['2026-11-23']) })), ctx)
+      .then([]);
+  });
+
   it('given a shift that has started, when its day is closed, then it stays: past shifts are never touched', () => {
     misfits
       .given([booked(1, '2026-11-23', '10:00', '12:00')])
