@@ -68,6 +68,12 @@ const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'satur
  * it is enabled, both secrets after a rotation, a ping, a replay of the endpoints projection, and a
  * delivery in flight when the worker stops that a new worker still delivers.
  */
+/** A delivery's body, as far as the attendance test reads it. */
+interface Delivered {
+  type: string;
+  data: { id: number; attendance: { status: string; recorded_by: unknown } | null };
+}
+
 describe('webhooks', () => {
   let env: TestEnvironment;
   let app: NestFastifyApplication;
@@ -76,6 +82,7 @@ describe('webhooks', () => {
   let hillside: Record<string, string>;
   let teamId: number;
   let patternId: number;
+  let org: Awaited<ReturnType<typeof provision>>;
   const http = () => request(app.getHttpServer());
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who] ?? hillside[who]}` });
   const ds = () => app.get(DataSource);
@@ -111,13 +118,14 @@ describe('webhooks', () => {
       AUTH_RATE_LIMIT_PER_ADDRESS: '100000',
     });
     app = await bootStandalone(env.config);
-    const org = await provision(
+    const organisation = await provision(
       app,
       riversideFile([
         userFile('boss', ['manage-rotas', 'manage-integrations'], ['north']),
         userFile('plain', ['manage-rotas'], ['north']),
       ]),
     );
+    org = organisation;
     teamId = org.teams['north-shop']!;
     await provision(app, hillsideFile([userFile('hilda', ['manage-integrations'], ['t'], { domain: 'hillside' })]));
     tokens = await logInAll(app, ['boss', 'plain']);
@@ -252,6 +260,54 @@ describe('webhooks', () => {
       });
     },
   );
+
+  it('attendance.recorded carries the Shift with its attendance, for a record and for a clear', async () => {
+    await createEndpoint('boss', '/attendance', ['attendance.recorded']);
+    // A rota of the team above, started in the past: a manager records attendance on a started shift.
+    const yesterday = plusDays(today, -1);
+    const rota = (
+      await http()
+        .post('/api/rotas')
+        .set(as('boss'))
+        .send({
+          name: 'Worked',
+          start_date: plusDays(today, -2),
+          pattern_id: patternId,
+          team: [{ id: org.teams.north! }],
+        })
+        .expect(201)
+    ).body.data[0] as { id: number };
+    const shift = (
+      await http()
+        .post('/api/rota/shifts')
+        .set(as('boss'))
+        .send({
+          rota: { id: rota.id },
+          user: { id: org.users.boss! },
+          start_datetime: `${yesterday} 09:00`,
+          end_datetime: `${yesterday} 12:00`,
+        })
+        .expect(201)
+    ).body.data as { id: number };
+    const put = (body: object) =>
+      http().put(`/api/rota/shifts/${shift.id}/attendance`).set(as('boss')).send(body).expect(200);
+    await put({ status: 'no_show' });
+    const recorded = (await http().get(`/api/rota/shifts/${shift.id}`).set(as('boss')).expect(200)).body.data;
+    const received = () => receiver.at('/attendance').map((r) => JSON.parse(r.body) as Delivered);
+    // A delivery reads the record when it is prepared: the clear waits for the first to go.
+    await eventually(() => received().length >= 1, 60_000);
+    await put({ status: null });
+    await eventually(() => received().length >= 2, 60_000);
+    const [first, second] = received();
+    expect(first!.type).toBe('attendance.recorded');
+    // The record as the API answers it (user summaries carry can_manage: false in a delivery).
+    expect(first!.data.attendance).toEqual({
+      ...recorded.attendance,
+      recorded_by: expect.objectContaining({ id: org.users.boss }),
+    });
+    expect(first!.data.attendance!.status).toBe('no_show');
+    expect(second).toMatchObject({ type: 'attendance.recorded', data: { id: shift.id, attendance: null } });
+  });
 
   it('retries a 500 with the same webhook-id, and a manual retry sends it once more with that id', async () => {
     const flaky = await createEndpoint('boss', '/fail-once', ['rota.created']);

@@ -31,6 +31,9 @@ export const EVENT_SOURCES: Readonly<Record<string, PublicEventSource>> = {
   'rotas.ShiftMoved': src('shift.changed', 'shift'),
   'rotas.ShiftSeriesChanged': src('shift.changed', 'shift'),
   'rotas.ShiftCancelled': src('shift.cancelled', 'shift', { cancelled: true }),
+  // A clear is a recording too: the Shift then carries `attendance: null` (docs/webhooks.md#event-types).
+  'rotas.ShiftAttendanceRecorded': src('attendance.recorded', 'shift'),
+  'rotas.ShiftAttendanceCleared': src('attendance.recorded', 'shift'),
   'rotas.RepeatingShiftStarted': src('repeating_shift.started', 'repeating_shift'),
   'rotas.RepeatingShiftEnded': src('repeating_shift.ended', 'repeating_shift'),
   'rotas.RotaCreated': src('rota.created', 'rota'),
@@ -56,7 +59,7 @@ export const EVENT_SOURCES: Readonly<Record<string, PublicEventSource>> = {
   'expenses.ExpenseDeleted': src('expense.deleted', 'expense', { deleted: true }),
 };
 
-/** `ping` is sent on request only (POST /api/webhooks/{id}/ping); `attendance.recorded` waits for attendance to exist. */
+/** `ping` is sent on request only (POST /api/webhooks/{id}/ping). */
 export const PING = 'ping';
 
 /** Every name an endpoint may subscribe to, in the order docs/webhooks.md lists them. */
