@@ -105,6 +105,7 @@ describe('volunteer hours report', () => {
         user('ann', [], ['north'], ANN),
         user('bob', [], ['north'], 'Bob'),
         user('cy', [], ['south', 'east'], 'Cy'),
+        user('dash', [], ['north'], '-12'),
       ],
     });
     await provision(app, {
@@ -143,6 +144,8 @@ describe('volunteer hours report', () => {
     await book('boss', 'bobNorth', 'north', 'bob', `${plusDays(sat, -2)} 09:00`, `${plusDays(sat, -2)} 12:00`);
     await book('boss', 'cySouth', 'south', 'cy', `${week} 10:00`, `${week} 12:00`);
     await book('eastboss', 'cyEast', 'east', 'cy', `${plusDays(sat, -1)} 10:00`, `${plusDays(sat, -1)} 12:00`);
+    // Before the range: the report's CSV of a name that looks like a number.
+    await book('boss', 'dash', 'north', 'dash', `${plusDays(sat, -10)} 10:00`, `${plusDays(sat, -10)} 11:00`);
     await book('boss', 'cancelled', 'north', 'bob', `${plusDays(sat, -5)} 10:00`, `${plusDays(sat, -5)} 11:00`);
     await http().delete(`/api/rota/shifts/${shifts.cancelled}`).set(as('boss')).expect(204);
     const tomorrow = plusDays(today, 1);
@@ -292,7 +295,7 @@ describe('volunteer hours report', () => {
       const ds = app.get(DataSource);
       const checksum = () => tableChecksum(ds, 'rota_volunteer_hours', 'shift_id');
       const [live, before] = [await checksum(), await rows('boss', range)];
-      expect(live.n).toBe(7);
+      expect(live.n).toBe(8);
       await ds.query(`DELETE FROM rota_volunteer_hours`);
       const result = await app.get(ProjectionReplayer).replay(['rotas.volunteer-hours']);
       expect(result.projections).toEqual(['rotas.volunteer-hours']);
@@ -313,6 +316,25 @@ describe('volunteer hours report', () => {
       const json = await report('boss', range).set('accept', 'application/json').expect(200);
       expect(json.headers['content-type']).toMatch(/^application\/json/);
       await report('boss', range).set('accept', 'text/html').expect(406);
+    });
+
+    it('Accept: the preferred of JSON and CSV by q, then order; a wildcard covering CSV serves it', async () => {
+      const type = async (accept: string) =>
+        (await report('boss', range).set('accept', accept).expect(200)).headers['content-type'];
+      expect(await type('text/csv;q=0.9, application/json')).toMatch(/^application\/json/);
+      expect(await type('application/json;q=0.5, text/csv')).toMatch(/^text\/csv/);
+      expect(await type('text/*')).toMatch(/^text\/csv/);
+      expect(await type('*/*')).toMatch(/^application\/json/);
+      expect(await type('application/x.uvol.v3+json')).toMatch(/^application\/json/);
+    });
+
+    it('CSV: every name starting with -, +, = or @ gets the apostrophe, one that looks like a number too', async () => {
+      const day = plusDays(sat, -10);
+      const res = await report('boss', { start_date: day, end_date: day }).set('accept', 'text/csv').expect(200);
+      expect(res.text).toBe(
+        'id,name,shifts,attended,no_show,unrecorded,booked_minutes,attended_minutes\r\n' +
+          `${org.users.dash},'-12,1,0,0,1,60,0\r\n`,
+      );
     });
   });
 });

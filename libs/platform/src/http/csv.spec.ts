@@ -27,6 +27,15 @@ describe('toCsv', () => {
     ]);
   });
 
+  it('prefixes a text column’s cell that looks like a number too (a name is never a number)', () => {
+    const rows = [
+      { id: 7, name: '-12' },
+      { id: 8, name: '+44' },
+      { id: 9, name: '12' },
+    ];
+    expect(toCsv(['id', 'name'], rows, { text: ['name'] })).toBe("id,name\r\n7,'-12\r\n8,'+44\r\n9,12\r\n");
+  });
+
   it('quotes a prefixed cell that needs quoting as a whole', () => {
     expect(toCsv(['name'], [{ name: '=Smith, "Jo"' }])).toBe('name\r\n"\'=Smith, ""Jo"""\r\n');
   });

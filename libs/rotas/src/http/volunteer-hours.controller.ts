@@ -40,7 +40,8 @@ export class VolunteerHoursController {
     const rows = await this.hours.report(caller, { from, to, now: new Date(), teams, rotas, users, groupBy });
     if (preferredType(req.headers.accept, PRODUCES) === 'text/csv') {
       void reply.type('text/csv; charset=utf-8');
-      return toCsv(HOURS_CSV_COLUMNS, rows);
+      // docs/rota-domain.md#volunteer-hours: every name starting with =, +, - or @, even "-12", gets the apostrophe.
+      return toCsv(HOURS_CSV_COLUMNS, rows, { text: ['name'] });
     }
     return { data: rows, meta: { start_date: from, end_date: to, group_by: groupBy } };
   }

@@ -28,7 +28,7 @@ export const VolunteerHoursDocs = {
           'last day of the current month in the organisation’s zone (when only one is given and that would make a refused range, the given ' +
           `date’s month gives the other); end_date before start_date or more than ${MAX_REPORT_DAYS} days after it is a 422 naming end_date. ` +
           `With Accept: text/csv the same rows as CSV (RFC 4180), header ${HOURS_CSV_COLUMNS.join(',')}; a name starting with =, +, - or @ ` +
-          'gets a leading apostrophe. An Accept naming neither JSON nor CSV is a 406.',
+          '(even one that reads as a number, -12) gets a leading apostrophe. An Accept naming neither JSON nor CSV is a 406.',
       }),
       ApiQuery({
         name: 'start_date',
