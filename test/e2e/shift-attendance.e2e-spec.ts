@@ -78,6 +78,17 @@ describe('shift attendance (docs/rota-domain.md#attendance)', () => {
   const getShift = (who: string, id: number) => http().get(`/api/rota/shifts/${id}`).set(as(who));
   const cancel = (who: string, id: number) => http().delete(`/api/rota/shifts/${id}`).set(as(who));
 
+  /** A shift starting within the next few minutes, inside one local day: its check-in is open. */
+  function soon(): [DateTime, DateTime] {
+    const now = DateTime.now().setZone(ZONE);
+    const midnight = now.plus({ days: 1 }).startOf('day');
+    const start = now.plus({ minutes: 6 }).startOf('minute');
+    const end = start.plus({ hours: 1 });
+    if (end <= midnight) return [start, end];
+    if (midnight.diff(now, 'minutes').minutes <= 14) return [midnight, midnight.plus({ hours: 1 })];
+    return [start, midnight];
+  }
+
   /** Midnight to midnight, every day: any shift within one local day fits, started or not. */
   const wholeDays = WEEKDAYS.map((d) => ({
     weekday_start: d,
@@ -123,13 +134,14 @@ describe('shift attendance (docs/rota-domain.md#attendance)', () => {
         user('vol', [], ['shop', 'locked']),
         user('vol2', [], ['shop']),
         user('southvol', [], ['south']),
+        userFile('held', [], ['shop'], { name: 'held name', status: 'on_hold' }),
       ],
     });
     hill = await provision(
       app,
       hillsideFile([user('other', ['manage-rotas'], ['t'], 'hillside')], { timezone: ZONE, features: [] }),
     );
-    Object.assign(tokens, await logInAll(app, ['boss', 'shifter', 'vol', 'vol2', 'southvol']));
+    Object.assign(tokens, await logInAll(app, ['boss', 'shifter', 'vol', 'vol2', 'southvol', 'held']));
     tokens.other = await logIn(app, 'other@hillside.example');
     rotas.shop = await seedRota('boss', org.teams.shop!, 'Shop');
     rotas.locked = await seedRota('boss', org.teams.locked!, 'Locked', { self_manage: false });
@@ -308,7 +320,16 @@ describe('shift attendance (docs/rota-domain.md#attendance)', () => {
         expect(await fields(() => record('vol2', id, { status: 'attended', end_datetime: 5 }))).toEqual([
           'end_datetime',
         ]);
+        // A note of the wrong type, an empty or wrongly typed status, a member the body does not take: 422 as on every route.
+        expect(await fields(() => record('vol2', id, { status: 'attended', note: 5 }))).toEqual(['note']);
+        expect(await fields(() => record('vol2', id, { status: '' }))).toEqual(['status']);
+        expect(await fields(() => record('vol2', id, { status: true }))).toEqual(['status']);
+        expect(await fields(() => record('vol2', id, { status: 'attended', minutes: 60 }))).toEqual(['minutes']);
       }
+      // A note sent as null is no note.
+      expect(
+        (await record('boss', shift.id, { status: 'attended', note: null }).expect(200)).body.data.attendance.note,
+      ).toBeNull();
       // A note of 1,000 characters is fine.
       expect(
         (await record('boss', shift.id, { status: 'attended', note: 'y'.repeat(1000) }).expect(200)).body.data
@@ -336,15 +357,7 @@ describe('shift attendance (docs/rota-domain.md#attendance)', () => {
     'the volunteer checks in on their own shift from 15 minutes before its start until its end, on a self_manage ' +
       'rota: attended, recorded by them; no_show, a clear or a change of a manager’s record is a 403',
     async () => {
-      // A shift starting within the next few minutes, inside one local day.
-      const now = DateTime.now().setZone(ZONE);
-      const midnight = now.plus({ days: 1 }).startOf('day');
-      let start = now.plus({ minutes: 6 }).startOf('minute');
-      let end = start.plus({ hours: 1 });
-      if (end > midnight) {
-        if (midnight.diff(now, 'minutes').minutes <= 14) [start, end] = [midnight, midnight.plus({ hours: 1 })];
-        else end = midnight;
-      }
+      const [start, end] = soon();
       const shift = await book('boss', 'shop', 'vol', wall(start), wall(end));
       const res = await record('vol', shift.id, { status: 'attended' }).expect(200);
       expect(res.body.data.attendance).toEqual({
@@ -370,6 +383,31 @@ describe('shift attendance (docs/rota-domain.md#attendance)', () => {
     },
   );
 
+  it(
+    'a volunteer on hold checks in on their own shift: a hold stops new bookings, not the record of one ' +
+      'already booked (docs/rota-domain.md#attendance)',
+    async () => {
+      const [start, end] = soon();
+      const res = await http()
+        .post('/api/rota/shifts')
+        .set(as('boss'))
+        .send({
+          rota: { id: rotas.shop },
+          user: { id: org.users.held },
+          start_datetime: wall(start),
+          end_datetime: wall(end),
+          ignore_on_hold: true,
+        })
+        .expect(201);
+      const checkedIn = await record('held', res.body.data.id, { status: 'attended' }).expect(200);
+      expect(checkedIn.body.data.attendance).toEqual(
+        expect.objectContaining({ status: 'attended', recorded_by: checkedIn.body.data.user }),
+      );
+      // Still refused what any volunteer is refused.
+      await refused(() => record('held', res.body.data.id, { status: 'no_show' }), 403);
+    },
+  );
+
   it('a volunteer cannot change what a manager recorded (403), nor check in outside the window (422 naming status)', async () => {
     const past = plusDays(today, -6);
     const done = await book('boss', 'shop', 'vol', `${past} 10:00`, `${past} 11:00`);
@@ -391,11 +429,14 @@ describe('shift attendance (docs/rota-domain.md#attendance)', () => {
     const d = plusDays(today, -7);
     const shift = await book('boss', 'shop', 'vol2', `${d} 10:00`, `${d} 11:00`);
     await record('shifter', shift.id, { status: 'attended' }).expect(200);
-    await refused(() => cancel('boss', shift.id), 409);
+    const conflict = await refused(() => cancel('boss', shift.id), 409);
+    expect(conflict).toEqual({ status_code: 409, message: expect.stringContaining('Attendance is recorded') });
     await refused(() => cancel('shifter', shift.id), 409);
     await record('shifter', shift.id, { status: null }).expect(200);
     await cancel('boss', shift.id).expect(204);
     await refused(() => record('boss', shift.id, { status: 'attended' }), 404);
+    await refused(() => record('boss', shift.id, { status: null }), 404);
+    await refused(() => getShift('boss', shift.id), 404);
   });
 
   it('moving a shift after attendance keeps the record as it is (its worked times do not move)', async () => {

@@ -149,6 +149,13 @@ describe('decideRecordAttendance', () => {
       decider.given([booked]).when(ask(VOLUNTEER), context(now)).thenThrows(ValidationError, ['status']);
   });
 
+  it('given the volunteer on hold, when they check in on their own shift, then attended (a hold stops bookings, not this record)', () => {
+    decider
+      .given([booked])
+      .when(ask({ ...VOLUNTEER, onHold: true }), context('2027-01-11 09:00'))
+      .then([recorded(7)]);
+  });
+
   it('given their own check-in, when the volunteer records again with worked times, then their new record', () => {
     decider
       .given([booked, recorded(7)])

@@ -71,7 +71,10 @@ export function decideRecordAttendance(
   return [{ type: 'rotas.ShiftAttendanceRecorded', data: { ...ids, ...attendance } }];
 }
 
-/** What a volunteer may do on their own shift (docs/rota-domain.md#attendance): 403 otherwise. */
+/**
+ * What a volunteer may do on their own shift (docs/rota-domain.md#attendance): 403 otherwise. Being on
+ * hold does not matter: a hold stops new bookings, not the record of a shift already booked.
+ */
 function checkVolunteer(state: ShiftState, command: RecordAttendance, rota: AttendanceContext['rota']): void {
   if (state.userId !== command.reach.userId)
     throw new ForbiddenError("Only a manager of this rota may record attendance of another user's shift.");

@@ -114,7 +114,7 @@ export const ShiftsDocs = {
           'Permission: a manager of the rota (manage-rotas or add-user-shifts over its team) records, changes or clears attendance of any shift ' +
           'that has started (one that has not: 422 naming status; clearing is allowed at any time). The shift’s own volunteer may check in ' +
           '(status attended only) from 15 minutes before the shift starts until it ends, on a rota with self_manage only (outside that window: ' +
-          '422 naming status; the allow_same_day_* flags do not bind a check-in); a no_show, a clear, or a change of what a manager recorded ' +
+          '422 naming status; the allow_same_day_* flags do not bind a check-in, nor does being on hold); a no_show, a clear, or a change of what a manager recorded ' +
           'is a 403 for them, as is their own shift on a rota without self_manage. Anyone else: 403; a rota the caller does not see: 403; a ' +
           'shift of another organisation, unknown or cancelled: 404. Checked in this order: the body’s shape and the worked times’ formats ' +
           '(422: status missing or not one of the three, a time malformed or in the spring gap, a note too long), then the 404 / 403s, then ' +
