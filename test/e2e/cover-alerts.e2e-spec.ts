@@ -4,8 +4,9 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Queue } from 'bullmq';
 import { DateTime } from 'luxon';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { EventStore } from '#app/event-store';
-import { todayIn } from '#app/platform';
+import { OutboxMailer, todayIn } from '#app/platform';
 import { eventually } from '../support/eventually.js';
 import { mailText, startMailCatcher } from '../support/mail-catcher.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
@@ -135,6 +136,7 @@ describe('cover alerts', () => {
       shop,
       depot,
       address,
+      as,
       /** The cover alerts someone got, as "rota date" from their subjects. */
       alerts: (key: string) =>
         mail.mails
@@ -238,6 +240,47 @@ describe('cover alerts', () => {
     },
     180_000,
   );
+
+  it('a cancellation while the occurrence’s alert job runs (its trigger dropped: the job id is taken) still alerts who is free now', async () => {
+    const w = await world();
+    const busy = await w.book(w.shop, 'busy', tomorrow);
+    const start = DateTime.fromISO(`${tomorrow}T10:00`, { zone: ZONE }).toMillis();
+    const data = { organisationId: w.org.organisation.id, rotaId: w.shop, date: tomorrow, start };
+    const jobId = `cover-${w.org.organisation.id}-${w.shop}-${tomorrow}-${Math.floor(start / 1000)}`;
+    const mailer = app.get(OutboxMailer, { strict: false });
+    const sendOnce = mailer.sendOnce;
+    let dropped: string | undefined;
+    // At the job's first mail, as with a second worker: busy's shift is cancelled and its plan, run
+    // elsewhere, adds the occurrence's alert job while this one is active; BullMQ ignores the add.
+    mailer.sendOnce = async function (key, message) {
+      if (dropped === undefined && key.startsWith(`cover-alert-${w.org.organisation.id}-${w.shop}-`)) {
+        dropped = 'pending';
+        await http().delete(`/api/rota/shifts/${busy}`).set(w.as).expect(204);
+        const [cancelled] = (await app.get(EventStore).readStream(`rotas.Shift-${busy}`)).slice(-1);
+        await eventually(async () => (await queue().getJob(cancelled!.eventId)) !== undefined, 10_000);
+        // It ran in the other worker: gone from the queue and from what the reactor owes.
+        await (await queue().getJob(cancelled!.eventId))!.remove();
+        await app.get(DataSource).query(`DELETE FROM reactor_owed_jobs WHERE event_id = $1`, [cancelled!.eventId]);
+        await queue().add('alert-cover', data, { jobId });
+        dropped = await (await queue().getJob(jobId))!.getState();
+      }
+      return sendOnce.call(this, key, message);
+    };
+    try {
+      await w.setDays(1);
+      await eventually(() => dropped !== undefined && dropped !== 'pending', 30_000);
+      expect(dropped).toBe('active');
+      await eventually(() => w.alerts('vol').length === 1, 30_000);
+      await eventually(() => w.alerts('busy').length === 1, 10_000);
+      expect([w.alerts('vol'), w.alerts('both'), w.alerts('busy')]).toEqual([
+        [`Shop ${tomorrow}`],
+        [`Shop ${tomorrow}`],
+        [`Shop ${tomorrow}`],
+      ]);
+    } finally {
+      mailer.sendOnce = sendOnce;
+    }
+  }, 120_000);
 
   it('"0" alerts nobody; an occurrence covered by the time its alert job runs is not mailed', async () => {
     const w = await world();

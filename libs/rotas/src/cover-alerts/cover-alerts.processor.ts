@@ -35,7 +35,8 @@ import { COVER_ALERTS, COVER_SWEEP, type CoverPlanData, PLAN_COVER } from './cov
  *   volunteers identity answers in one statement, less those the rota's shifts say are booked
  *   then) and sends each through the outbox under coverAlertKey: once per person and occurrence,
  *   across retries, restarts, and the occurrence filling and dropping again. Before each mail
- *   after the first it judges the occurrence once more: none goes once it is covered.
+ *   after the first it judges the occurrence once more: none goes once it is covered. A plan
+ *   adding the job while it runs is ignored by BullMQ, so it then looks again for anyone new.
  */
 
 export const ALERT_COVER = 'alert-cover';
@@ -54,6 +55,8 @@ const ALERT_OPTIONS = {
   removeOnComplete: true,
   removeOnFail: true,
 } as const;
+/** An ALERT job's rounds (CoverAlerts.alert): one, and again while someone new is found. */
+const ALERT_ROUNDS = 5;
 
 /** What the plan and alert jobs share: the setting, the window, the reads, the sends. */
 @Injectable()
@@ -109,7 +112,8 @@ export class CoverAlerts {
     short: ShortOccurrence;
   } | null> {
     const tenant = { organisationId };
-    const days = await this.days(organisationId);
+    // Past the cache: a plan just made on a new setting must not be judged by the old one.
+    const days = await this.days(organisationId, true);
     if (days <= 0) return null;
     const { timezone: zone } = await this.organisations.of(tenant);
     const [rota] = await this.queries.rotas(tenant, zone, rotaId, date, date);
@@ -143,8 +147,24 @@ export class CoverAlerts {
     return recipientsOf(people, eligible);
   }
 
-  /** The ALERT job: each recipient not yet alerted of the occurrence, once, while it is still below minimum. */
+  /**
+   * The ALERT job: each recipient not yet alerted of the occurrence, once, while it is still below
+   * minimum. A trigger arriving while it runs is dropped (the occurrence's job id is taken), so it
+   * then judges the occurrence and its recipients again and alerts whoever is new (freed by a
+   * cancellation meanwhile), until a round sends nothing: at most ALERT_ROUNDS, the sweep does the rest.
+   */
   async alert(data: CoverAlertData): Promise<number> {
+    let sent = 0;
+    for (let round = 0; round < ALERT_ROUNDS; round++) {
+      const more = await this.alertRound(data);
+      if (more === 0) break;
+      sent += more;
+    }
+    return sent;
+  }
+
+  /** One round of the ALERT job: the recipients as they are now, less those already alerted. */
+  private async alertRound(data: CoverAlertData): Promise<number> {
     let now = await this.shortNow(data);
     if (!now) return 0;
     const tenant = { organisationId: data.organisationId };
