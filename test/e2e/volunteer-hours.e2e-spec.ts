@@ -336,5 +336,17 @@ describe('volunteer hours report', () => {
           `${org.users.dash},'-12,1,0,0,1,60,0\r\n`,
       );
     });
+
+    // Last: it archives the child rota.
+    it('an archived rota’s past shifts still count: hours worked stay worked', async () => {
+      const before = await rows('boss', { ...range, group_by: 'rota' });
+      expect(before.map(figures)).toContainEqual(['Child rota', 1, 0, 0, 1, 210, 0]);
+      await http()
+        .post('/api/rotas/bulk')
+        .set(as('boss'))
+        .send({ action: 'archive_rotas', rota_ids: [rotas.child] })
+        .expect(204);
+      expect(await rows('boss', { ...range, group_by: 'rota' })).toEqual(before);
+    });
   });
 });

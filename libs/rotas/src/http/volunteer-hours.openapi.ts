@@ -20,7 +20,8 @@ export const VolunteerHoursDocs = {
         summary: 'Volunteer hours report',
         description:
           'Permission: add-user-shifts or manage-rotas (without either: 403); the report covers the rotas of the teams they reach. ' +
-          'Counts the booked, not cancelled shifts dated in [start_date, end_date] that have started, grouped by group_by: per group ' +
+          'Counts the booked, not cancelled shifts dated in [start_date, end_date] that have started (a rota since archived or ended too: ' +
+          'hours worked stay worked), grouped by group_by: per group ' +
           'the shifts, how many were recorded attended or no_show or not at all, their scheduled length in real minutes (booked_minutes: ' +
           'an autumn night counts its extra hour) and the minutes of their attended records (attended_minutes). teams (the named teams ' +
           'only, not their sub-teams), rotas and users narrow it; ids the caller does not manage are simply left out. Groups come ordered ' +
