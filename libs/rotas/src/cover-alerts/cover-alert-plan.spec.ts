@@ -138,3 +138,110 @@ describe('cover alerts: the window end', () => {
     expect(dates(shortOccurrences(rota(), ZONE, [], coverWindow(at('2026-06-15', '09:00'), 1)))).toEqual([]);
   });
 });
+
+describe('cover alerts: nights and clock changes (the views’ hour entries)', () => {
+  const only = (timeslots: RotaTimeslot[]) => rota({ timeline: [{ from: '2026-01-01', to: null, timeslots }] });
+  const nightly = only(
+    WEEK.map((d, i) => ({
+      id: i + 1,
+      weekday_start: d,
+      start_time: '22:00',
+      weekday_end: WEEK[(i + 1) % 7]!,
+      end_time: '06:00',
+      min: 1,
+      ideal: 1,
+      max: 2,
+    })),
+  );
+  const night = (date: string, next: string): CoverShift => ({
+    date,
+    start: at(date, '22:00'),
+    end: at(next, '06:00'),
+  });
+
+  it('given nightly 22:00–06:00, when judged at 08:00, then last night’s (started) is not watched; tonight’s is, until booked', () => {
+    const window = coverWindow(NOW, 1);
+    expect(dates(shortOccurrences(nightly, ZONE, [night('2026-06-14', '2026-06-15')], window))).toEqual([
+      '2026-06-15 22:00 needs 1',
+    ]);
+    expect(shortOccurrences(nightly, ZONE, [night('2026-06-15', '2026-06-16')], window)).toEqual([]);
+    const found = shortOccurrences(nightly, ZONE, [], window);
+    expect(coverAlertMail('Night', found[0]!, { id: 1, email: 'a@x.example', name: 'A', contact: true }).subject).toBe(
+      'Cover needed: Night, 2026-06-15 22:00-06:00',
+    );
+  });
+
+  it('given a shift of the evening before running into an early timeslot, when judged, then it counts on duty there', () => {
+    const early = only([
+      ...WEEK.map((d, i) => ({
+        id: i + 1,
+        weekday_start: d,
+        start_time: '20:00',
+        weekday_end: WEEK[(i + 1) % 7]!,
+        end_time: '04:00',
+        min: 0,
+        ideal: 1,
+        max: 2,
+      })),
+      ...WEEK.map((d, i) => ({
+        id: i + 8,
+        weekday_start: d,
+        start_time: '02:00',
+        weekday_end: d,
+        end_time: '04:00',
+        min: 1,
+        ideal: 1,
+        max: 2,
+      })),
+    ]);
+    const window = coverWindow(at('2026-06-16', '01:00'), 0.5);
+    expect(dates(shortOccurrences(early, ZONE, [], window))).toEqual(['2026-06-16 02:00 needs 1']);
+    const evening = { date: '2026-06-15', start: at('2026-06-15', '20:00'), end: at('2026-06-16', '04:00') };
+    expect(shortOccurrences(early, ZONE, [evening], window)).toEqual([]);
+  });
+
+  it('given the clocks going forward or back, when the window is N × 24 real hours, then it ends at that instant, not at the same wall time', () => {
+    // 2026-03-29: 08:30 GMT + 24 h is 09:30 BST, after that day's 09:00.
+    expect(
+      dates(
+        shortOccurrences(
+          rota({ start_date: '2026-03-01', timeline: [{ from: '2026-03-01', to: null, timeslots: slots }] }),
+          ZONE,
+          [],
+          coverWindow(at('2026-03-28', '08:30'), 1),
+        ),
+      ),
+    ).toEqual(['2026-03-28 09:00 needs 2', '2026-03-29 09:00 needs 2']);
+    // 2026-10-25: 09:30 BST + 24 h is 08:30 GMT, before that day's 09:00.
+    expect(
+      shortOccurrences(
+        rota({ start_date: '2026-10-01', timeline: [{ from: '2026-10-01', to: null, timeslots: slots }] }),
+        ZONE,
+        [],
+        coverWindow(at('2026-10-24', '09:30'), 1),
+      ),
+    ).toEqual([]);
+  });
+
+  it('given the autumn night, when one shift covers a 00:30–03:30 timeslot’s four real hours, then it is not short; one ending at the first 01:30 leaves it short', () => {
+    const autumn = only(
+      WEEK.map((d, i) => ({
+        id: i + 1,
+        weekday_start: d,
+        start_time: '00:30',
+        weekday_end: d,
+        end_time: '03:30',
+        min: 1,
+        ideal: 1,
+        max: 2,
+      })),
+    );
+    const window = coverWindow(at('2026-10-24', '12:00'), 1);
+    const whole = shift('2026-10-25', '00:30', '03:30');
+    expect(whole.end - whole.start).toBe(4 * 3_600_000);
+    expect(shortOccurrences(autumn, ZONE, [whole], window)).toEqual([]);
+    expect(dates(shortOccurrences(autumn, ZONE, [shift('2026-10-25', '00:30', '01:30')], window))).toEqual([
+      '2026-10-25 00:30 needs 1',
+    ]);
+  });
+});
