@@ -166,9 +166,11 @@ describe('cover alerts: nights and clock changes (the views’ hour entries)', (
     ]);
     expect(shortOccurrences(nightly, ZONE, [night('2026-06-15', '2026-06-16')], window)).toEqual([]);
     const found = shortOccurrences(nightly, ZONE, [], window);
-    expect(coverAlertMail('Night', found[0]!, { id: 1, email: 'a@x.example', name: 'A', contact: true }).subject).toBe(
-      'Cover needed: Night, 2026-06-15 22:00-06:00',
-    );
+    const mail = coverAlertMail('Night', found[0]!, { id: 1, email: 'a@x.example', name: 'A', contact: true });
+    expect(mail.subject).toBe('Cover needed: Night, 2026-06-15 22:00-06:00');
+    expect(mail.text).toContain('Night needs 1 more volunteer on 2026-06-15, 22:00 to 06:00 (2026-06-16).');
+    // Plain ASCII for an ASCII rota name: sent 7bit, its text readable without decoding.
+    expect(mail.text).toMatch(/^[\x20-\x7e\n]*$/);
   });
 
   it('given a shift of the evening before running into an early timeslot, when judged, then it counts on duty there', () => {

@@ -158,9 +158,7 @@ export function coverAlertMail(rotaName: string, short: ShortOccurrence, to: Rec
     '',
     `${rotaName} needs ${volunteers} on ${occurrence.date}, ${start} to ${until}.`,
     '',
-    to.contact
-      ? 'You are one of the rota’s contacts.'
-      : 'You can book a shift on this rota yourself if you are free then.',
+    to.contact ? 'You are a contact of this rota.' : 'You can book a shift on this rota yourself if you are free then.',
     '',
   ].join('\n');
   return { to: to.email, subject: `Cover needed: ${rotaName}, ${occurrence.date} ${start}-${end}`, text };
