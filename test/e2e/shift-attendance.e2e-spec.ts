@@ -383,6 +383,28 @@ describe('shift attendance (docs/rota-domain.md#attendance)', () => {
     },
   );
 
+  it('a manager changes a volunteer’s check-in on a started shift: the record is the manager’s, and the volunteer may not change it back (403)', async () => {
+    // A shift that started a few minutes ago (or at midnight), inside one local day: the check-in is still open.
+    const now = DateTime.now().setZone(ZONE);
+    const start = DateTime.max(now.minus({ minutes: 5 }).startOf('minute'), now.startOf('day'));
+    const end = DateTime.min(start.plus({ hours: 1 }), now.plus({ days: 1 }).startOf('day'));
+    const shift = await book('boss', 'shop', 'vol2', wall(start), wall(end));
+    const mine = (await record('vol2', shift.id, { status: 'attended' }).expect(200)).body.data.attendance;
+    expect(mine.recorded_by).toEqual(userBase('vol2'));
+    const changed = (
+      await record('shifter', shift.id, { status: 'attended', end_datetime: wall(end.plus({ minutes: 30 })) }).expect(
+        200,
+      )
+    ).body.data.attendance;
+    expect(changed).toEqual(
+      expect.objectContaining({ end_datetime: wall(end.plus({ minutes: 30 })), recorded_by: userBase('shifter') }),
+    );
+    await refused(() => record('vol2', shift.id, { status: 'attended' }), 403);
+    await refused(() => record('vol2', shift.id, { status: null }), 403);
+    // Read back by the same caller (a user summary's can_manage is judged for the reader).
+    expect((await getShift('shifter', shift.id).expect(200)).body.data.attendance).toEqual(changed);
+  });
+
   it(
     'a volunteer on hold checks in on their own shift: a hold stops new bookings, not the record of one ' +
       'already booked (docs/rota-domain.md#attendance)',
