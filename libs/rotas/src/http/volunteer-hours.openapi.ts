@@ -50,7 +50,8 @@ export const VolunteerHoursDocs = {
         name: 'group_by',
         required: false,
         schema: { type: 'string', enum: [...GROUPINGS], default: 'user' },
-        description: 'One row per user (display name), team or rota',
+        description:
+          'One row per user (display name), team or rota; a shift’s team is its rota’s, whatever teams its volunteer holds roles in',
       }),
       ApiOkResponse({
         description: 'The report, as JSON or (Accept: text/csv) as CSV',
