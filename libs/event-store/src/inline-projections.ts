@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ChangeFeed } from '#app/platform';
 import type { StoredEvent } from './event.types.js';
-import { ColumnTypes, OpsWriter, type Sql } from './ops-writer.js';
+import { byTable, ColumnTypes, OpsWriter, type Sql } from './ops-writer.js';
 import { NotYetStored } from './pending-event.js';
 import type { ProjectionOp } from './projection.js';
 import { ProjectionRegistry } from './projection-registry.js';
@@ -39,10 +39,10 @@ export class InlineProjections {
     await writer.flush();
   }
 
-  /** Every projection's ops for `events`, in event order. */
+  /** Every projection's ops for `events`, each table's in event order (byTable: so they batch). */
   private project(events: readonly StoredEvent[]): ProjectionOp[] {
-    return events.flatMap((event) =>
-      this.registry.forType(event.type).flatMap((projection) => projection.project(event)),
+    return byTable(
+      events.flatMap((event) => this.registry.forType(event.type).flatMap((projection) => projection.project(event))),
     );
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ColumnTypes, OpsWriter } from './ops-writer.js';
+import { byTable, ColumnTypes, OpsWriter } from './ops-writer.js';
 import { op } from './projection.js';
 
 /** A statement recorder standing in for the connection: this spec is about which statements are made. */
@@ -96,5 +96,34 @@ describe('OpsWriter', () => {
   it('refuses an update or delete with no where clause', async () => {
     const { sql } = recorder();
     await expect(new OpsWriter(sql, new ColumnTypes()).write([op.delete('t', {})])).rejects.toThrow(/where/);
+  });
+});
+
+describe('byTable', () => {
+  it("given two projections' ops interleaved by event, keeps each table's in order and puts them together, so each table is one batch", async () => {
+    const interleaved = [
+      op.upsert('a', ['id'], { id: 1, name: 'one' }),
+      op.upsert('b', ['id'], { id: 1, name: 'one' }),
+      op.update('a', { id: 1 }, { name: 'uno' }),
+      op.upsert('b', ['id'], { id: 2, name: 'two' }),
+      op.delete('a', { id: 1 }),
+    ];
+    expect(byTable(interleaved)).toEqual([
+      interleaved[0],
+      interleaved[2],
+      interleaved[4],
+      interleaved[1],
+      interleaved[3],
+    ]);
+
+    const { sql, statements } = recorder();
+    const writer = new OpsWriter(sql, new ColumnTypes());
+    const upserts = [1, 2, 3].flatMap((id) => [
+      op.upsert('a', ['id'], { id, name: 'a' }),
+      op.upsert('b', ['id'], { id, name: 'b' }),
+    ]);
+    await writer.write(byTable(upserts));
+    await writer.flush();
+    expect(statements.map((s) => s.text.slice(0, 15))).toEqual(['INSERT INTO "a"', 'INSERT INTO "b"']);
   });
 });

@@ -1,3 +1,4 @@
+import { groupBy } from '#app/platform';
 import type { ProjectionOp, Row } from './projection.js';
 
 export type Sql = (text: string, params?: unknown[]) => Promise<unknown>;
@@ -52,6 +53,16 @@ export interface OpsWriterOptions {
   readonly guard?: string;
   /** Where column types are looked up, when `sql` only collects statements. */
   readonly catalog?: Sql;
+}
+
+/**
+ * `ops` with each table's ops together, in their own order, tables in the order they first appear.
+ * Read tables are independent of each other (no foreign keys, docs/contexts.md), so only the order
+ * within a table matters; two projections of one event type interleave by event otherwise, and
+ * every op would end the batch of the one before (rota_shifts, rota_volunteer_hours, rota_shifts…).
+ */
+export function byTable(ops: readonly ProjectionOp[]): ProjectionOp[] {
+  return [...groupBy(ops, (o) => o.table).values()].flat();
 }
 
 export class OpsWriter {

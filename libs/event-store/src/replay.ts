@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from './event-rows.js';
 import { LOCKS } from './locks.js';
-import { ColumnTypes, OpsWriter } from './ops-writer.js';
+import { byTable, ColumnTypes, OpsWriter } from './ops-writer.js';
 import type { Projection } from './projection.js';
 import { ProjectionRegistry } from './projection-registry.js';
 import { createShadow, shadowOf, swapShadow } from './shadow-tables.js';
@@ -197,10 +197,11 @@ class ReplayRun {
   }
 
   private async project(rows: readonly EventRow[]): Promise<void> {
-    for (const row of rows) {
+    const ops = rows.flatMap((row) => {
       const event = toStoredEvent(row, this.upcasters);
-      for (const p of this.projections) if (p.handles.includes(event.type)) await this.writer.write(p.project(event));
-    }
+      return this.projections.flatMap((p) => (p.handles.includes(event.type) ? p.project(event) : []));
+    });
+    await this.writer.write(byTable(ops));
     await this.writer.flush();
     this.done += rows.length;
     this.lastPosition = Math.max(this.lastPosition, Number(rows[rows.length - 1]!.position));
