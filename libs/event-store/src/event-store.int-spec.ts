@@ -180,6 +180,30 @@ describe('EventStore on Postgres', () => {
     expect(raw).toEqual({ schema_version: 1, data: { name: 'Ann' } });
   });
 
+  it('reads the whole log in transaction id order as numbers, not as text (999 before 1000), with and without types', async () => {
+    const type = `test.Order${randomUUID().slice(0, 8)}`;
+    const [{ below }] = await ctx.ds.query(
+      `SELECT least(pg_snapshot_xmin(pg_current_snapshot()), (SELECT min(transaction_id) FROM events))::text AS below`,
+    );
+    // Two past transaction ids a digit apart (99 and 100, or 9999 and 10000), below every event and
+    // every running transaction: readable, and first in the log.
+    const high = String(10 ** Math.floor(Math.log10(Number(below ?? 1000) - 1)));
+    const low = String(Number(high) - 1);
+    for (const [tx, n] of [
+      [high, 1],
+      [low, 2],
+    ] as const)
+      await ctx.ds.query(
+        `INSERT INTO events (transaction_id, event_id, stream_id, stream_version, type, data) VALUES ($1::xid8, $2, $3, 1, $4, $5)`,
+        [tx, randomUUID(), `order-${randomUUID()}`, type, JSON.stringify({ n })],
+      );
+    const start: LogCursor = { transactionId: String(Number(low) - 1), position: 0 };
+    for (const types of [[type], undefined]) {
+      const [first] = (await ctx.store.readAll(start, 1, types)).filter((e) => e.type === type);
+      expect([types, first?.data]).toEqual([types, { n: 2 }]);
+    }
+  });
+
   // Embedded PGlite runs one transaction at a time, so no transaction can commit around another
   // and there is no gap to test; these need a Postgres server (CI always has one).
   const concurrent = process.env.TEST_PG_ADMIN_URL ? describe : describe.skip;

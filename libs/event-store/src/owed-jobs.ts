@@ -59,7 +59,7 @@ export class OwedJobs {
   /** The events behind owed jobs, from which the reactor derives the same jobs again. */
   async events(eventIds: readonly string[]): Promise<StoredEvent[]> {
     const rows: EventRow[] = await this.dataSource.query(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE event_id = ANY($1::uuid[]) ORDER BY transaction_id, position`,
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE event_id = ANY($1::uuid[]) ORDER BY events.transaction_id, events.position`,
       [eventIds],
     );
     return rows.map((r) => toStoredEvent(r, this.upcasters));
