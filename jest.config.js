@@ -16,8 +16,7 @@ const requiresEsmNatively = typeof vm.SourceTextModule?.prototype.hasAsyncGraph 
  * @type {import('jest').Config}
  */
 export default {
-  // Node's, exiting at once when a worker is done (the file says why).
-  testEnvironment: '<rootDir>/test/support/quick-exit-environment.js',
+  testEnvironment: 'node',
   rootDir: '.',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
   testRegex: '.*\\.(spec|int-spec|e2e-spec)\\.ts$',
