@@ -2,7 +2,7 @@ import { type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from
 import type { AttendanceStatus, ShiftEvent, ShiftTimesData } from '../rotas.events.js';
 import { type CallerReach, isManager } from '../rotas.policy.js';
 import { type AttendanceState, type ShiftState, timesOf } from './shift.js';
-import { timesData } from './shift-times.js';
+import { realMinutes, timesData } from './shift-times.js';
 
 /** docs/rota-domain.md#attendance: how far worked times may lie from the shift's own, and how early a check-in opens. */
 const MAX_SHIFT_MS = 12 * 60 * 60_000;
@@ -63,7 +63,7 @@ export function decideRecordAttendance(
   const attendance: AttendanceState = {
     ...times,
     status,
-    minutes: status === 'no_show' ? 0 : Math.floor((Date.parse(times.end) - Date.parse(times.start)) / 60_000),
+    minutes: status === 'no_show' ? 0 : realMinutes(times.start, times.end),
     note: command.note,
     recordedBy: reach.userId,
   };

@@ -1,11 +1,12 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '#app/event-store';
 import { type Caller, metadataOf, OrganisationFactsReader } from '#app/identity';
-import { type FieldErrors, NotFoundError, ValidationError } from '#app/platform';
+import { type FieldErrors, ValidationError } from '#app/platform';
 import { type AttendanceStatus, streamOf } from '../rotas.events.js';
 import { RotasPolicy } from '../rotas.policy.js';
 import { decideRecordAttendance } from './attendance.js';
 import { BookingFactsReader } from './booking-facts.js';
+import { shiftWithRota } from './change-shift.command.js';
 import { evolve } from './shift.js';
 import { ShiftQueries } from './shift.queries.js';
 import { parseShiftInstant } from './shift-times.js';
@@ -49,9 +50,7 @@ export class RecordAttendanceHandler implements ICommandHandler<RecordAttendance
   async execute({ caller, shiftId, request }: RecordAttendanceCommand): Promise<void> {
     const [{ timezone: zone }, reach] = await Promise.all([this.organisations.of(caller), this.policy.reach(caller)]);
     const times = request.status === 'attended' ? workedTimesOf(request, zone) : {};
-    const row = await this.shifts.seen(caller, reach, shiftId);
-    const rota = (await this.facts.rotas(caller, [row.rotaId], zone)).get(row.rotaId);
-    if (!rota) throw new NotFoundError('Shift');
+    const { rota } = await shiftWithRota(this.shifts, this.facts, caller, reach, shiftId, zone);
     await this.store.handle(
       streamOf.shift(shiftId),
       evolve,

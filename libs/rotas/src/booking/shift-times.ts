@@ -51,6 +51,10 @@ function parseInstant(text: unknown, zone: string, field: string): Date | string
 }
 
 /** `YYYY-MM-DD HH:MM` of an instant in the zone. */
+/** Whole real minutes between two instants: an autumn night counts its extra hour (docs/rota-domain.md#clock-changes). */
+export const realMinutes = (start: string, end: string): number =>
+  Math.floor((Date.parse(end) - Date.parse(start)) / 60_000);
+
 export const wallOf = (instant: Date, zone: string): string => {
   const w = instantToWallClock(instant, zone);
   return `${w.date} ${w.time}`;

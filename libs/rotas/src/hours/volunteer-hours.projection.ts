@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AsProjection, defineProjection, op } from '#app/event-store';
+import { realMinutes } from '../booking/shift-times.js';
 import type { ShiftEvent, ShiftTimesData } from '../rotas.events.js';
 
 const TABLE = 'rota_volunteer_hours';
-
-/** Real minutes between the instants: an autumn night counts its extra hour (docs/rota-domain.md#clock-changes). */
-export const realMinutes = (start: string, end: string): number =>
-  Math.floor((Date.parse(end) - Date.parse(start)) / 60_000);
 
 const timeColumns = (d: ShiftTimesData) => ({
   date: d.date,
