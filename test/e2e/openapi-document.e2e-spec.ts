@@ -315,6 +315,32 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
       ]);
   });
 
+  it('documents the payload of every webhook event type (docs/webhooks.md#event-types), each in one schema', () => {
+    // The event types of the integrations note's table, ping included.
+    const types = [
+      'shift.booked',
+      'shift.changed',
+      'shift.cancelled',
+      'repeating_shift.started',
+      'repeating_shift.ended',
+      'rota.created',
+      'rota.changed',
+      'rota.archived',
+      'claim.created',
+      'claim.approved',
+      'claim.rejected',
+      'claim.submitted',
+      'expense.created',
+      'expense.updated',
+      'expense.deleted',
+      'attendance.recorded',
+      'ping',
+    ];
+    const payloads = Object.entries(doc.components.schemas).filter(([name]) => /^Webhook\w+Event$/.test(name));
+    const documented = payloads.flatMap(([, schema]) => (schema.properties?.type?.enum ?? []) as string[]);
+    expect([...documented].sort()).toEqual([...types].sort());
+  });
+
   it('answers the records in their envelopes: organisation and files in `data`, history in the pagination envelope', () => {
     const success = (key: string, status = '200') =>
       ops.find(([k]) => k === key)![1].responses[status]!.content!['application/json']!.schema!;

@@ -92,9 +92,14 @@ export class RepeatingShiftWebhookDataDto {
   end_date!: string | null;
 }
 
-@ApiSchema({ name: 'WebhookShiftEvent', description: 'shift.booked, shift.changed, shift.cancelled: the Shift record' })
+@ApiSchema({
+  name: 'WebhookShiftEvent',
+  description:
+    'shift.booked, shift.changed, shift.cancelled, attendance.recorded: the Shift record (for attendance.recorded, ' +
+    'with its attendance: null after a clear)',
+})
 export class ShiftWebhookDto {
-  @ApiProperty(TYPE(['shift.booked', 'shift.changed', 'shift.cancelled'])) type!: string;
+  @ApiProperty(TYPE(['shift.booked', 'shift.changed', 'shift.cancelled', 'attendance.recorded'])) type!: string;
   @ApiProperty(TIMESTAMP) timestamp!: string;
   @ApiProperty(withFlag('Shift', 'cancelled', 'shift.cancelled (the shift as it was)')) data!: ShiftDto;
 }
