@@ -111,6 +111,18 @@ describe('expenses and claims (docs/expense-rules.md#expenses, #claims)', () => 
       await http().put(`/api/expenses/types/${b.id}`).set(as('other')).send({ position: 5 }).expect(404);
     });
 
+    it('a type created without a position is at position 0; a null position is refused', async () => {
+      const type = (await http().post('/api/expenses/types').set(as('admin')).send({ name: 'Meals' }).expect(201)).body;
+      expect(type).toEqual({ id: expect.any(Number), name: 'Meals', order_id: 0 });
+      const nulled = await http()
+        .post('/api/expenses/types')
+        .set(as('admin'))
+        .send({ name: 'Meals', position: null })
+        .expect(422);
+      expect(Object.keys(nulled.body.errors)).toEqual(['position']);
+      await http().delete(`/api/expenses/types/${type.id}`).set(as('admin')).expect(204);
+    });
+
     it('rates check short_name and dates and show the YYYY-MM-DD HH:MM:SS stamps', async () => {
       const bad = await http()
         .post('/api/expenses/rates')

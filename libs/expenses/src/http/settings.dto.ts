@@ -6,11 +6,12 @@ import { IsCalendarDate, IsDecimal, IsOptionalNotNull } from '#app/platform';
 
 export class CreateExpenseTypeBody {
   @ApiProperty({ maxLength: 255 }) @IsString() @IsNotEmpty() @MaxLength(255) name!: string;
-  @ApiProperty({ description: 'Ordering position; returned as order_id' })
+  @ApiPropertyOptional({ description: 'Ordering position; returned as order_id; 0 when absent' })
+  @IsOptionalNotNull()
   @IsInt()
   @Min(-2147483648)
   @Max(2147483647)
-  position!: number;
+  position?: number;
 }
 
 export class UpdateExpenseTypeBody {
