@@ -439,6 +439,15 @@ describe('expenses and claims (docs/expense-rules.md#expenses, #claims)', () => 
       expect(after.body.claimed).toBe(false);
     });
 
+    it('names assignedTo.id when an update assigns someone who cannot authorise, as a create does', async () => {
+      const e = await expense('vol', { amount: 1 });
+      const c = (await claim('vol', [e.id]).expect(201)).body;
+      const res = await updateClaim('vol', org.users.vol, c.id, { assignedTo: { id: org.users.selfie } }).expect(422);
+      expect(Object.keys(res.body.errors)).toEqual(['assignedTo.id']);
+      const same = await http().get(`/api/users/${org.users.vol}/claims/${c.id}`).set(as('vol')).expect(200);
+      expect(same.body.assigned_to_id).toBe(org.users.approver);
+    });
+
     it('of 50 concurrent claims naming one expense, exactly one is created', async () => {
       const e = await expense('vol', { amount: 9 });
       const results = await Promise.all(Array.from({ length: 50 }, () => claim('vol', [e.id])));

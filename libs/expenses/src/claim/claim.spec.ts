@@ -226,11 +226,11 @@ describe('updating a claim (the claim state table)', () => {
         .when(byOwner({ notes: 'x' }), ctx)
         .thenThrows(ConflictError, 'Only an open claim can be changed.');
     });
-    it('given an authoriser who cannot authorise the owner, when the owner assigns them, then it is a 422 on assignedTo', () => {
+    it('given an authoriser who cannot authorise the owner, when the owner assigns them, then it is a 422 on assignedTo.id, as on create', () => {
       claim
         .given([created])
         .when(byOwner({ assignedTo: 7 }), { ...ctx, assigneeIsAuthoriser: false })
-        .thenThrows(ValidationError, ['assignedTo']);
+        .thenThrows(ValidationError, ['assignedTo.id']);
     });
   });
 

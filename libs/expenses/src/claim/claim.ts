@@ -159,7 +159,7 @@ export function decideUpdate(state: ClaimState | null, cmd: UpdateClaim, ctx: Up
       throw new ForbiddenError('Only the owner of a claim may change its notes or authoriser.');
     if (!OPEN(state)) throw new ConflictError('Only an open claim can be changed.');
     if (update.assignedTo !== undefined && !ctx.assigneeIsAuthoriser)
-      throw new ValidationError({ assignedTo: ['The assignedTo user cannot authorise this claim.'] });
+      throw new ValidationError({ 'assignedTo.id': ['The assignedTo user cannot authorise this claim.'] });
     const notes = update.notes ?? state.notes;
     const assignedTo = update.assignedTo ?? state.assignedTo;
     // Values equal to the current ones change nothing, so nothing is recorded.
