@@ -516,6 +516,18 @@ describe('expenses and claims (docs/expense-rules.md#expenses, #claims)', () => 
       await claim('vol', [e.id]).expect(201);
     });
 
+    it('refuses a rejection without a reason (an empty or blank rejection_note), leaving the claim open', async () => {
+      const e = await expense('vol', { amount: 2 });
+      const c = (await claim('vol', [e.id]).expect(201)).body;
+      for (const note of ['', '   ']) {
+        const res = await updateClaim('approver', org.users.vol, c.id, { rejection_note: note }).expect(422);
+        expect(Object.keys(res.body.errors)).toEqual(['rejection_note']);
+      }
+      const open = await http().get(`/api/users/${org.users.vol}/claims/${c.id}`).set(as('vol')).expect(200);
+      expect(open.body).toMatchObject({ rejection_note: null, approved: false, submitted: false });
+      expect((await http().get(`/api/users/${org.users.vol}/expenses/${e.id}`).set(as('vol'))).body.claimed).toBe(true);
+    });
+
     it('lets a holder of self-approve-claims approve their own claim', async () => {
       const e = await expense('selfie', { amount: 4 });
       const c = (

@@ -7,6 +7,7 @@ import {
   IsDefined,
   IsOptional,
   IsString,
+  Matches,
   MaxLength,
 } from 'class-validator';
 import {
@@ -49,9 +50,13 @@ export class CreateClaimBody {
 export class UpdateClaimBody {
   @ApiPropertyOptional({ type: IdRef }) @IsOptionalNotNull() @IsReference() assignedTo?: IdRef;
   @ApiPropertyOptional() @IsOptionalNotNull() @IsString() @MaxLength(5000) notes?: string;
-  @ApiPropertyOptional({ description: 'Rejects an open claim; its expenses become unclaimed' })
+  @ApiPropertyOptional({
+    minLength: 1,
+    description: 'The reason for rejecting an open claim (not blank); its expenses become unclaimed',
+  })
   @IsOptionalNotNull()
   @IsString()
+  @Matches(/\S/, { message: 'The rejection_note field must give the reason for the rejection; it may not be blank.' })
   @MaxLength(5000)
   rejection_note?: string;
   @ApiPropertyOptional({
