@@ -9,7 +9,7 @@ import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ProjectionReplayer } from '#app/event-store';
-import { todayIn } from '#app/platform';
+import { Metrics, todayIn } from '#app/platform';
 import { eventually } from '../support/eventually.js';
 import { expectRefused, refusedFields, tableChecksum } from '../support/nothing-written.js';
 import { bootStandalone, hillsideFile, logInAll, provision, riversideFile, userFile } from '../support/test-app.js';
@@ -121,14 +121,19 @@ describe('webhooks', () => {
     const organisation = await provision(
       app,
       riversideFile([
-        userFile('boss', ['manage-rotas', 'manage-integrations'], ['north']),
+        userFile(
+          'boss',
+          ['manage-rotas', 'manage-integrations', 'create-expenses', 'edit-expense-settings'],
+          ['north'],
+        ),
         userFile('plain', ['manage-rotas'], ['north']),
+        userFile('approver', ['approve-claims'], ['north']),
       ]),
     );
     org = organisation;
     teamId = org.teams['north-shop']!;
     await provision(app, hillsideFile([userFile('hilda', ['manage-integrations'], ['t'], { domain: 'hillside' })]));
-    tokens = await logInAll(app, ['boss', 'plain']);
+    tokens = await logInAll(app, ['boss', 'plain', 'approver']);
     hillside = await logInAll(app, ['hilda'], 'hillside');
     const pattern = WEEKDAYS.map((d) => ({
       weekday_start: d,
@@ -309,6 +314,206 @@ describe('webhooks', () => {
     expect(second).toMatchObject({ type: 'attendance.recorded', data: { id: shift.id, attendance: null } });
   });
 
+  it('shift.booked, shift.changed and shift.cancelled carry the Shift; the last as it was, plus cancelled: true', async () => {
+    await createEndpoint('boss', '/shifts', ['shift.booked', 'shift.changed', 'shift.cancelled']);
+    const day = plusDays(today, 60);
+    const rota = (
+      await http()
+        .post('/api/rotas')
+        .set(as('boss'))
+        .send({
+          name: 'Shifty',
+          start_date: plusDays(today, 59),
+          pattern_id: patternId,
+          team: [{ id: org.teams.north! }],
+        })
+        .expect(201)
+    ).body.data[0] as { id: number };
+    const shift = (
+      await http()
+        .post('/api/rota/shifts')
+        .set(as('boss'))
+        .send({
+          rota: { id: rota.id },
+          user: { id: org.users.boss! },
+          start_datetime: `${day} 09:00`,
+          end_datetime: `${day} 12:00`,
+        })
+        .expect(201)
+    ).body.data as { id: number };
+    const received = () =>
+      receiver
+        .at('/shifts')
+        .map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> & { id: number } })
+        .filter((b) => b.data.id === shift.id);
+    const shown = async () => (await http().get(`/api/rota/shifts/${shift.id}`).set(as('boss')).expect(200)).body.data;
+    const booked = await shown();
+    // A delivery reads the record when it is prepared: each change waits for the one before to go.
+    await eventually(() => received().length >= 1, 60_000);
+    await http()
+      .put(`/api/rota/shifts/${shift.id}`)
+      .set(as('boss'))
+      .send({ start_datetime: `${day} 10:00`, end_datetime: `${day} 13:00`, edit_mode: 'single' })
+      .expect(200);
+    const changed = await shown();
+    await eventually(() => received().length >= 2, 60_000);
+    await http().delete(`/api/rota/shifts/${shift.id}`).set(as('boss')).expect(204);
+    await eventually(() => received().length >= 3, 60_000);
+    const [first, second, third] = received();
+    const record = (data: unknown) => ({ ...(data as object), user: expect.objectContaining({ id: org.users.boss }) });
+    expect(first).toEqual({ type: 'shift.booked', timestamp: expect.any(String), data: record(booked) });
+    expect(second).toEqual({ type: 'shift.changed', timestamp: expect.any(String), data: record(changed) });
+    expect(third).toEqual({
+      type: 'shift.cancelled',
+      timestamp: expect.any(String),
+      data: { ...record(changed), cancelled: true },
+    });
+  }, 240_000);
+
+  it('expense.created, expense.updated and expense.deleted carry the Expense; the last as it was, plus deleted: true', async () => {
+    await createEndpoint('boss', '/expenses', ['expense.created', 'expense.updated', 'expense.deleted']);
+    const type = (await http().post('/api/expenses/types').set(as('boss')).send({ name: 'Hooks' }).expect(201))
+      .body as {
+      id: number;
+    };
+    const created = (
+      await http()
+        .post('/api/expenses')
+        .set(as('boss'))
+        .send({ type: { id: type.id }, date: plusDays(today, -1), amount: 12.5 })
+        .expect(201)
+    ).body as { id: number };
+    const path = `/api/users/${org.users.boss}/expenses/${created.id}`;
+    const received = () =>
+      receiver
+        .at('/expenses')
+        .map((r) => JSON.parse(r.body) as { type: string; data: { id: number } })
+        .filter((b) => b.data.id === created.id);
+    await eventually(() => received().length >= 1, 60_000);
+    const updated = (await http().put(path).set(as('boss')).send({ amount: 7.5, description: 'lunch' }).expect(200))
+      .body;
+    await eventually(() => received().length >= 2, 60_000);
+    await http().delete(path).set(as('boss')).expect(204);
+    await eventually(() => received().length >= 3, 60_000);
+    const [first, second, third] = received();
+    expect(first).toEqual({ type: 'expense.created', timestamp: expect.any(String), data: created });
+    expect(second).toEqual({ type: 'expense.updated', timestamp: expect.any(String), data: updated });
+    expect(third).toEqual({
+      type: 'expense.deleted',
+      timestamp: expect.any(String),
+      data: { ...updated, deleted: true },
+    });
+  }, 240_000);
+
+  it('claim.created, claim.approved and claim.rejected carry the Claim with its id and user_id', async () => {
+    await createEndpoint('boss', '/claims', ['claim.created', 'claim.approved', 'claim.rejected']);
+    const type = (await http().post('/api/expenses/types').set(as('boss')).send({ name: 'Claimed' }).expect(201))
+      .body as { id: number };
+    const claimOf = async (amount: number) => {
+      const expense = (
+        await http()
+          .post('/api/expenses')
+          .set(as('boss'))
+          .send({ type: { id: type.id }, date: plusDays(today, -1), amount })
+          .expect(201)
+      ).body as { id: number };
+      return (
+        await http()
+          .post('/api/claims')
+          .set(as('boss'))
+          .send({ assignedTo: { id: org.users.approver }, notes: 'hooks', expenses: [{ id: expense.id }] })
+          .expect(201)
+      ).body as { id: number; user_id: number };
+    };
+    const received = (id: number) =>
+      receiver
+        .at('/claims')
+        .map((r) => JSON.parse(r.body) as { type: string; data: { id: number } })
+        .filter((b) => b.data.id === id);
+    const shown = async (id: number) =>
+      (await http().get(`/api/users/${org.users.boss}/claims/${id}`).set(as('boss')).expect(200)).body;
+    const approved = await claimOf(10);
+    expect(approved).toMatchObject({ id: expect.any(Number), user_id: org.users.boss });
+    const asCreated = await shown(approved.id);
+    await eventually(() => received(approved.id).length >= 1, 60_000);
+    await http()
+      .put(`/api/users/${org.users.boss}/claims/${approved.id}`)
+      .set(as('approver'))
+      .send({ approved: true, approval_note: 'ok' })
+      .expect(200);
+    const asApproved = await shown(approved.id);
+    await eventually(() => received(approved.id).length >= 2, 60_000);
+    expect(received(approved.id)).toEqual([
+      { type: 'claim.created', timestamp: expect.any(String), data: asCreated },
+      { type: 'claim.approved', timestamp: expect.any(String), data: asApproved },
+    ]);
+    const rejected = await claimOf(11);
+    await eventually(() => received(rejected.id).length >= 1, 60_000);
+    await http()
+      .put(`/api/users/${org.users.boss}/claims/${rejected.id}`)
+      .set(as('approver'))
+      .send({ rejection_note: 'no receipt' })
+      .expect(200);
+    const asRejected = await shown(rejected.id);
+    await eventually(() => received(rejected.id).length >= 2, 60_000);
+    expect(received(rejected.id)[1]).toEqual({
+      type: 'claim.rejected',
+      timestamp: expect.any(String),
+      data: asRejected,
+    });
+  }, 240_000);
+
+  it('repeating_shift.started and repeating_shift.ended carry { id, user_id, rota_id, period, frequency, start_date, end_date }', async () => {
+    await createEndpoint('boss', '/series', ['repeating_shift.started', 'repeating_shift.ended']);
+    const day = plusDays(today, 80);
+    const rota = (
+      await http()
+        .post('/api/rotas')
+        .set(as('boss'))
+        .send({
+          name: 'Series',
+          start_date: plusDays(today, 79),
+          pattern_id: patternId,
+          team: [{ id: org.teams.north! }],
+        })
+        .expect(201)
+    ).body.data[0] as { id: number };
+    const shift = (
+      await http()
+        .post('/api/rota/shifts')
+        .set(as('boss'))
+        .send({
+          rota: { id: rota.id },
+          user: { id: org.users.boss! },
+          start_datetime: `${day} 09:00`,
+          end_datetime: `${day} 12:00`,
+          recurrence_pattern: { recurrence_period: 'week', recurrence_frequency: 2, end_date: plusDays(day, 27) },
+        })
+        .expect(201)
+    ).body.data as { recurrence_pattern: { id: number } };
+    const seriesId = shift.recurrence_pattern.id;
+    const received = () =>
+      receiver
+        .at('/series')
+        .map((r) => JSON.parse(r.body) as { type: string; data: { id: number } })
+        .filter((b) => b.data.id === seriesId);
+    const series = (await http().get(`/api/rota/repeating-shifts/${seriesId}`).set(as('boss')).expect(200)).body
+      .data as Record<string, unknown>;
+    await eventually(() => received().length >= 1, 60_000);
+    await http().delete(`/api/rota/repeating-shifts/${seriesId}`).set(as('boss')).expect(204);
+    await eventually(() => received().length >= 2, 60_000);
+    const [started, ended] = received();
+    const fields = ['id', 'user_id', 'rota_id', 'period', 'frequency', 'start_date', 'end_date'];
+    expect(started).toEqual({
+      type: 'repeating_shift.started',
+      timestamp: expect.any(String),
+      data: Object.fromEntries(fields.map((f) => [f, series[f]])),
+    });
+    expect(started!.data).toMatchObject({ user_id: org.users.boss, rota_id: rota.id, period: 'week', frequency: 2 });
+    expect(ended!.type).toBe('repeating_shift.ended');
+    expect(Object.keys(ended!.data).sort()).toEqual([...fields].sort());
+  }, 240_000);
+
   it('retries a 500 with the same webhook-id, and a manual retry sends it once more with that id', async () => {
     const flaky = await createEndpoint('boss', '/fail-once', ['rota.created']);
     await createRota('Flaky');
@@ -325,6 +530,24 @@ describe('webhooks', () => {
     expect(retried.body.data).toMatchObject({ id, status: 'pending' });
     await eventually(() => deliveriesOf('/fail-once', 'Flaky').length === 3, 60_000);
     expect(deliveriesOf('/fail-once', 'Flaky')[2]!.headers['webhook-id']).toBe(id);
+  });
+
+  it('counts attempts in uvol_webhook_deliveries_total by outcome: a 500 retried, then delivered', async () => {
+    const outcomes = async () => {
+      const metric = app.get(Metrics).registry.getSingleMetric('uvol_webhook_deliveries_total')!;
+      const { values } = await metric.get();
+      return Object.fromEntries(values.map((v) => [v.labels.outcome, v.value])) as Record<string, number>;
+    };
+    const before = await outcomes();
+    const endpoint = await createEndpoint('boss', '/fail-once-counted', ['rota.created']);
+    await createRota('Counted');
+    await eventually(async () => {
+      const [d] = (await http().get(`/api/webhooks/${endpoint.id}/deliveries`).set(as('boss')).expect(200)).body.data;
+      return d?.status === 'delivered';
+    }, 60_000);
+    const after = await outcomes();
+    expect(after.retried).toBeGreaterThanOrEqual((before.retried ?? 0) + 1);
+    expect(after.delivered).toBeGreaterThanOrEqual((before.delivered ?? 0) + 1);
   });
 
   it('after a rotation both the old and the new secret verify; a ping reaches a disabled endpoint', async () => {
