@@ -638,8 +638,9 @@ describe('webhooks', () => {
 /**
  * docs/webhooks.md#endpoints without WEBHOOK_ALLOW_PRIVATE: a url whose host is loopback, private
  * or link-local is refused before anything is written, on create and on change. The check refuses
- * before any request: no traffic leaves. The one endpoint created names a documentation address
- * (192.0.2.0/24, never routed), is disabled and subscribes to pings only: nothing is sent to it.
+ * before any request: no traffic leaves. The endpoints created (a documentation address,
+ * 192.0.2.0/24, never routed, and two names) are disabled and subscribe to pings only: nothing is
+ * sent to them.
  */
 describe('webhooks without WEBHOOK_ALLOW_PRIVATE', () => {
   let env: TestEnvironment;
@@ -681,6 +682,16 @@ describe('webhooks without WEBHOOK_ALLOW_PRIVATE', () => {
         TABLES,
       );
       expect([url, Object.keys(body.errors ?? {})]).toEqual([url, ['url']]);
+    }
+  });
+
+  it('accepts a public name, and one that does not resolve (nothing to refuse; its attempts would fail)', async () => {
+    for (const url of ['https://example.com/hooks', 'https://hooks.example.invalid/x']) {
+      const created = await http()
+        .post('/api/webhooks')
+        .set({ authorization: `Bearer ${token}` })
+        .send({ url, events: ['ping'], enabled: false });
+      expect([url, created.status, created.body.data?.url]).toEqual([url, 201, url]);
     }
   });
 

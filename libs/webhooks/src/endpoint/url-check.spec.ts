@@ -28,4 +28,7 @@ describe('webhook url check (docs/webhooks.md#endpoints)', () => {
     await expect(hostProblem('http://localhost/x')).resolves.toMatch(/private/);
     await expect(hostProblem('https://93.184.216.34/x')).resolves.toBeNull();
   });
+  it('has nothing to refuse in a name that does not resolve (RFC 2606 .invalid never does)', async () => {
+    await expect(hostProblem('https://hooks.example.invalid/x')).resolves.toBeNull();
+  });
 });

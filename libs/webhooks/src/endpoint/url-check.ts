@@ -36,7 +36,7 @@ export function isPrivateAddress(address: string): boolean {
 /**
  * Why the URL's host may not be called, or null: the host is a private address, or resolves to
  * one (every address DNS gives, so a name with one public and one private address is refused).
- * A name that does not resolve is refused too: nothing could be delivered to it.
+ * A name that does not resolve (yet, or from here) has no address to refuse: docs/webhooks.md#endpoints.
  */
 export async function hostProblem(url: string): Promise<string | null> {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
@@ -46,7 +46,7 @@ export async function hostProblem(url: string): Promise<string | null> {
     try {
       addresses = (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
     } catch {
-      return 'The url’s host does not resolve.';
+      return null;
     }
   }
   return addresses.some(isPrivateAddress)
