@@ -85,8 +85,9 @@ describe('shift reminders', () => {
   const http = () => request(app.getHttpServer());
   /**
    * How long before a reminder is due a case may take `steps` planned changes (a setting, a
-   * booking, a move) to be planned. Embedded, the plan queue's worker looks for jobs only every
-   * five seconds (BullMQ's drainDelay: nothing wakes it), so each may take that long.
+   * booking, a move) to be planned. Embedded, the margin is the one kept from before PGlite's
+   * notifications reached BullMQ's workers (pglite-pipeline.ts), when each step could wait out
+   * BullMQ's 5 s drainDelay.
    */
   const lead = (steps: number) => 3_000 + steps * (env.embedded ? 5_500 : 1_000);
 

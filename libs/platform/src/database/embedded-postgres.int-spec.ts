@@ -49,6 +49,34 @@ describe('embedded PostgreSQL (PGlite over a Unix socket)', () => {
     }
   });
 
+  it('delivers a notification to the connections that LISTEN, not only to the one that sent it', async () => {
+    const embedded = await startEmbeddedPostgres(undefined, join(dir, 'notify'));
+    const connect = async () => {
+      const c = new pg.Client({ connectionString: embedded.url });
+      await c.connect();
+      return c;
+    };
+    const [listener, other, quiet] = [await connect(), await connect(), await connect()];
+    try {
+      const heard: string[] = [];
+      const overheard: string[] = [];
+      listener.on('notification', (n) => heard.push(`${n.channel}:${n.payload}`));
+      quiet.on('notification', (n) => overheard.push(`${n.channel}:${n.payload}`));
+      await listener.query('LISTEN bullmq_jobs');
+      await other.query(`SELECT pg_notify('bullmq_jobs', 'one')`);
+      await other.query('BEGIN');
+      await other.query(`SELECT pg_notify('bullmq_jobs', $1)`, ['two']);
+      await other.query('COMMIT');
+      await quiet.query('SELECT 1'); // the listener's copies were written before this answer
+      await listener.query('SELECT 1');
+      expect(heard).toEqual(['bullmq_jobs:one', 'bullmq_jobs:two']);
+      expect(overheard).toEqual([]);
+    } finally {
+      await Promise.all([listener.end(), other.end(), quiet.end()]);
+      await embedded.stop();
+    }
+  });
+
   it('keeps its data across a restart, and refuses a second process on the same folder', async () => {
     const data = join(dir, 'data');
     const first = await startEmbeddedPostgres(data, data);

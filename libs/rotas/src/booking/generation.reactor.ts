@@ -6,7 +6,7 @@ import type { RepeatingShiftEvent } from '../rotas.events.js';
  * Generation jobs only (id = the causing event's id). The daily extension has a queue of its own
  * (series-extension.ts): its scheduler keeps a delayed job hours ahead, and on BullMQ's PostgreSQL
  * backend a worker blocks until its queue's next delayed job (up to an hour) when no notification
- * wakes it, as in the embedded mode, where generation jobs would then wait that long.
+ * wakes it (a LISTEN connection down), and generation jobs would then wait that long.
  */
 export const SERIES_GENERATION = 'rotas-series-generation';
 export const GENERATE_JOB = 'generate-occurrences';

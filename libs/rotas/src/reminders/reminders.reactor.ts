@@ -5,9 +5,10 @@ import { REMINDER_SETTING } from './reminder-plan.js';
 
 /**
  * Two queues of the reminders' own. The reactor's jobs go to REMINDER_PLANS, which holds no
- * delayed jobs; the delayed reminders wait in ROTA_REMINDERS. On BullMQ's PostgreSQL backend an
- * embedded worker is not woken by a new job: it polls every few seconds, or sleeps until its
- * queue's next delayed job, which for reminders may be hours away (generation.reactor.ts).
+ * delayed jobs; the delayed reminders wait in ROTA_REMINDERS. On BullMQ's PostgreSQL backend a
+ * worker that misses a new job's notification (its LISTEN connection was down) polls every few
+ * seconds, or sleeps until its queue's next delayed job, which for reminders may be hours away
+ * (generation.reactor.ts).
  */
 export const REMINDER_PLANS = 'rotas-reminder-plans';
 export const ROTA_REMINDERS = 'rotas-reminders';
