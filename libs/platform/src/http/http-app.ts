@@ -5,6 +5,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { onSendHookHandler } from 'fastify';
 import helmet from 'helmet';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -144,6 +145,20 @@ export async function createHttpApp(
     threshold: COMPRESS_FROM_BYTES,
     encodings: ['br', 'gzip'],
     customTypes: COMPRESSED_TYPES,
+  });
+  // The plugin adds `accept-encoding` to Vary; written `Accept-Encoding`, as the documents and
+  // RFC 9110 spell it (a client comparing the text should not need to know names are caseless).
+  // The plugin's onSend is each route's own, which runs after every global one: this one is put
+  // after it on each route.
+  const spellVary: onSendHookHandler = (req, reply, payload, done) => {
+    const vary = reply.getHeader('vary');
+    if (typeof vary === 'string' && vary.includes('accept-encoding')) {
+      void reply.header('vary', vary.replace('accept-encoding', 'Accept-Encoding'));
+    }
+    done(null, payload);
+  };
+  fastify.addHook('onRoute', (route) => {
+    route.onSend = [...(Array.isArray(route.onSend) ? route.onSend : route.onSend ? [route.onSend] : []), spellVary];
   });
   await app.register(multipart as never, { limits: { fileSize: config.files.uploadMaxBytes, files: 1 } });
   setUpOpenApi(app, config.http.publicUrl);
