@@ -99,11 +99,8 @@ const ENDS_PIPELINE = new Set(['S', 'Q', 'X', '\u0000']);
 
 export function groupPipelines(server: object): void {
   const q = (server as { queryQueue?: QueueInternals }).queryQueue;
-  if (!q || typeof q.processQueue !== 'function' || !Array.isArray(q.queue)) {
-    throw new Error('pglite-socket internals changed: review libs/platform/src/database/pglite-pipeline.ts');
-  }
   const handlers = (server as { handlers?: Set<HandlerInternals> }).handlers;
-  if (!(handlers instanceof Set)) {
+  if (!q || typeof q.processQueue !== 'function' || !Array.isArray(q.queue) || !(handlers instanceof Set)) {
     throw new Error('pglite-socket internals changed: review libs/platform/src/database/pglite-pipeline.ts');
   }
   let midPipeline = false;
