@@ -106,6 +106,30 @@ describe('webhooks', () => {
         .send({ name, start_date: plusDays(today, ++rotas), pattern_id: patternId, team: [{ id: teamId }] })
         .expect(201)
     ).body.data[0] as { id: number; name: string };
+  /** A rota of the team above (north) from `rotaStart`, and the boss's shift on it on `day`, 09:00–12:00. */
+  const bookOnNewRota = async (name: string, rotaStart: string, day: string, extra: object = {}) => {
+    const rota = (
+      await http()
+        .post('/api/rotas')
+        .set(as('boss'))
+        .send({ name, start_date: rotaStart, pattern_id: patternId, team: [{ id: org.teams.north! }] })
+        .expect(201)
+    ).body.data[0] as { id: number };
+    const shift = (
+      await http()
+        .post('/api/rota/shifts')
+        .set(as('boss'))
+        .send({
+          rota: { id: rota.id },
+          user: { id: org.users.boss! },
+          start_datetime: `${day} 09:00`,
+          end_datetime: `${day} 12:00`,
+          ...extra,
+        })
+        .expect(201)
+    ).body.data as { id: number; recurrence_pattern: { id: number } | null };
+    return { rota, shift };
+  };
   /** The deliveries to `path` of the event whose body names `rotaName`. */
   const deliveriesOf = (path: string, rotaName: string) =>
     receiver.at(path).filter((r) => (JSON.parse(r.body) as { data: { name?: string } }).data.name === rotaName);
@@ -270,30 +294,7 @@ describe('webhooks', () => {
     await createEndpoint('boss', '/attendance', ['attendance.recorded']);
     // A rota of the team above, started in the past: a manager records attendance on a started shift.
     const yesterday = plusDays(today, -1);
-    const rota = (
-      await http()
-        .post('/api/rotas')
-        .set(as('boss'))
-        .send({
-          name: 'Worked',
-          start_date: plusDays(today, -2),
-          pattern_id: patternId,
-          team: [{ id: org.teams.north! }],
-        })
-        .expect(201)
-    ).body.data[0] as { id: number };
-    const shift = (
-      await http()
-        .post('/api/rota/shifts')
-        .set(as('boss'))
-        .send({
-          rota: { id: rota.id },
-          user: { id: org.users.boss! },
-          start_datetime: `${yesterday} 09:00`,
-          end_datetime: `${yesterday} 12:00`,
-        })
-        .expect(201)
-    ).body.data as { id: number };
+    const { shift } = await bookOnNewRota('Worked', plusDays(today, -2), yesterday);
     const put = (body: object) =>
       http().put(`/api/rota/shifts/${shift.id}/attendance`).set(as('boss')).send(body).expect(200);
     await put({ status: 'no_show' });
@@ -317,30 +318,7 @@ describe('webhooks', () => {
   it('shift.booked, shift.changed and shift.cancelled carry the Shift; the last as it was, plus cancelled: true', async () => {
     await createEndpoint('boss', '/shifts', ['shift.booked', 'shift.changed', 'shift.cancelled']);
     const day = plusDays(today, 60);
-    const rota = (
-      await http()
-        .post('/api/rotas')
-        .set(as('boss'))
-        .send({
-          name: 'Shifty',
-          start_date: plusDays(today, 59),
-          pattern_id: patternId,
-          team: [{ id: org.teams.north! }],
-        })
-        .expect(201)
-    ).body.data[0] as { id: number };
-    const shift = (
-      await http()
-        .post('/api/rota/shifts')
-        .set(as('boss'))
-        .send({
-          rota: { id: rota.id },
-          user: { id: org.users.boss! },
-          start_datetime: `${day} 09:00`,
-          end_datetime: `${day} 12:00`,
-        })
-        .expect(201)
-    ).body.data as { id: number };
+    const { shift } = await bookOnNewRota('Shifty', plusDays(today, 59), day);
     const received = () =>
       receiver
         .at('/shifts')
@@ -466,32 +444,10 @@ describe('webhooks', () => {
   it('repeating_shift.started and repeating_shift.ended carry { id, user_id, rota_id, period, frequency, start_date, end_date }', async () => {
     await createEndpoint('boss', '/series', ['repeating_shift.started', 'repeating_shift.ended']);
     const day = plusDays(today, 80);
-    const rota = (
-      await http()
-        .post('/api/rotas')
-        .set(as('boss'))
-        .send({
-          name: 'Series',
-          start_date: plusDays(today, 79),
-          pattern_id: patternId,
-          team: [{ id: org.teams.north! }],
-        })
-        .expect(201)
-    ).body.data[0] as { id: number };
-    const shift = (
-      await http()
-        .post('/api/rota/shifts')
-        .set(as('boss'))
-        .send({
-          rota: { id: rota.id },
-          user: { id: org.users.boss! },
-          start_datetime: `${day} 09:00`,
-          end_datetime: `${day} 12:00`,
-          recurrence_pattern: { recurrence_period: 'week', recurrence_frequency: 2, end_date: plusDays(day, 27) },
-        })
-        .expect(201)
-    ).body.data as { recurrence_pattern: { id: number } };
-    const seriesId = shift.recurrence_pattern.id;
+    const { rota, shift } = await bookOnNewRota('Series', plusDays(today, 79), day, {
+      recurrence_pattern: { recurrence_period: 'week', recurrence_frequency: 2, end_date: plusDays(day, 27) },
+    });
+    const seriesId = shift.recurrence_pattern!.id;
     const received = () =>
       receiver
         .at('/series')
