@@ -14,7 +14,8 @@ const URL_DOC = {
   example: 'https://hooks.example.org/uvol',
   description:
     'http or https; a host that is or resolves to a loopback, private, link-local or unique-local address is a 422 ' +
-    '(unless the operator sets WEBHOOK_ALLOW_PRIVATE=true). Redirects are not followed.',
+    '(unless the operator sets WEBHOOK_ALLOW_PRIVATE=true). A name that does not resolve is accepted: its attempts ' +
+    'fail, and are retried, until it does. Redirects are not followed.',
 } as const;
 const EVENTS_DOC: ApiPropertyOptions = {
   type: 'array',
