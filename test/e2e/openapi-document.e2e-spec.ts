@@ -62,6 +62,38 @@ const PUBLIC = [
   'get /api/files/{id}/content',
   'get /calendar/{token}.ics',
 ];
+/**
+ * The verbs an operationId starts with (docs/http-conventions.md#generated-clients): a generated
+ * client's function reads as what it does (`listShifts`, `bookShift`).
+ */
+const VERBS = [
+  'add',
+  'apply',
+  'archive',
+  'attach',
+  'book',
+  'cancel',
+  'create',
+  'delete',
+  'detach',
+  'download',
+  'export',
+  'get',
+  'list',
+  'log',
+  'open',
+  'ping',
+  'record',
+  'refresh',
+  'remove',
+  'replace',
+  'retry',
+  'revoke',
+  'rotate',
+  'update',
+  'upload',
+  'validate',
+];
 /** Answers that are not JSON. */
 const NOT_JSON: Record<string, string[]> = {
   'get /calendar/{token}.ics': ['text/calendar'],
@@ -248,6 +280,24 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
         );
       }
     }
+  });
+
+  it('names every operation with its own short camelCase verb phrase (issue 31)', () => {
+    const ids = ops.map(([, op]) => op.operationId);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    for (const [key, { operationId: id }] of ops) {
+      expect([key, id]).toEqual([key, expect.stringMatching(/^[a-z][a-zA-Z0-9]{2,39}$/)]);
+      expect([key, id, id.includes('Controller'), VERBS.includes(id.match(/^[a-z]+/)![0])]).toEqual([
+        key,
+        id,
+        false,
+        true,
+      ]);
+    }
+    const idOf = (key: string) => ops.find(([k]) => k === key)![1].operationId;
+    expect(
+      ['get /api/rota/shifts', 'post /api/rota/shifts', 'post /api/expenses', 'get /api/organisation'].map(idOf),
+    ).toEqual(['listShifts', 'bookShift', 'createExpense', 'getOrganisation']);
   });
 
   it('declares X-Request-Id on every answer (issue 25, item 7)', () => {
