@@ -4,6 +4,7 @@ import { OpenAPIBackend } from 'openapi-backend';
 import request from 'supertest';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootApi } from '../support/test-http.js';
+import { typescriptGlobals } from '../support/typescript-globals.js';
 
 /**
  * Issue 12, item 4: the served OpenAPI document says, for every operation, what it takes and what
@@ -300,6 +301,14 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
     ).toEqual(['listShifts', 'bookShift', 'createExpense', 'getOrganisation']);
   });
 
+  it('names no component schema after a global of browsers or TypeScript (issue 31)', () => {
+    const globals = typescriptGlobals();
+    // What api.md names, and Image and Record, which the lib files declare too.
+    for (const name of ['File', 'Blob', 'Date', 'Error', 'Event', 'Request', 'Response', 'Image', 'Record'])
+      expect([name, globals.has(name)]).toEqual([name, true]);
+    expect(Object.keys(doc.components.schemas).filter((name) => globals.has(name))).toEqual([]);
+  });
+
   it('declares X-Request-Id on every answer (issue 25, item 7)', () => {
     for (const [key, op] of ops)
       for (const [status, response] of Object.entries(op.responses))
@@ -399,8 +408,8 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
       '#/components/schemas/OrganisationDetailed',
     );
     expect(success('put /api/organisation').properties!.data!.$ref).toBe('#/components/schemas/OrganisationDetailed');
-    expect(success('post /api/files', '201').properties!.data!.$ref).toBe('#/components/schemas/File');
-    expect(success('get /api/files/{id}').properties!.data!.$ref).toBe('#/components/schemas/File');
+    expect(success('post /api/files', '201').properties!.data!.$ref).toBe('#/components/schemas/UploadedFile');
+    expect(success('get /api/files/{id}').properties!.data!.$ref).toBe('#/components/schemas/UploadedFile');
     expect(success('get /api/users/me').properties!.data!.$ref).toBe('#/components/schemas/CurrentUser');
     expect(success('get /api/organisation/history').properties!.data!.items!.$ref).toBe(
       '#/components/schemas/OrganisationChange',
@@ -411,7 +420,7 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
     const schemas = doc.components.schemas;
     // The interface's Image (docs/http-conventions.md#files-and-images), as the detailed view embeds a
     // logo; secrets only as flags, never readable.
-    expect(Object.keys(schemas.Image!.properties!).sort()).toEqual([
+    expect(Object.keys(schemas.ImageFile!.properties!).sort()).toEqual([
       'description',
       'file_size',
       'id',
@@ -420,7 +429,7 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
       'thumbnails',
     ]);
     const detailed = schemas.OrganisationDetailed!.properties!;
-    expect(detailed.logo!.oneOf![0]!.$ref).toBe('#/components/schemas/Image');
+    expect(detailed.logo!.oneOf![0]!.$ref).toBe('#/components/schemas/ImageFile');
     for (const secret of [
       'idp_client_secret',
       'helpdesk_token',
