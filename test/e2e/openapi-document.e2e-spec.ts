@@ -17,6 +17,7 @@ import { typescriptGlobals } from '../support/typescript-globals.js';
 
 type Schema = {
   $ref?: string;
+  default?: unknown;
   type?: string;
   format?: string;
   nullable?: boolean;
@@ -307,6 +308,29 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
     for (const name of ['File', 'Blob', 'Date', 'Error', 'Event', 'Request', 'Response', 'Image', 'Record'])
       expect([name, globals.has(name)]).toEqual([name, true]);
     expect(Object.keys(doc.components.schemas).filter((name) => globals.has(name))).toEqual([]);
+  });
+
+  it('declares no default in a request body, which a generated client would make required (issue 31)', () => {
+    // openapi-typescript (defaultNonNullable, its default) types a component schema's field that
+    // declares a default as always present; request bodies say theirs in the description.
+    const declared: string[] = [];
+    const visit = (schema: Schema | undefined, at: string, seen: Set<string>): void => {
+      if (!schema) return;
+      if (schema.$ref) {
+        if (seen.has(schema.$ref)) return;
+        seen.add(schema.$ref);
+        return visit(resolve(schema), schema.$ref.split('/').pop()!, seen);
+      }
+      if (schema.default !== undefined) declared.push(at);
+      for (const [name, property] of Object.entries(schema.properties ?? {})) visit(property, `${at}.${name}`, seen);
+      for (const part of [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])])
+        visit(part, at, seen);
+      visit(schema.items, `${at}[]`, seen);
+      if (typeof schema.additionalProperties === 'object') visit(schema.additionalProperties, `${at}{}`, seen);
+    };
+    for (const [key, op] of ops)
+      for (const media of Object.values(op.requestBody?.content ?? {})) visit(media.schema, `${key} body`, new Set());
+    expect(declared).toEqual([]);
   });
 
   it('declares X-Request-Id on every answer (issue 25, item 7)', () => {
