@@ -17,11 +17,12 @@ const bin = (path: string) => join(process.cwd(), 'node_modules', path);
  * What an integrator does first (api.md: "a generated client compiles as generated";
  * docs/http-conventions.md#generated-clients): generate a client from the served document with
  * openapi-typescript and with orval, each with its defaults, compile it under strict tsc, and call
- * the service through it. The usage file books a shift and creates a rota and an expense with only
- * their required fields, so a request field the client made required fails the compile; orval's
- * client does not compile when a schema shadows a global type (`File`); the functions are named by
- * the operationIds (`bookShift`, not `shiftsControllerCreate`). Tools and compiler run as child
- * processes, as an integrator runs them, in a temporary folder.
+ * the service through it. The usage file books and moves a shift and creates a rota and an expense
+ * with only their required fields, so a request field the client made required fails the compile;
+ * orval's client does not compile when a schema shadows a global type (`File`); the functions are
+ * named by the operationIds (`bookShift`, not `shiftsControllerCreate`). Tools and compiler run as
+ * child processes, as an integrator runs them, in a temporary folder; none of them calls out
+ * (checked once with strace).
  */
 describe('generated clients (issue 31)', () => {
   let env: TestEnvironment;
@@ -126,12 +127,12 @@ describe('generated clients (issue 31)', () => {
 });
 
 /**
- * The integrator's code: each request body with only its required fields (a shift booking, a rota,
- * an expense), compiled and never sent; then the two calls the last test makes.
+ * The integrator's code: each request body with only its required fields (a shift booking and a
+ * move, a rota, an expense), compiled and never sent; then the two calls the last test makes.
  */
 const USAGE = `
 import type { paths } from './openapi-typescript.js';
-import { bookShift, createExpense, createPreAuthToken, createRota, listShifts } from './orval.js';
+import { bookShift, createExpense, createPreAuthToken, createRota, listShifts, updateShift } from './orval.js';
 import { setBase } from './orval-base.js';
 
 type JsonBody<Op> = Op extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
@@ -142,16 +143,24 @@ const booking = {
   start_datetime: '2030-01-07T09:00:00Z',
   end_datetime: '2030-01-07T12:00:00Z',
 };
+const move = { start_datetime: '2030-01-07T10:00:00Z', end_datetime: '2030-01-07T13:00:00Z', edit_mode: 'single' } as const;
 const rota = { name: 'Shop', start_date: '2030-01-07', pattern_id: 2, team: [4] };
 const expense = { date: '2030-01-07', type: { id: 1 } };
 
 // openapi-typescript: types only.
 export const typedBooking: JsonBody<paths['/api/rota/shifts']['post']> = booking;
+export const typedMove: JsonBody<paths['/api/rota/shifts/{id}']['put']> = move;
 export const typedRota: JsonBody<paths['/api/rotas']['post']> = rota;
 export const typedExpense: JsonBody<paths['/api/expenses']['post']> = expense;
 
 // orval: functions named by the operationIds (never called: these requests are only compiled).
-export const unsent = () => [bookShift(booking), createRota(rota), createExpense(expense), listShifts()];
+export const unsent = () => [
+  bookShift(booking),
+  updateShift(5, move),
+  createRota(rota),
+  createExpense(expense),
+  listShifts(),
+];
 
 type Organisation = paths['/api/organisation']['get']['responses'][200]['content']['application/json'];
 
