@@ -4,6 +4,7 @@ import { OpenAPIBackend } from 'openapi-backend';
 import request from 'supertest';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootApi } from '../support/test-http.js';
+import { typescriptGlobals } from '../support/typescript-globals.js';
 
 /**
  * Issue 12, item 4: the served OpenAPI document says, for every operation, what it takes and what
@@ -16,6 +17,7 @@ import { bootApi } from '../support/test-http.js';
 
 type Schema = {
   $ref?: string;
+  default?: unknown;
   type?: string;
   format?: string;
   nullable?: boolean;
@@ -61,6 +63,38 @@ const PUBLIC = [
   'get /auth/magic-link',
   'get /api/files/{id}/content',
   'get /calendar/{token}.ics',
+];
+/**
+ * The verbs an operationId starts with (docs/http-conventions.md#generated-clients): a generated
+ * client's function reads as what it does (`listShifts`, `bookShift`).
+ */
+const VERBS = [
+  'add',
+  'apply',
+  'archive',
+  'attach',
+  'book',
+  'cancel',
+  'create',
+  'delete',
+  'detach',
+  'download',
+  'export',
+  'get',
+  'list',
+  'log',
+  'open',
+  'ping',
+  'record',
+  'refresh',
+  'remove',
+  'replace',
+  'retry',
+  'revoke',
+  'rotate',
+  'update',
+  'upload',
+  'validate',
 ];
 /** Answers that are not JSON. */
 const NOT_JSON: Record<string, string[]> = {
@@ -250,6 +284,55 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
     }
   });
 
+  it('names every operation with its own short camelCase verb phrase (issue 31)', () => {
+    const ids = ops.map(([, op]) => op.operationId);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    for (const [key, { operationId: id }] of ops) {
+      expect([key, id]).toEqual([key, expect.stringMatching(/^[a-z][a-zA-Z0-9]{2,39}$/)]);
+      expect([key, id, id.includes('Controller'), VERBS.includes(id.match(/^[a-z]+/)![0])]).toEqual([
+        key,
+        id,
+        false,
+        true,
+      ]);
+    }
+    const idOf = (key: string) => ops.find(([k]) => k === key)![1].operationId;
+    expect(
+      ['get /api/rota/shifts', 'post /api/rota/shifts', 'post /api/expenses', 'get /api/organisation'].map(idOf),
+    ).toEqual(['listShifts', 'bookShift', 'createExpense', 'getOrganisation']);
+  });
+
+  it('names no component schema after a global of browsers or TypeScript (issue 31)', () => {
+    const globals = typescriptGlobals();
+    // What api.md names, and Image and Record, which the lib files declare too.
+    for (const name of ['File', 'Blob', 'Date', 'Error', 'Event', 'Request', 'Response', 'Image', 'Record'])
+      expect([name, globals.has(name)]).toEqual([name, true]);
+    expect(Object.keys(doc.components.schemas).filter((name) => globals.has(name))).toEqual([]);
+  });
+
+  it('declares no default in a request body, which a generated client would make required (issue 31)', () => {
+    // openapi-typescript (defaultNonNullable, its default) types a component schema's field that
+    // declares a default as always present; request bodies say theirs in the description.
+    const declared: string[] = [];
+    const visit = (schema: Schema | undefined, at: string, seen: Set<string>): void => {
+      if (!schema) return;
+      if (schema.$ref) {
+        if (seen.has(schema.$ref)) return;
+        seen.add(schema.$ref);
+        return visit(resolve(schema), schema.$ref.split('/').pop()!, seen);
+      }
+      if (schema.default !== undefined) declared.push(at);
+      for (const [name, property] of Object.entries(schema.properties ?? {})) visit(property, `${at}.${name}`, seen);
+      for (const part of [...(schema.allOf ?? []), ...(schema.oneOf ?? []), ...(schema.anyOf ?? [])])
+        visit(part, at, seen);
+      visit(schema.items, `${at}[]`, seen);
+      if (typeof schema.additionalProperties === 'object') visit(schema.additionalProperties, `${at}{}`, seen);
+    };
+    for (const [key, op] of ops)
+      for (const media of Object.values(op.requestBody?.content ?? {})) visit(media.schema, `${key} body`, new Set());
+    expect(declared).toEqual([]);
+  });
+
   it('declares X-Request-Id on every answer (issue 25, item 7)', () => {
     for (const [key, op] of ops)
       for (const [status, response] of Object.entries(op.responses))
@@ -349,8 +432,8 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
       '#/components/schemas/OrganisationDetailed',
     );
     expect(success('put /api/organisation').properties!.data!.$ref).toBe('#/components/schemas/OrganisationDetailed');
-    expect(success('post /api/files', '201').properties!.data!.$ref).toBe('#/components/schemas/File');
-    expect(success('get /api/files/{id}').properties!.data!.$ref).toBe('#/components/schemas/File');
+    expect(success('post /api/files', '201').properties!.data!.$ref).toBe('#/components/schemas/UploadedFile');
+    expect(success('get /api/files/{id}').properties!.data!.$ref).toBe('#/components/schemas/UploadedFile');
     expect(success('get /api/users/me').properties!.data!.$ref).toBe('#/components/schemas/CurrentUser');
     expect(success('get /api/organisation/history').properties!.data!.items!.$ref).toBe(
       '#/components/schemas/OrganisationChange',
@@ -361,7 +444,7 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
     const schemas = doc.components.schemas;
     // The interface's Image (docs/http-conventions.md#files-and-images), as the detailed view embeds a
     // logo; secrets only as flags, never readable.
-    expect(Object.keys(schemas.Image!.properties!).sort()).toEqual([
+    expect(Object.keys(schemas.ImageFile!.properties!).sort()).toEqual([
       'description',
       'file_size',
       'id',
@@ -370,7 +453,7 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
       'thumbnails',
     ]);
     const detailed = schemas.OrganisationDetailed!.properties!;
-    expect(detailed.logo!.oneOf![0]!.$ref).toBe('#/components/schemas/Image');
+    expect(detailed.logo!.oneOf![0]!.$ref).toBe('#/components/schemas/ImageFile');
     for (const secret of [
       'idp_client_secret',
       'helpdesk_token',

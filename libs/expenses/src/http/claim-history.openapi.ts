@@ -8,6 +8,7 @@ export const ClaimHistoryDocs = {
   history: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'listClaimHistory',
         summary: 'Claim history',
         description:
           'Addition. Permission: as GET /api/users/{userId}/claims/{id}: the caller’s own, or of a user the caller has approve-claims over; another user of ' +

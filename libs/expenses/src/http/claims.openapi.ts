@@ -58,6 +58,7 @@ export const ClaimsDocs = {
   managed: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'listManagedClaims',
         summary: 'List claims of managed users',
         description:
           'Permission: approve-claims; the claims of the users the caller manages through it. Filters ' +
@@ -73,6 +74,7 @@ export const ClaimsDocs = {
     ApiDocs(
       ApiProduces('text/csv'),
       ApiOperation({
+        operationId: 'exportClaims',
         summary: 'Export claims as CSV',
         description:
           'Permission: approve-claims. Not in the interface spec: one row per claimed expense, with the managed list’s filters and sort (no paging). ' +
@@ -100,6 +102,7 @@ export const ClaimsDocs = {
   create: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'createClaim',
         summary: 'Create claim',
         description:
           'Permission: create-expenses. Owned by the caller; answers the claim (with id and a Location header).',
@@ -116,6 +119,7 @@ export const ClaimsDocs = {
   ofUser: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'listUserClaims',
         summary: 'List claims by user',
         description:
           'Permission: none beyond the hierarchy rule: the caller’s own, or a user the caller has ' +
@@ -132,6 +136,7 @@ export const ClaimsDocs = {
   get: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getClaim',
         summary: 'Get claim',
         description:
           'Permission: none beyond the hierarchy rule: the caller’s own, or of a user the caller has ' +
@@ -146,6 +151,7 @@ export const ClaimsDocs = {
   update: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'updateClaim',
         summary: 'Update claim',
         description:
           'Permission: notes and authoriser: the owner; reject: approve-claims over the owner; approve: ' +

@@ -15,6 +15,7 @@ export const ExpenseSettingsDocs = {
   listTypes: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'listExpenseTypes',
         summary: 'List expense types',
         description: 'Permission: create-expenses. Ordered by order_id. Deleted types are gone from the list.',
       }),
@@ -24,13 +25,21 @@ export const ExpenseSettingsDocs = {
     ),
   createType: () =>
     ApiDocs(
-      ApiOperation({ summary: 'Create expense type', description: 'Permission: edit-expense-settings.' }),
+      ApiOperation({
+        operationId: 'createExpenseType',
+        summary: 'Create expense type',
+        description: 'Permission: edit-expense-settings.',
+      }),
       ApiCreatedResponse({ type: ExpenseTypeDto, description: 'The new expense type' }),
       ApiErrors(400, 401, 403, 406, 413, 422),
     ),
   updateType: () =>
     ApiDocs(
-      ApiOperation({ summary: 'Update expense type', description: 'Permission: edit-expense-settings.' }),
+      ApiOperation({
+        operationId: 'updateExpenseType',
+        summary: 'Update expense type',
+        description: 'Permission: edit-expense-settings.',
+      }),
       ApiIdParam('id', 'Expense type id'),
       ApiOkResponse({ type: ExpenseTypeDto, description: 'The expense type after the change' }),
       ApiErrors(400, 401, 403, 404, 406, 409, 413, 422, { 409: 'A concurrent change of the type won the race.' }),
@@ -38,6 +47,7 @@ export const ExpenseSettingsDocs = {
   deleteType: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'deleteExpenseType',
         summary: 'Delete expense type',
         description:
           'Permission: edit-expense-settings. Expenses that have the type keep it; it cannot be chosen again.',
@@ -49,6 +59,7 @@ export const ExpenseSettingsDocs = {
   listRates: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'listExpenseRates',
         summary: 'List expense rates',
         description: 'Permission: create-expenses. Ordered by order_id. Deleted rates are gone from the list.',
       }),
@@ -59,6 +70,7 @@ export const ExpenseSettingsDocs = {
   createRate: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'createExpenseRate',
         summary: 'Create expense rate',
         description:
           'Permission: edit-expense-settings. short_name and rate are required; end_date may not be before start_date.',
@@ -69,6 +81,7 @@ export const ExpenseSettingsDocs = {
   getRate: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getExpenseRate',
         summary: 'Get expense rate',
         description: 'Permission: create-expenses. A deleted rate is not found.',
       }),
@@ -79,6 +92,7 @@ export const ExpenseSettingsDocs = {
   updateRate: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'updateExpenseRate',
         summary: 'Update expense rate',
         description: 'Permission: edit-expense-settings. end_date may not be before start_date.',
       }),
@@ -89,6 +103,7 @@ export const ExpenseSettingsDocs = {
   deleteRate: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'deleteExpenseRate',
         summary: 'Delete expense rate',
         description:
           'Permission: edit-expense-settings. Expenses that have the rate keep it; it cannot be chosen again.',

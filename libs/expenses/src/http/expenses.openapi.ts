@@ -31,6 +31,7 @@ export const ExpensesDocs = {
   authorisers: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'listExpenseAuthorisers',
         summary: 'List expense authorisers',
         description:
           'Permission: create-expenses. Holders of approve-claims whose hierarchy reaches one of the user’s ' +
@@ -44,6 +45,7 @@ export const ExpensesDocs = {
   list: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'listExpenses',
         summary: 'List expenses',
         description:
           'Permission: create-expenses. The caller’s own, or of a user the caller has approve-claims over (another user of the organisation is a 403). ' +
@@ -59,6 +61,7 @@ export const ExpensesDocs = {
   create: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'createExpense',
         summary: 'Create expense',
         description:
           'Permission: create-expenses. Owned by the caller. With a rate, amount is computed; miles over ' +
@@ -70,6 +73,7 @@ export const ExpensesDocs = {
   get: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getExpense',
         summary: 'Get expense',
         description: 'Permission: create-expenses. The caller’s own, or of a user the caller has approve-claims over.',
       }),
@@ -82,6 +86,7 @@ export const ExpensesDocs = {
   update: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'updateExpense',
         summary: 'Update expense',
         description:
           'Permission: create-expenses; only the owner (another visible user’s is a 403). A claimed expense cannot be changed (409).',
@@ -94,6 +99,7 @@ export const ExpensesDocs = {
   remove: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'deleteExpense',
         summary: 'Delete expense',
         description:
           'Permission: create-expenses; only the owner (another visible user’s is a 403). A claimed expense cannot be deleted (409).',
@@ -106,6 +112,7 @@ export const ExpensesDocs = {
   attachments: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'listExpenseAttachments',
         summary: 'List attachments',
         description:
           'Permission: create-expenses. Of the caller’s own expense, or of a user the caller has approve-claims over; in the order attached.',
@@ -118,7 +125,11 @@ export const ExpensesDocs = {
     ),
   attachment: () =>
     ApiDocs(
-      ApiOperation({ summary: 'Get attachment', description: 'Permission: create-expenses. With a fresh signed_url.' }),
+      ApiOperation({
+        operationId: 'getExpenseAttachment',
+        summary: 'Get attachment',
+        description: 'Permission: create-expenses. With a fresh signed_url.',
+      }),
       ApiIdParam('userId', 'User id'),
       ApiIdParam('id', 'Expense id'),
       ApiIdParam('fileId', 'File id'),
@@ -128,6 +139,7 @@ export const ExpensesDocs = {
   attach: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'attachExpenseFile',
         summary: 'Attach file',
         description:
           'Permission: create-expenses; only the owner. A file the caller uploaded (POST /api/files; another’s ' +
@@ -142,6 +154,7 @@ export const ExpensesDocs = {
   detach: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'detachExpenseFile',
         summary: 'Delete attachment',
         description: 'Permission: create-expenses; only the owner. Takes the file off the caller’s unclaimed expense.',
       }),

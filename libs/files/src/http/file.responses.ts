@@ -5,7 +5,8 @@ import type { FileView } from '../file-records.js';
  * Response schemas of the records the files context owns: an uploaded file, an expense's
  * attachment (the same record under the interface's name) and the interface's Image (an
  * organisation's logo: no signed_url); docs/http-conventions.md#files-and-images. Other contexts
- * embed them through `#app/files`.
+ * embed them through `#app/files`. Named `UploadedFile` and `ImageFile`, not `File` and `Image`: a
+ * generated client's type would shadow the browser's (docs/http-conventions.md#generated-clients).
  */
 
 const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;
@@ -31,7 +32,7 @@ export class ThumbnailsDto {
  * The interface's Image: a file as an organisation's logo shows it (no download URL of the original);
  * docs/http-conventions.md#files-and-images.
  */
-@ApiSchema({ name: 'Image', description: 'The spec’s Image (file reference)' })
+@ApiSchema({ name: 'ImageFile', description: 'The spec’s Image (file reference)' })
 export class ImageDto implements Omit<FileView, 'signed_url'> {
   @ApiProperty(ID) id!: number;
   @ApiProperty({ type: 'string' }) original_name!: string;
@@ -47,7 +48,7 @@ export class ImageDto implements Omit<FileView, 'signed_url'> {
 }
 
 /** An uploaded file, with fresh signed URLs (POST /api/files, GET /api/files/{id}). */
-@ApiSchema({ name: 'File', description: 'An uploaded file with fresh signed URLs' })
+@ApiSchema({ name: 'UploadedFile', description: 'An uploaded file with fresh signed URLs' })
 export class FileDto extends ImageDto implements FileView {
   @ApiProperty({ ...SIGNED, description: 'Signed download URL of the original: needs no JWT, expires in an hour' })
   signed_url!: string;

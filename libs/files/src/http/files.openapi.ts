@@ -25,6 +25,7 @@ export const FilesDocs = {
         schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } },
       }),
       ApiOperation({
+        operationId: 'uploadFile',
         summary: 'Upload a file',
         description:
           'Permission: any logged-in user; the file belongs to the caller. ' +
@@ -41,6 +42,7 @@ export const FilesDocs = {
     ApiDocs(
       ApiBearerAuth(),
       ApiOperation({
+        operationId: 'getFile',
         summary: 'A file of the caller’s organisation, with fresh signed URLs',
         description:
           'Permission: none beyond the read rule. Readable by its uploader; by whoever may read a record it is ' +
@@ -58,6 +60,7 @@ export const FilesDocs = {
   content: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'downloadFile',
         summary: 'Download through a signed URL',
         description:
           'Permission: none (no JWT): the signature is the permission. Use the URLs the file records carry ' +

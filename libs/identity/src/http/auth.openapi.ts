@@ -11,6 +11,7 @@ export const AuthDocs = {
   preAuthToken: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'createPreAuthToken',
         summary: 'Create pre-authentication token',
         description:
           'Rate limited (429 with Retry-After): AUTH_RATE_LIMIT attempts a minute for one account from one client address, twenty times that per 15 minutes ' +
@@ -25,6 +26,7 @@ export const AuthDocs = {
   token: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'createToken',
         summary: 'Create JWT',
         description:
           'Five wrong two-factor keys burn the pre-authentication token. AUTH_RATE_LIMIT_PER_ADDRESS requests ' +
@@ -38,6 +40,7 @@ export const AuthDocs = {
   refresh: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'refreshToken',
         summary: 'Refresh JWT',
         description:
           'Once per token, within JWT_REFRESH_TTL of its issue: of several refreshes of one token (a double submit, parallel tabs) exactly one succeeds. ' +
@@ -56,6 +59,7 @@ export const AuthDocs = {
     ApiDocs(
       ApiBearerAuth(),
       ApiOperation({
+        operationId: 'logOut',
         summary: 'Log out',
         description:
           'Not in the interface spec: revokes the caller’s token and any token refreshed from it. Permission: any logged-in user. Takes no body.',

@@ -7,6 +7,7 @@ export const MagicLinkDocs = {
   page: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'openMagicLink',
         summary: 'Magic link landing page',
         description:
           'Not for API clients: the page the e-mailed magic link (PUBLIC_URL/auth/magic-link?key=…) opens when ' +

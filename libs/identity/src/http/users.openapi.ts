@@ -8,6 +8,7 @@ export const UsersDocs = {
   me: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getCurrentUser',
         summary: 'The caller as a UserBase, with its permissions',
         description:
           'Not in the interface spec. Permission: any logged-in user. `can_manage`: whether any of the caller’s permissions reaches its own team.',
@@ -18,6 +19,7 @@ export const UsersDocs = {
   get: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getUser',
         summary: 'One user of the caller’s organisation as a UserBase',
         description:
           'Not in the interface spec. Permission: any logged-in user; `can_manage` says whether the caller ' +

@@ -14,6 +14,7 @@ export const OrganisationDocs = {
   basic: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getOrganisation',
         summary: 'Get basic organisation',
         description: 'Permission: any logged-in user of the organisation.',
       }),
@@ -23,6 +24,7 @@ export const OrganisationDocs = {
   detailed: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getDetailedOrganisation',
         summary: 'Get detailed organisation',
         description:
           'Permission: any logged-in user; the answer holds the basic fields plus those the caller’s ' +
@@ -36,6 +38,7 @@ export const OrganisationDocs = {
     ApiDocs(
       ApiBody({ schema: updateBodySchema }),
       ApiOperation({
+        operationId: 'updateOrganisation',
         summary: 'Update organisation',
         description:
           'Permission: each field names its own (manage-organisation, manage-integrations, ' +
@@ -50,6 +53,7 @@ export const OrganisationDocs = {
   changes: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'listOrganisationHistory',
         summary: 'Settings history',
         description:
           'Not in the interface spec. Permission: manage-organisation. Every change, newest first, with who ' +

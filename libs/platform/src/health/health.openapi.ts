@@ -14,6 +14,7 @@ export const HealthDocs = {
   check: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getHealth',
         summary: 'Readiness of this process (the same as /health/ready)',
         description: `For load balancers and orchestrators. ${READINESS}`,
       }),
@@ -27,6 +28,7 @@ export const HealthDocs = {
   ready: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getReadiness',
         summary: 'Readiness: may this process be sent traffic?',
         description: `For a readiness probe or a load balancer's health check. ${READINESS}`,
       }),
@@ -40,6 +42,7 @@ export const HealthDocs = {
   live: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getLiveness',
         summary: 'Liveness: is the process running?',
         description:
           'For a liveness probe: 200 while the process answers HTTP, whatever its dependencies do (restarting a ' +

@@ -8,6 +8,7 @@ export const RootDocs = {
   index: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getServiceIndex',
         summary: 'Where the documentation and the health check are',
         description:
           'Permission: none (no JWT). Always the same small JSON object, with paths relative to the service’s ' +

@@ -15,6 +15,7 @@ export const MetricsDocs = {
   scrape: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getMetrics',
         summary: 'Prometheus metrics of this process',
         description:
           'Permission: none (no JWT); the operator’s METRICS_TOKEN. For a Prometheus scraper: the text exposition format ' +

@@ -25,6 +25,7 @@ export const CalendarFeedDocs = {
     ApiDocs(
       ApiBearerAuth(),
       ApiOperation({
+        operationId: 'createCalendarFeed',
         summary: 'Create or rotate my calendar feed',
         description:
           'Addition. Permission: any logged-in user, for their own feed. Makes a new secret URL, ' +
@@ -40,6 +41,7 @@ export const CalendarFeedDocs = {
     ApiDocs(
       ApiBearerAuth(),
       ApiOperation({
+        operationId: 'revokeCalendarFeed',
         summary: 'Revoke my calendar feed',
         description:
           'Addition. Permission: any logged-in user, for their own feed. The feed URL stops working (404). ' +
@@ -52,6 +54,7 @@ export const CalendarFeedDocs = {
   feed: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getCalendarFeed',
         summary: 'Calendar feed (iCalendar)',
         description:
           'Addition. Permission: none (no JWT): the token in the path is the permission, and an Authorization header is ignored (a JWT never opens a feed). ' +

@@ -13,6 +13,7 @@ export const RotasHistoryDocs = {
     ApiDocs(
       ApiTags('shifts'),
       ApiOperation({
+        operationId: 'listShiftHistory',
         summary: 'Shift history',
         description:
           'Addition. Permission: as GET /api/rota/shifts/{id}: a booked shift on a rota the caller sees (403 ' +
@@ -29,6 +30,7 @@ export const RotasHistoryDocs = {
     ApiDocs(
       ApiTags('rotas'),
       ApiOperation({
+        operationId: 'listRotaHistory',
         summary: 'Rota history',
         description:
           'Addition. Permission: none beyond seeing the rota (a role in its team or a team above it; 403 ' +

@@ -8,6 +8,7 @@ export const RepeatingShiftsDocs = {
   get: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getRepeatingShift',
         summary: 'Get repeating shift',
         description:
           'Addition. Permission: none: a series on a rota the caller sees (403 otherwise); another organisation’s or unknown: 404. A cancelled, split or ' +
@@ -21,6 +22,7 @@ export const RepeatingShiftsDocs = {
   cancel: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'cancelRepeatingShift',
         summary: 'Cancel repeating shift',
         description:
           'Permission: the series’ user on a rota with self_manage, or a manager of the rota (manage-rotas or add-user-shifts over its team); anyone else ' +

@@ -11,6 +11,7 @@ export const RotaContactsDocs = {
   validate: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'validateRotaContacts',
         summary: 'Validate contacts',
         description:
           'Permission: manage-rotas. Advisory: writes nothing. For each of user_ids (at most 50), the targets ' +
@@ -31,6 +32,7 @@ export const RotaContactsDocs = {
   list: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'listRotaContacts',
         summary: 'List contacts of a rota',
         description:
           'Permission: none beyond seeing the rota (a role in its team or a team above it); a rota of another ' +
@@ -44,6 +46,7 @@ export const RotaContactsDocs = {
   add: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'addRotaContact',
         summary: 'Add contact',
         description:
           'Permission: manage-rotas over the rota’s team (a rota of another organisation or an unknown id is a ' +
@@ -62,6 +65,7 @@ export const RotaContactsDocs = {
   remove: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'removeRotaContact',
         summary: 'Remove rota contact',
         description:
           'Addition. Permission: manage-rotas over the rota’s team (a rota of another organisation or an ' +

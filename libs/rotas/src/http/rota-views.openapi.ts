@@ -20,6 +20,7 @@ export const RotaViewsDocs = {
   period: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getRotaPeriod',
         summary: 'Rota period view',
         description:
           `${VISIBILITY} One Date entry a date: its status is the lowest of the open rota-days, closed when every returned rota is closed or inactive. ` +
@@ -61,6 +62,7 @@ export const RotaViewsDocs = {
   day: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getRotaDay',
         summary: 'Rota day view',
         description:
           `${VISIBILITY} start_time / end_time: the earliest timeslot start and latest timeslot end of the returned rotas that day, HH:MM in UTC (null ` +

@@ -140,25 +140,24 @@ export class CreateRotaBody {
   @IsBoolean()
   self_manage?: boolean | null;
 
-  @ApiPropertyOptional({ type: 'boolean', default: true, description: 'Binds only while self_manage is true' })
+  @ApiPropertyOptional({ type: 'boolean', description: 'Binds only while self_manage is true. Default: true.' })
   @IsOptionalNotNull()
   @IsBoolean()
   allow_same_day_add?: boolean;
 
-  @ApiPropertyOptional({ type: 'boolean', default: false, description: 'Binds only while self_manage is true' })
+  @ApiPropertyOptional({ type: 'boolean', description: 'Binds only while self_manage is true. Default: false.' })
   @IsOptionalNotNull()
   @IsBoolean()
   allow_same_day_cancel?: boolean;
 
-  @ApiPropertyOptional({ type: 'boolean', default: false, description: 'Binds only while self_manage is true' })
+  @ApiPropertyOptional({ type: 'boolean', description: 'Binds only while self_manage is true. Default: false.' })
   @IsOptionalNotNull()
   @IsBoolean()
   allow_same_day_edit?: boolean;
 
   @ApiPropertyOptional({
     type: 'boolean',
-    default: false,
-    description: 'Only users holding a role of role_profiles may be booked; needs role_profiles',
+    description: 'Only users holding a role of role_profiles may be booked; needs role_profiles. Default: false.',
   })
   @IsOptionalNotNull()
   @IsBoolean()
@@ -203,8 +202,7 @@ export class CreateRotaBody {
 
   @ApiPropertyOptional({
     type: 'boolean',
-    default: false,
-    description: 'Addition: a shift must cover its whole timeslot',
+    description: 'Addition: a shift must cover its whole timeslot. Default: false.',
   })
   @IsOptionalNotNull()
   @IsBoolean()

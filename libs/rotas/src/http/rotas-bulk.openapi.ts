@@ -11,6 +11,7 @@ export const RotasBulkDocs = {
   bulk: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'applyRotaBulkAction',
         summary: 'Bulk action',
         description:
           'Permission: manage-rotas; every rota in rota_ids must be one the caller manages (manage-rotas over ' +
@@ -37,6 +38,7 @@ export const RotasBulkDocs = {
   replace: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'replaceRotas',
         summary: 'Replace rotas with a shift pattern',
         description:
           'Permission: manage-rotas; every rota in replace_rotas must be one the caller manages (else a 422 ' +

@@ -27,6 +27,7 @@ export const RotasDocs = {
   list: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'listRotas',
         summary: 'List rotas',
         description:
           'Permission: none: the rotas the caller sees (a role in the rota’s team or a team above it), for everyone; `{ data: [...] }`, not paged. ' +
@@ -56,6 +57,7 @@ export const RotasDocs = {
   create: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'createRota',
         summary: 'Create rota',
         description:
           'Permission: manage-rotas over each team of `team` (a team of the organisation outside the caller’s reach, unknown, of another organisation or ' +
@@ -81,6 +83,7 @@ export const RotasDocs = {
   update: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'updateRota',
         summary: 'Update rota',
         description:
           'Permission: manage-rotas over the rota’s team (an unknown rota or another organisation’s is a 404; one the caller does not see or manage a 403). ' +
@@ -96,6 +99,7 @@ export const RotasDocs = {
   timeslots: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'updateRotaTimeslots',
         summary: 'Update timeslots',
         description:
           'Permission: manage-rotas over the rota’s team (an unknown rota or another organisation’s is a 404; one the caller does not see or manage a 403). ' +
@@ -117,6 +121,7 @@ export const RotaTeamsDocs = {
   byTeam: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'listRotasByTeam',
         summary: 'Rotas by team',
         description:
           'Permission: none: the teams the caller sees (a role in the team or a team above it) that have a rota, not archived, active (start to end ' +

@@ -13,6 +13,7 @@ export const ShiftChangesDocs = {
   update: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'updateShift',
         summary: 'Update shift',
         description:
           `Permission: as booking. ${BEFORE} The new times are checked as a booking (the rules below, the shift itself left out; rule 8 on its current ` +
@@ -39,6 +40,7 @@ export const ShiftChangesDocs = {
   cancel: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'cancelShift',
         summary: 'Cancel shift',
         description:
           `Permission: as booking. ${BEFORE} Only this shift is cancelled, also in a series (its series never books that date again; DELETE ` +

@@ -23,6 +23,7 @@ export const ShiftPatternsDocs = {
   list: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'listShiftPatterns',
         summary: 'List shift patterns',
         description:
           `${PERMISSION} Archived patterns are left out; archived=true lists only them. q: a case-insensitive part of the name. ` +
@@ -47,6 +48,7 @@ export const ShiftPatternsDocs = {
   create: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'createShiftPattern',
         summary: 'Create shift pattern',
         description:
           `${PERMISSION} name: 1–255 characters. min, ideal, max: integers ≥ 0 with min ≤ ideal ≤ max and max ≥ 1; each optional (not null): ` +
@@ -63,6 +65,7 @@ export const ShiftPatternsDocs = {
   get: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getShiftPattern',
         summary: 'Get shift pattern',
         description:
           `${PERMISSION} An archived pattern is still answered (deleted_at set); another organisation’s or an ` +
@@ -76,6 +79,7 @@ export const ShiftPatternsDocs = {
   archive: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'archiveShiftPattern',
         summary: 'Archive shift pattern (addition)',
         description:
           `${PERMISSION} Sets deleted_at: the pattern leaves the default list and cannot be used for new rotas or replace (422 on pattern_id); ` +

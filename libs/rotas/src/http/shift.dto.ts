@@ -94,8 +94,7 @@ export class CreateShiftItem {
 
   @ApiPropertyOptional({
     type: 'boolean',
-    default: false,
-    description: 'A manager books a user on hold (rule 4); ignored for anyone else.',
+    description: 'A manager books a user on hold (rule 4); ignored for anyone else. Default: false.',
   })
   @IsOptionalNotNull()
   @IsBoolean()
@@ -103,9 +102,8 @@ export class CreateShiftItem {
 
   @ApiPropertyOptional({
     type: 'boolean',
-    default: false,
     description:
-      'A manager books a user without an allowed role on a role-restricted rota (rule 5); ignored for anyone else.',
+      'A manager books a user without an allowed role on a role-restricted rota (rule 5); ignored for anyone else. Default: false.',
   })
   @IsOptionalNotNull()
   @IsBoolean()
@@ -209,8 +207,7 @@ export class UpdateShiftBody {
   // body).
   @ApiPropertyOptional({
     type: 'boolean',
-    default: false,
-    description: 'A manager moves the shift of a user on hold (rule 4); ignored for anyone else.',
+    description: 'A manager moves the shift of a user on hold (rule 4); ignored for anyone else. Default: false.',
   })
   @IsOptionalNotNull()
   @IsBoolean()
@@ -218,9 +215,8 @@ export class UpdateShiftBody {
 
   @ApiPropertyOptional({
     type: 'boolean',
-    default: false,
     description:
-      'A manager moves the shift of a user without an allowed role on a role-restricted rota (rule 5); ignored for anyone else.',
+      'A manager moves the shift of a user without an allowed role on a role-restricted rota (rule 5); ignored for anyone else. Default: false.',
   })
   @IsOptionalNotNull()
   @IsBoolean()

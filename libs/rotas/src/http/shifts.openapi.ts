@@ -39,6 +39,7 @@ export const ShiftsDocs = {
   list: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'listShifts',
         summary: 'List shifts',
         description:
           'Permission: none: booked shifts on rotas the caller sees (teams and rotas outside it are simply left out), ordered by start then id. ' +
@@ -67,6 +68,7 @@ export const ShiftsDocs = {
   create: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'bookShift',
         summary: 'Create shift (one, or a bulk)',
         description:
           'Permission: as the rules below. One shift (201 `{ data: Shift }`) or `{ shifts: [...] }` (1–100, all or nothing, 201 `{ data: [Shift, ...] }`; ' +
@@ -95,6 +97,7 @@ export const ShiftsDocs = {
   get: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getShift',
         summary: 'Get shift',
         description:
           'Permission: none: a booked shift on a rota the caller sees (403 otherwise); another organisation’s, unknown or cancelled: 404.',
@@ -106,6 +109,7 @@ export const ShiftsDocs = {
   attendance: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'recordAttendance',
         summary: 'Record attendance',
         description:
           'Our addition (docs/rota-domain.md#attendance). Records what happened on a booked shift: status attended (with the times actually ' +

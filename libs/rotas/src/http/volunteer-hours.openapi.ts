@@ -17,6 +17,7 @@ export const VolunteerHoursDocs = {
   report: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'getVolunteerHoursReport',
         summary: 'Volunteer hours report',
         description:
           'Permission: add-user-shifts or manage-rotas (without either: 403); the report covers the rotas of the teams they reach. ' +

@@ -24,13 +24,18 @@ export const WebhooksDocs = {
   controller: () => ApiDocs(ApiTags('webhooks'), ApiBearerAuth(), ApiExtraModels(...WEBHOOK_PAYLOADS, DeliveryDto)),
   list: () =>
     ApiDocs(
-      ApiOperation({ summary: 'List webhook endpoints', description: `${PERMISSION} Newest first; never a secret.` }),
+      ApiOperation({
+        operationId: 'listWebhooks',
+        summary: 'List webhook endpoints',
+        description: `${PERMISSION} Newest first; never a secret.`,
+      }),
       ApiData(EndpointDto, { isArray: true, description: 'The organisation’s endpoints' }),
       ApiErrors(400, 401, 403, 406),
     ),
   create: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'createWebhook',
         summary: 'Create a webhook endpoint',
         description:
           `${PERMISSION} Answers the endpoint with its \`secret\` (\`whsec_\` + base64 of 32 random bytes), shown this once. ` +
@@ -43,7 +48,11 @@ export const WebhooksDocs = {
     ),
   get: () =>
     ApiDocs(
-      ApiOperation({ summary: 'Show a webhook endpoint', description: `${PERMISSION} Never the secret.` }),
+      ApiOperation({
+        operationId: 'getWebhook',
+        summary: 'Show a webhook endpoint',
+        description: `${PERMISSION} Never the secret.`,
+      }),
       ID(),
       ApiData(EndpointDto),
       ApiErrors(400, 401, 403, 404, 406, NOT_FOUND),
@@ -51,6 +60,7 @@ export const WebhooksDocs = {
   update: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'updateWebhook',
         summary: 'Change a webhook endpoint',
         description:
           `${PERMISSION} Any of url, events, description, enabled; the others stay. ` +
@@ -68,6 +78,7 @@ export const WebhooksDocs = {
   remove: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'deleteWebhook',
         summary: 'Delete a webhook endpoint',
         description: `${PERMISSION} Its pending deliveries are dropped; delivered and failed ones are no longer listed.`,
       }),
@@ -78,6 +89,7 @@ export const WebhooksDocs = {
   rotate: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'rotateWebhookSecret',
         summary: 'Rotate a webhook endpoint’s secret',
         description:
           `${PERMISSION} Answers the new secret, this once. For 24 hours \`webhook-signature\` carries a signature ` +
@@ -90,6 +102,7 @@ export const WebhooksDocs = {
   ping: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'pingWebhook',
         summary: 'Ping a webhook endpoint',
         description:
           `${PERMISSION} Sends one \`ping\` event (data \`{ endpoint_id }\`) to the endpoint, whatever its events and enabled; ` +
@@ -102,6 +115,7 @@ export const WebhooksDocs = {
   deliveries: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'listWebhookDeliveries',
         summary: 'List a webhook endpoint’s deliveries',
         description:
           `${PERMISSION} Newest first: each event owed to the endpoint (its id is the webhook-id), its status, ` +
@@ -122,6 +136,7 @@ export const WebhooksDocs = {
   retry: () =>
     ApiDocs(
       ApiOperation({
+        operationId: 'retryWebhookDelivery',
         summary: 'Retry a webhook delivery',
         description:
           `${PERMISSION} One more attempt at once, with the same webhook-id (a failed delivery that fails again stays ` +
