@@ -1,3 +1,4 @@
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import sharp from 'sharp';
@@ -45,6 +46,9 @@ describe('files in an S3-compatible bucket (S3_BUCKET)', () => {
     const added = Object.entries(await s3.objects()).filter(([k]) => !(k in before));
     return added.find(([k, s]) => s === size && !/\.(small|medium|large)$/.test(k))?.[0];
   };
+  /** The Content-Type the bucket keeps with an object (what it serves to anyone reading the bucket itself). */
+  const contentTypeOf = async (key: string) =>
+    (await s3.client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key }))).ContentType;
 
   beforeAll(async () => {
     s3 = await startS3Server();
@@ -80,6 +84,8 @@ describe('files in an S3-compatible bucket (S3_BUCKET)', () => {
         .filter((k) => !(k in before))
         .sort(),
     ).toEqual([key, `${key}.medium`, `${key}.small`]);
+    for (const k of [key!, `${key}.medium`, `${key}.small`])
+      expect([k, await contentTypeOf(k)]).toEqual([k, 'image/png']);
 
     const original = await download(body.data.signed_url).expect(200);
     expect(original.body).toEqual(image);
@@ -95,6 +101,7 @@ describe('files in an S3-compatible bucket (S3_BUCKET)', () => {
     const before = await s3.objects();
     const receipt = (await upload('a', PDF, 'receipt.pdf').expect(201)).body.data.id;
     expect(Object.values(await s3.objects()).length).toBe(Object.values(before).length + 1);
+    expect(await contentTypeOf((await keyOf(PDF.length, before))!)).toBe('application/pdf');
     const type = (
       await http().post('/api/expenses/types').set(as('admin')).send({ name: 'Travel', position: 1 }).expect(201)
     ).body.id;

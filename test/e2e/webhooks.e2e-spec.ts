@@ -19,12 +19,14 @@ interface Received {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** Date.now() when the request had come in whole. */
+  arrivedAt: number;
 }
 
 /**
  * A real HTTP receiver on 127.0.0.1: records every request; `/fail-once…` answers 500 to a
  * webhook-id's first attempt, `/down…` 500 while `down`, `/hold…` never answers while `holding`
- * (then 204), anything else 204.
+ * (then 204), `/slow…` 204 after 2.5 s, anything else 204.
  */
 async function startReceiver() {
   const received: Received[] = [];
@@ -36,10 +38,11 @@ async function startReceiver() {
     req.on('end', () => {
       const path = req.url ?? '/';
       const seen = received.some((r) => r.path === path && r.headers['webhook-id'] === req.headers['webhook-id']);
-      received.push({ path, headers: req.headers, body });
+      received.push({ path, headers: req.headers, body, arrivedAt: Date.now() });
       if (path.startsWith('/fail-once') && !seen) res.writeHead(500).end('no');
       else if (path.startsWith('/down') && state.down) res.writeHead(500).end('down');
       else if (path.startsWith('/hold') && state.holding) open.add(res);
+      else if (path.startsWith('/slow')) setTimeout(() => res.writeHead(204).end(), 2_500);
       else res.writeHead(204).end();
     });
   });
@@ -488,6 +491,20 @@ describe('webhooks', () => {
     expect(deliveriesOf('/fail-once', 'Flaky')[2]!.headers['webhook-id']).toBe(id);
   });
 
+  it('last_attempt_at is when the attempt started (its webhook-timestamp), not when the slow answer came', async () => {
+    const endpoint = await createEndpoint('boss', '/slow', ['ping']);
+    await http().post(`/api/webhooks/${endpoint.id}/ping`).set(as('boss')).expect(202);
+    let delivery: { status: string; last_attempt_at: string } | undefined;
+    await eventually(async () => {
+      [delivery] = (await http().get(`/api/webhooks/${endpoint.id}/deliveries`).set(as('boss')).expect(200)).body.data;
+      return delivery?.status === 'delivered';
+    });
+    const [request] = receiver.at('/slow');
+    const lastAttempt = Date.parse(delivery!.last_attempt_at);
+    expect(lastAttempt / 1000).toBe(Number(request!.headers['webhook-timestamp']));
+    expect(lastAttempt).toBeLessThanOrEqual(request!.arrivedAt);
+  });
+
   it('counts attempts in uvol_webhook_deliveries_total by outcome: a 500 retried, then delivered', async () => {
     const outcomes = async () => {
       const metric = app.get(Metrics).registry.getSingleMetric('uvol_webhook_deliveries_total')!;
@@ -592,10 +609,10 @@ describe('webhooks', () => {
 });
 
 /**
- * docs/webhooks.md#endpoints without WEBHOOK_ALLOW_PRIVATE: a url whose host is loopback, private
- * or link-local is refused before anything is written, on create and on change. The check refuses
- * before any request: no traffic leaves. The endpoints created (a documentation address,
- * 192.0.2.0/24, never routed, and two names) are disabled and subscribe to pings only: nothing is
+ * docs/webhooks.md#addresses without WEBHOOK_ALLOW_PRIVATE: a url whose host is not public unicast,
+ * in any of its forms, is refused before anything is written, on create and on change. Every host
+ * here is an address literal or a local name, so the check asks no DNS and sends nothing. The
+ * endpoints created (public address literals) are disabled and subscribe to pings only: nothing is
  * sent to them.
  */
 describe('webhooks without WEBHOOK_ALLOW_PRIVATE', () => {
@@ -611,6 +628,23 @@ describe('webhooks without WEBHOOK_ALLOW_PRIVATE', () => {
     'http://[::1]/',
     'http://169.254.169.254/',
     'http://localhost/',
+    'http://localhost./',
+    'http://hooks.localhost/',
+    'http://198.18.0.1/', // benchmarking
+    'http://192.0.2.10/', // documentation
+    'http://[::ffff:127.0.0.1]/', // IPv4-mapped
+    'http://[::ffff:0:127.0.0.1]/', // IPv4-translated
+    'http://[64:ff9b::127.0.0.1]/', // NAT64
+    'http://[::127.0.0.1]/', // IPv4-compatible
+    'http://224.0.0.1/', // multicast
+    'http://[ff02::1]/',
+    'http://255.255.255.255/', // broadcast
+  ];
+  /** Public unicast literals: accepted, never called (disabled, pings only). */
+  const PUBLIC_URLS = [
+    'https://93.184.216.34/hooks',
+    'https://[2606:4700::1111]/hooks',
+    'https://[64:ff9b::808:808]/x',
   ];
 
   beforeAll(async () => {
@@ -625,7 +659,7 @@ describe('webhooks without WEBHOOK_ALLOW_PRIVATE', () => {
     await env?.cleanup();
   });
 
-  it('refuses a loopback, private or link-local url with a 422 naming url, writing nothing', async () => {
+  it('refuses a url whose host is not public unicast, in every form, with a 422 naming url, writing nothing', async () => {
     for (const url of PRIVATE_URLS) {
       const body = await expectRefused(
         ds(),
@@ -641,8 +675,8 @@ describe('webhooks without WEBHOOK_ALLOW_PRIVATE', () => {
     }
   });
 
-  it('accepts a public name, and one that does not resolve (nothing to refuse; its attempts would fail)', async () => {
-    for (const url of ['https://example.com/hooks', 'https://hooks.example.invalid/x']) {
+  it('accepts a public unicast address, also as the NAT64 form of one', async () => {
+    for (const url of PUBLIC_URLS) {
       const created = await http()
         .post('/api/webhooks')
         .set({ authorization: `Bearer ${token}` })
@@ -656,7 +690,7 @@ describe('webhooks without WEBHOOK_ALLOW_PRIVATE', () => {
       await http()
         .post('/api/webhooks')
         .set({ authorization: `Bearer ${token}` })
-        .send({ url: 'https://192.0.2.10/hooks', events: ['ping'], enabled: false })
+        .send({ url: PUBLIC_URLS[0], events: ['ping'], enabled: false })
         .expect(201)
     ).body.data as { id: number; url: string };
     for (const url of PRIVATE_URLS) {
@@ -675,7 +709,7 @@ describe('webhooks without WEBHOOK_ALLOW_PRIVATE', () => {
     const shown = await http()
       .get(`/api/webhooks/${created.id}`)
       .set({ authorization: `Bearer ${token}` });
-    expect(shown.body.data.url).toBe('https://192.0.2.10/hooks');
+    expect(shown.body.data.url).toBe(PUBLIC_URLS[0]);
     expect((await ds().query(`SELECT count(*)::int AS n FROM webhook_deliveries`))[0].n).toBe(0);
   });
 });

@@ -78,6 +78,7 @@ export { SecretBox } from './security/secret-box.js';
 export { RateLimiter, RateLimitedError } from './security/rate-limiter.js';
 export type { MailAttachment, MailMessage } from './messaging/mail-message.js';
 export { Mailer } from './messaging/mailer.js';
+export { oneLine } from './messaging/one-line.js';
 export { OutboxMailer, OutboxModule } from './messaging/outbox-mailer.js';
 export { SmsSender } from './messaging/sms-sender.js';
 export { MessagingModule } from './messaging/messaging.module.js';

@@ -2,7 +2,7 @@ import { Processor } from '@nestjs/bullmq';
 import { CommandBus } from '@nestjs/cqrs';
 import { type Cause, CausedJobProcessor, type CauseRef } from '#app/event-store';
 import { UrlSigner } from '#app/files';
-import { OutboxMailer, toCsv } from '#app/platform';
+import { OutboxMailer, oneLine, toCsv } from '#app/platform';
 import { ClaimQueries } from '../claim/claim.queries.js';
 import { RecordSubmissionMailedCommand } from '../claim/record-submission-mailed.command.js';
 import { ExpenseQueries } from '../expense/expense.queries.js';
@@ -39,11 +39,12 @@ export class SubmissionMailProcessor extends CausedJobProcessor<SubmissionJob> {
       organisationId,
       lines.map((r) => Number(r.expense_id)),
     );
+    const [claimant, authoriser] = [first.claimant, first.authoriser].map((n) => oneLine(String(n ?? '')));
     const text = [
       `Claim ${id} has been submitted.`,
       '',
-      `Claimant: ${first.claimant ?? ''}`,
-      `Authorised by: ${first.authoriser ?? ''}`,
+      `Claimant: ${claimant}`,
+      `Authorised by: ${authoriser}`,
       `Approved at: ${first.approved_at ?? ''}`,
       `Submitted at: ${first.submitted_at ?? ''}`,
       `Amount: ${Number(first.claim_amount ?? 0).toFixed(2)}`,
@@ -53,7 +54,7 @@ export class SubmissionMailProcessor extends CausedJobProcessor<SubmissionJob> {
     ].join('\n');
     await this.mailer.sendOnce(`claim-submitted-${cause.event.eventId}`, {
       to: financeEmail,
-      subject: `Expense claim ${id} submitted: ${first.claimant ?? ''}, ${Number(first.claim_amount ?? 0).toFixed(2)}`,
+      subject: `Expense claim ${id} submitted: ${claimant}, ${Number(first.claim_amount ?? 0).toFixed(2)}`,
       text,
       attachments: [{ filename: `claim-${id}.csv`, content: toCsv(CLAIM_CSV_COLUMNS, lines), contentType: 'text/csv' }],
     });

@@ -14,10 +14,13 @@ export interface Received {
 export interface FileStorage {
   /** Takes in an upload under `key`: the disk writes it there now; an object store holds it in memory until `keep`. */
   receive(key: string, content: Readable): Promise<Received>;
-  /** Stores for good what `receive` took in, once it passed the checks (nothing left to do on disk). */
-  keep(key: string, received: Received): Promise<void>;
-  /** Stores bytes the service made (thumbnails). */
-  put(key: string, data: Buffer): Promise<void>;
+  /**
+   * Stores for good what `receive` took in, once it passed the checks (nothing left to do on disk).
+   * `contentType` is the file's mime, as the checks found it; an object store keeps it with the object.
+   */
+  keep(key: string, received: Received, contentType: string): Promise<void>;
+  /** Stores bytes the service made (thumbnails), of `contentType`. */
+  put(key: string, data: Buffer, contentType: string): Promise<void>;
   read(key: string): Promise<Readable>;
   /** Removes the key if it is there. */
   remove(key: string): Promise<void>;

@@ -23,6 +23,7 @@ export class LocalFileStorage implements FileStorage {
     // receive wrote the file where it belongs.
   }
 
+  // The content type is in the file's record; a file on disk has nowhere to keep it.
   async put(key: string, data: Buffer): Promise<void> {
     await writeFile(await this.parentMade(key), data, { mode: 0o600, flag: 'wx' });
   }

@@ -45,14 +45,21 @@ export class S3FileStorage extends StorageDependency implements FileStorage {
     return { size: bytes.length, source: bytes };
   }
 
-  async keep(key: string, received: Received): Promise<void> {
+  async keep(key: string, received: Received, contentType: string): Promise<void> {
     if (typeof received.source === 'string') throw new Error('S3FileStorage.keep: expected the bytes, got a path');
-    await this.put(key, received.source);
+    await this.put(key, received.source, contentType);
   }
 
-  async put(key: string, data: Buffer): Promise<void> {
+  /** With its content type: without one, S3 stores application/octet-stream, and so serves it to whoever reads the bucket. */
+  async put(key: string, data: Buffer, contentType: string): Promise<void> {
     await this.client.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentLength: data.length }),
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: data,
+        ContentLength: data.length,
+        ContentType: contentType,
+      }),
     );
   }
 

@@ -30,14 +30,9 @@ export async function makeThumbnails(
       resolveWithObject: true,
     });
     const thumbKey = `${key}.${size}`;
-    await storage.put(thumbKey, data);
-    out[size] = {
-      key: thumbKey,
-      width: info.width,
-      height: info.height,
-      mime: jpeg ? 'image/jpeg' : 'image/png',
-      size: data.length,
-    };
+    const thumbMime = jpeg ? 'image/jpeg' : 'image/png';
+    await storage.put(thumbKey, data, thumbMime);
+    out[size] = { key: thumbKey, width: info.width, height: info.height, mime: thumbMime, size: data.length };
   }
   return out;
 }

@@ -48,7 +48,7 @@ export class UploadFileHandler implements ICommandHandler<UploadFileCommand> {
       // Keys go on the list before their writes: a write that fails halfway is removed all the same.
       written.push(...Object.keys(THUMBNAIL_SIZES).map((size) => `${key}.${size}`));
       const thumbnails = type.image ? await makeThumbnails(this.storage, key, source, type.mime) : {};
-      await this.storage.keep(key, received);
+      await this.storage.keep(key, received, type.mime);
       return await this.record(caller, {
         storageKey: key,
         originalName: displayName(clientName),

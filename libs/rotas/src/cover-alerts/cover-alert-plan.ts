@@ -1,4 +1,4 @@
-import { groupBy, instantToWallClock, type MailMessage } from '#app/platform';
+import { groupBy, instantToWallClock, type MailMessage, oneLine } from '#app/platform';
 import { addDays } from '../domain/calendar-dates.js';
 import { dayCoverage, type Interval, mostRequired } from '../domain/coverage.js';
 import type { RotaCalendar, TimeslotOccurrence } from '../domain/rota-calendar.js';
@@ -153,13 +153,14 @@ export function coverAlertMail(rotaName: string, short: ShortOccurrence, to: Rec
   const endDate = occurrence.end_wall.slice(0, 10);
   const until = endDate === occurrence.date ? end : `${end} (${endDate})`;
   const volunteers = needed === 1 ? '1 more volunteer' : `${needed} more volunteers`;
+  const rota = oneLine(rotaName);
   const text = [
-    `Hello ${to.name},`,
+    `Hello ${oneLine(to.name)},`,
     '',
-    `${rotaName} needs ${volunteers} on ${occurrence.date}, ${start} to ${until}.`,
+    `${rota} needs ${volunteers} on ${occurrence.date}, ${start} to ${until}.`,
     '',
     to.contact ? 'You are a contact of this rota.' : 'You can book a shift on this rota yourself if you are free then.',
     '',
   ].join('\n');
-  return { to: to.email, subject: `Cover needed: ${rotaName}, ${occurrence.date} ${start}-${end}`, text };
+  return { to: to.email, subject: `Cover needed: ${rota}, ${occurrence.date} ${start}-${end}`, text };
 }

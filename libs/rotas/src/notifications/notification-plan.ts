@@ -1,5 +1,5 @@
 import { actorOf, type EventMetadata } from '#app/event-store';
-import type { MailMessage } from '#app/platform';
+import { type MailMessage, oneLine } from '#app/platform';
 import type { RotaEvent, ShiftCancelReason, ShiftEvent, ShiftTimesData } from '../rotas.events.js';
 import { CALENDAR_CHANGES, type CalendarChangeType } from '../rota/misfits.js';
 import { type MailShift, type ShiftChange, selfCancelledMail, shiftChangesMail } from './shift-mail.js';
@@ -298,12 +298,12 @@ function selfCancelledMessage(to: string, volunteerName: string, shifts: readonl
   const text = [
     'Hello,',
     '',
-    `${volunteerName} has cancelled ${lines.length} of their shifts:`,
+    `${oneLine(volunteerName)} has cancelled ${lines.length} of their shifts:`,
     '',
     ...lines,
     '',
     'Their places on the rota are free again.',
     '',
   ].join('\n');
-  return { to, subject: `${lines.length} shifts cancelled by ${volunteerName}`, text };
+  return { to, subject: `${lines.length} shifts cancelled by ${oneLine(volunteerName)}`, text };
 }

@@ -1,4 +1,4 @@
-import type { MailAttachment, MailMessage } from '#app/platform';
+import { type MailAttachment, type MailMessage, oneLine } from '#app/platform';
 import { type CalendarShift, shiftCalendar } from './shift-calendar.js';
 
 /** A shift as a mail names it: `localStart`/`localEnd` are the API's `YYYY-MM-DD HH:MM` in the rota zone. */
@@ -72,9 +72,11 @@ export function shiftChangesMail(input: ShiftChangesMailInput): MailMessage {
     );
 
   const text = [
-    `Hello ${userName},`,
+    `Hello ${oneLine(userName)},`,
     '',
-    actorName === null ? 'A change to the rota has changed your shifts:' : `${actorName} has changed your shifts:`,
+    actorName === null
+      ? 'A change to the rota has changed your shifts:'
+      : `${oneLine(actorName)} has changed your shifts:`,
     ...sections.flatMap((s) => ['', s.heading, ...s.changes.map((c) => line(c.shift, c.reason))]),
     '',
     calendarNote(open.length > 0, cancelled.length > 0),
@@ -97,11 +99,11 @@ export interface SelfCancelledMailInput {
  * and retried, on its own. No calendar part: the shift was never in these people's calendars.
  */
 export function selfCancelledMail({ to, volunteerName, shift }: SelfCancelledMailInput): MailMessage[] {
-  const subject = `Shift cancelled by ${volunteerName}: ${headline(shift)}`;
+  const subject = `Shift cancelled by ${oneLine(volunteerName)}: ${headline(shift)}`;
   const text = [
     'Hello,',
     '',
-    `${volunteerName} has cancelled their shift:`,
+    `${oneLine(volunteerName)} has cancelled their shift:`,
     '',
     line(shift),
     '',
@@ -128,7 +130,7 @@ function calendarNote(open: boolean, cancelled: boolean): string {
 /** "Café, Thursday 2027-07-01 07:30": for a subject. */
 function headline(shift: MailShift): string {
   const [date, time] = shift.localStart.split(' ');
-  return `${shift.rotaName}, ${weekday(date!)} ${date} ${time}`;
+  return `${oneLine(shift.rotaName)}, ${weekday(date!)} ${date} ${time}`;
 }
 
 /** "- Café (North): Thursday 2027-07-01, 07:30–15:00"; an overnight shift names its end's date. */
@@ -136,7 +138,8 @@ function line(shift: MailShift, reason?: string): string {
   const [date, start] = shift.localStart.split(' ');
   const [endDate, end] = shift.localEnd.split(' ');
   const times = endDate === date ? `${start}–${end}` : `${start} to ${weekday(endDate!)} ${endDate} ${end}`;
-  return `- ${shift.rotaName} (${shift.teamName}): ${weekday(date!)} ${date}, ${times}${reason ? ` (${reason})` : ''}`;
+  const because = reason ? ` (${oneLine(reason)})` : '';
+  return `- ${oneLine(shift.rotaName)} (${oneLine(shift.teamName)}): ${weekday(date!)} ${date}, ${times}${because}`;
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];

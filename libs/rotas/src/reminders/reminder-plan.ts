@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { MailMessage } from '#app/platform';
+import { type MailMessage, oneLine } from '#app/platform';
 
 /**
  * When, and whether, a volunteer is reminded of a booked shift (docs/rota-domain.md#reminders). Pure: the
@@ -76,15 +76,16 @@ export function reminderMail({ to, userName, rotaName, startWall, endWall }: Rem
   const [endDate, end] = endWall.split(' ') as [string, string];
   const day = (d: string) => `${weekdayOf(d)} ${d}`;
   const until = endDate === date ? end : `${day(endDate)} ${end}`;
+  const rota = oneLine(rotaName);
   const text = [
-    `Hello ${userName},`,
+    `Hello ${oneLine(userName)},`,
     '',
-    `A reminder of your shift on ${rotaName}:`,
+    `A reminder of your shift on ${rota}:`,
     '',
     `${day(date)}, ${start} to ${until}`,
     '',
   ].join('\n');
-  return { to, subject: `Shift reminder: ${rotaName}, ${day(date)} ${start}`, text };
+  return { to, subject: `Shift reminder: ${rota}, ${day(date)} ${start}`, text };
 }
 
 /** The English weekday of a local date; the date alone names it, whatever the server's zone. */

@@ -137,13 +137,14 @@ export class Deliveries {
     });
   }
 
-  /** An attempt's outcome: delivered, retried at `retryAt`, or failed for good. */
+  /** The outcome of the attempt that started at `startedAt`: delivered, retried at `retryAt`, or failed for good. */
   async recordAttempt(
     id: string,
+    startedAt: Date,
     outcome: { status: number | null; delivered: boolean; retryAt: Date | null },
   ): Promise<void> {
     await this.dataSource.query(
-      `UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = now(), response_status = $2,
+      `UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = $5, response_status = $2,
          status = $3, next_attempt_at = $4, lease_until = NULL
        WHERE id = $1 AND status = 'pending'`,
       [
@@ -151,6 +152,7 @@ export class Deliveries {
         outcome.status,
         outcome.delivered ? 'delivered' : outcome.retryAt ? 'pending' : 'failed',
         outcome.delivered ? null : outcome.retryAt,
+        startedAt,
       ],
     );
   }

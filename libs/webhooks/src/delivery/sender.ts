@@ -2,9 +2,10 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, Metrics, SecretBox } from '#app/platform';
-import { hostProblem } from '../endpoint/url-check.js';
+import { addressesToCall, resolveHost } from '../endpoint/url-check.js';
 import { PING } from '../event-types.js';
 import { Deliveries, type DueDelivery } from './deliveries.js';
+import { pinnedPost } from './pinned-post.js';
 import { nextRetryDelayMs } from './retry-schedule.js';
 
 /** docs/webhooks.md#delivery: a 2xx within 10 seconds is success. */
@@ -20,8 +21,8 @@ interface Target {
 
 /**
  * Sends one delivery (docs/webhooks.md#delivery): POST of the stored body, signed per Standard
- * Webhooks with the endpoint's secret (and the previous one for 24 hours after a rotation),
- * redirects not followed, 10 s timeout; records the outcome and when to try again. A shutdown
+ * Webhooks with the endpoint's secret (and the previous one for 24 hours after a rotation), to the
+ * address that was checked, redirects not followed, 10 s timeout; records the outcome and when to try again. A shutdown
  * aborts what is in flight and hands it back uncounted.
  */
 @Injectable()
@@ -47,10 +48,12 @@ export class WebhookSender implements OnModuleDestroy {
 
   /** One attempt; 'released' when a shutdown cut it short. */
   async attempt(delivery: DueDelivery): Promise<'delivered' | 'retry' | 'failed' | 'released'> {
+    // docs/webhooks.md#deliveries: last_attempt_at is when the attempt started, the moment its webhook-timestamp names.
+    const startedAt = new Date();
     const target = await this.target(delivery.endpointId);
     if (!target) {
       // The endpoint was deleted: nothing to send to.
-      await this.deliveries.recordAttempt(delivery.id, { status: null, delivered: false, retryAt: null });
+      await this.deliveries.recordAttempt(delivery.id, startedAt, { status: null, delivered: false, retryAt: null });
       this.metrics.webhookDelivery('failed');
       return 'failed';
     }
@@ -61,27 +64,23 @@ export class WebhookSender implements OnModuleDestroy {
     }
     let status: number | null = null;
     try {
-      if (!this.config.webhooks.allowPrivate) {
-        const problem = await hostProblem(target.url);
-        if (problem) throw new Error(problem);
-      }
-      const timestamp = new Date();
-      const signature = target.secrets.map((s) => new Webhook(s).sign(delivery.id, timestamp, delivery.body)).join(' ');
-      const response = await fetch(target.url, {
-        method: 'POST',
+      const signal = AbortSignal.any([AbortSignal.timeout(TIMEOUT_MS), this.stop.signal]);
+      // Resolved and checked once, and the connection pinned to what was checked (docs/webhooks.md#pinning).
+      const addresses = await addressesToCall(target.url, this.config.webhooks.allowPrivate, resolveHost);
+      const signature = target.secrets.map((s) => new Webhook(s).sign(delivery.id, startedAt, delivery.body)).join(' ');
+      status = await pinnedPost({
+        url: target.url,
+        addresses,
         body: delivery.body,
-        redirect: 'manual',
         headers: {
           'content-type': 'application/json',
           'user-agent': 'uvol-webhooks',
           'webhook-id': delivery.id,
-          'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+          'webhook-timestamp': String(Math.floor(startedAt.getTime() / 1000)),
           'webhook-signature': signature,
         },
-        signal: AbortSignal.any([AbortSignal.timeout(TIMEOUT_MS), this.stop.signal]),
+        signal,
       });
-      status = response.status;
-      await response.body?.cancel().catch(() => undefined);
     } catch (err) {
       if (this.stopping) {
         await this.deliveries.release([delivery.id]);
@@ -91,7 +90,7 @@ export class WebhookSender implements OnModuleDestroy {
     }
     const delivered = status !== null && status >= 200 && status < 300;
     const delay = delivered ? null : nextRetryDelayMs(delivery.attempts + 1, this.config.webhooks.retrySecondMs);
-    await this.deliveries.recordAttempt(delivery.id, {
+    await this.deliveries.recordAttempt(delivery.id, startedAt, {
       status,
       delivered,
       retryAt: delay === null ? null : new Date(Date.now() + delay),

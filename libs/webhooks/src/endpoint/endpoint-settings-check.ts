@@ -6,7 +6,7 @@ import { hostProblem } from './url-check.js';
 
 /**
  * Checks settings before a write: the pure rules, then (for a well-formed url, unless
- * WEBHOOK_ALLOW_PRIVATE) whether its host is or resolves to a private address. One 422 naming
+ * WEBHOOK_ALLOW_PRIVATE) whether its host is or resolves to an address that is not public (docs/webhooks.md#addresses). One 422 naming
  * every bad field.
  */
 @Injectable()

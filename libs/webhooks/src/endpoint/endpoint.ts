@@ -30,7 +30,7 @@ export function evolve(state: EndpointState | null, event: EndpointEvent): Endpo
 /**
  * The rules of docs/webhooks.md#endpoints that need no I/O: `url` http or https, at most 2,048
  * characters, with a host; `events` a non-empty list of known names, or `["*"]`. Whether the host
- * is private is asked of DNS by the handler (url-check.ts).
+ * may be called is asked of DNS by the handler (url-check.ts).
  */
 export function settingsErrors(settings: Partial<EndpointSettings>): FieldErrors {
   const errors: FieldErrors = {};

@@ -13,9 +13,12 @@ const URL_DOC = {
   maxLength: MAX_URL_LENGTH,
   example: 'https://hooks.example.org/uvol',
   description:
-    'http or https; a host that is or resolves to a loopback, private, link-local or unique-local address is a 422 ' +
-    '(unless the operator sets WEBHOOK_ALLOW_PRIVATE=true). A name that does not resolve is accepted: its attempts ' +
-    'fail, and are retried, until it does. Redirects are not followed.',
+    'http or https. A host that is localhost (or a name under it), or an address that is not public unicast ' +
+    '(loopback, private, carrier-grade NAT, link-local, unique-local, reserved, benchmarking, documentation, ' +
+    'multicast, broadcast; an IPv6 form of an IPv4 address is judged by that address), or a name any of whose ' +
+    'addresses is one, is a 422 (unless the operator sets WEBHOOK_ALLOW_PRIVATE=true). A name that does not ' +
+    'resolve is accepted: its attempts fail, and are retried, until it does. Each attempt resolves the name once, ' +
+    'checks the addresses and connects only to them. Redirects are not followed.',
 } as const;
 const EVENTS_DOC: ApiPropertyOptions = {
   type: 'array',

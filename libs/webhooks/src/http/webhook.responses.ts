@@ -54,7 +54,12 @@ export class DeliveryDto implements DeliveryView {
   @ApiProperty(DATE_TIME) created_at!: string;
   @ApiProperty({ type: 'string', enum: DELIVERY_STATUSES }) status!: DeliveryStatus;
   @ApiProperty({ type: 'integer', minimum: 0 }) attempts!: number;
-  @ApiProperty({ ...DATE_TIME, nullable: true }) last_attempt_at!: string | null;
+  @ApiProperty({
+    ...DATE_TIME,
+    nullable: true,
+    description: 'When the last attempt started (its webhook-timestamp), not when it ended; null before any',
+  })
+  last_attempt_at!: string | null;
   @ApiProperty({ ...DATE_TIME, nullable: true, description: 'When a pending delivery is tried next; null otherwise' })
   next_attempt_at!: string | null;
   @ApiProperty({

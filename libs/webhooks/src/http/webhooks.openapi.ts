@@ -16,7 +16,7 @@ const PERMISSION =
 const ID = () => ApiIdParam('id', 'The endpoint');
 const NOT_FOUND = { 404: 'No endpoint of the caller’s organisation has this id.' };
 const SETTINGS_422 = {
-  422: 'url not http(s), over 2,048 characters or naming a private address; events empty or naming an unknown type.',
+  422: 'url not http(s), over 2,048 characters or naming an address that is not public (see the url’s description); events empty or naming an unknown type.',
 };
 
 /** What the OpenAPI document says of WebhooksController: one composed decorator per route. */
