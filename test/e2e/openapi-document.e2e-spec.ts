@@ -422,6 +422,15 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
     const payloads = Object.entries(doc.components.schemas).filter(([name]) => /^Webhook\w+Event$/.test(name));
     const documented = payloads.flatMap(([, schema]) => (schema.properties?.type?.enum ?? []) as string[]);
     expect([...documented].sort()).toEqual([...types].sort());
+    // The flag a cancelled shift or deleted expense carries is in the payload's schema, beside the record's fields.
+    const flag = (event: string, name: string) => {
+      const data = doc.components.schemas[event]!.properties!.data!.$ref!.replace('#/components/schemas/', '');
+      return doc.components.schemas[data]!.properties![name];
+    };
+    expect(flag('WebhookShiftEvent', 'cancelled')).toMatchObject({ type: 'boolean', enum: [true] });
+    expect(flag('WebhookShiftEvent', 'start_datetime')).toBeDefined();
+    expect(flag('WebhookExpenseEvent', 'deleted')).toMatchObject({ type: 'boolean', enum: [true] });
+    expect(flag('WebhookExpenseEvent', 'amount')).toBeDefined();
   });
 
   it('answers the records in their envelopes: organisation and files in `data`, history in the pagination envelope', () => {

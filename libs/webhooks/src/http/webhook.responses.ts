@@ -1,4 +1,4 @@
-import { ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ClaimDto, ExpenseDto } from '#app/expenses';
 import { RotaDto, ShiftDto } from '#app/rotas';
 import { DELIVERY_STATUSES, type DeliveryStatus, type DeliveryView } from '../delivery/deliveries.js';
@@ -74,15 +74,22 @@ export class DeliveryDto implements DeliveryView {
 
 const TYPE = (types: string[]) => ({ type: 'string', enum: types }) as const;
 const TIMESTAMP = { ...DATE_TIME, description: 'When the event happened (ISO 8601)' } as const;
-const withFlag = (ref: string, flag: string, when: string) => ({
-  allOf: [
-    { $ref: getSchemaPath(ref) },
-    {
-      type: 'object',
-      properties: { [flag]: { type: 'boolean', enum: [true], description: `Present on ${when} only` } },
-    },
-  ],
-});
+/** The Shift as a shift.* or attendance.recorded event carries it: `cancelled` on shift.cancelled only. */
+@ApiSchema({
+  name: 'WebhookShift',
+  description: 'The Shift record; for shift.cancelled, as it was, with cancelled: true',
+})
+export class ShiftWebhookDataDto extends ShiftDto {
+  @ApiProperty({ type: 'boolean', enum: [true], required: false, description: 'Present on shift.cancelled only' })
+  cancelled?: true;
+}
+
+/** The Expense as an expense.* event carries it: `deleted` on expense.deleted only. */
+@ApiSchema({ name: 'WebhookExpense', description: 'The Expense; for expense.deleted, as it was, with deleted: true' })
+export class ExpenseWebhookDataDto extends ExpenseDto {
+  @ApiProperty({ type: 'boolean', enum: [true], required: false, description: 'Present on expense.deleted only' })
+  deleted?: true;
+}
 
 @ApiSchema({ name: 'WebhookRepeatingShift', description: 'A series of shifts, as repeating_shift.* carry it' })
 export class RepeatingShiftWebhookDataDto {
@@ -106,7 +113,7 @@ export class RepeatingShiftWebhookDataDto {
 export class ShiftWebhookDto {
   @ApiProperty(TYPE(['shift.booked', 'shift.changed', 'shift.cancelled', 'attendance.recorded'])) type!: string;
   @ApiProperty(TIMESTAMP) timestamp!: string;
-  @ApiProperty(withFlag('Shift', 'cancelled', 'shift.cancelled (the shift as it was)')) data!: ShiftDto;
+  @ApiProperty({ type: ShiftWebhookDataDto }) data!: ShiftWebhookDataDto;
 }
 
 @ApiSchema({ name: 'WebhookRepeatingShiftEvent', description: 'repeating_shift.started, repeating_shift.ended' })
@@ -143,7 +150,7 @@ export class ClaimWebhookDto {
 export class ExpenseWebhookDto {
   @ApiProperty(TYPE(['expense.created', 'expense.updated', 'expense.deleted'])) type!: string;
   @ApiProperty(TIMESTAMP) timestamp!: string;
-  @ApiProperty(withFlag('Expense', 'deleted', 'expense.deleted (the expense as it was)')) data!: ExpenseDto;
+  @ApiProperty({ type: ExpenseWebhookDataDto }) data!: ExpenseWebhookDataDto;
 }
 
 @ApiSchema({ name: 'WebhookPingData' })
