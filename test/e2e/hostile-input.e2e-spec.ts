@@ -6,7 +6,8 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { OPERATOR_SECRETS, testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootStandalone, logIn, organisationFile, provision, subscribeWebhooks } from '../support/test-app.js';
-import { eventCount } from '../support/nothing-written.js';
+import { eventCount, expectRefused } from '../support/nothing-written.js';
+import { filesUnder } from '../support/s3-server.js';
 
 /**
  * Issue 10, items 1 and 8: bodies and requests built to stall or crash the server. Against the
@@ -85,6 +86,42 @@ describe('hostile input (docs/http-conventions.md#errors; a 5xx or an event-loop
       const answer = { status: res.status, body: await res.json(), headers: Object.fromEntries(res.headers) };
       expectErrorAnswer(answer, status);
       expect(Object.keys(answer.body as object).sort()).toEqual(['message', 'status_code']);
+    });
+  });
+
+  describe('other inputs that once reached a 500 are refused, storing nothing (issue 31)', () => {
+    it('JSON in a charset other than UTF-8 is a 400', async () => {
+      for (const charset of ['utf-16', 'latin1']) {
+        const res = await http()
+          .post('/auth/api/pre-auth-token')
+          .set('content-type', `application/json; charset=${charset}`)
+          .send('{"email":"admin@hostile.example","password":"x"}');
+        expectErrorAnswer(res, 400);
+        expect(res.body.message).toMatch(/charset/);
+      }
+    });
+
+    it('a multipart upload that never closes its boundary is a 400, twenty times out of twenty', async () => {
+      const part =
+        '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n' +
+        'Content-Type: application/pdf\r\n\r\n%PDF-1.4\n1 0 obj <<>> endobj\n%%EOF\r\n';
+      for (let i = 0; i < 20; i++) {
+        await expectRefused(
+          app.get(DataSource),
+          () =>
+            http()
+              .post('/api/files')
+              .set('authorization', `Bearer ${adminToken}`)
+              .set('content-type', 'multipart/form-data; boundary=XyZ')
+              .send(Buffer.from(part)),
+          400,
+          ['files'],
+        );
+      }
+      expect({ disk: filesUnder(env.config.files.dir), bucket: await env.s3!.objects() }).toEqual({
+        disk: [],
+        bucket: {},
+      });
     });
   });
 
