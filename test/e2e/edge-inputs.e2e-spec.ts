@@ -4,7 +4,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { ProvisionResult } from '#app/identity';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, logInAll, provision, userFile } from '../support/test-app.js';
+import { bootStandalone, logInAll, provision, subscribeWebhooks, userFile } from '../support/test-app.js';
 import { expectRefused, tableChecksum } from '../support/nothing-written.js';
 
 /** Tokyo is ahead of UTC (a late instant is past the calendar there first); New York behind it. */
@@ -48,9 +48,10 @@ describe('edge inputs: the calendar’s last day and bodies that are not UTF-8',
       organisation: { name: slug, slug, timezone: zone, features: ['rota_v2'] },
       role_profiles: [{ key: 'shop', name: 'Shop volunteer' }],
       teams: [{ key: 'north', name: 'North' }],
-      users: [userFile('boss', ['manage-rotas'], ['north'], { domain: slug })],
+      users: [userFile('boss', ['manage-rotas', 'manage-integrations'], ['north'], { domain: slug })],
     });
     const token = (await logInAll(app, ['boss'], slug)).boss!;
+    await subscribeWebhooks(app, token, env.webhookReceiver);
     const pattern = DAYS.map((d) => ({
       weekday_start: d,
       start_time: '00:00',
