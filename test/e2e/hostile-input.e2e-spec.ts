@@ -39,7 +39,7 @@ describe('hostile input (docs/http-conventions.md#errors; a 5xx or an event-loop
     await subscribeWebhooks(app, adminToken, env.webhookReceiver);
     await app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-  });
+  }, 120_000);
   afterAll(async () => {
     await app?.close();
     await env?.cleanup();

@@ -124,7 +124,7 @@ describe('validation at the edge (a 422 naming the field; bad input never change
         )
         .expect(201)
     ).body.data.id;
-  });
+  }, 120_000);
   afterAll(async () => {
     await app?.close();
     await env?.cleanup();
