@@ -4,20 +4,20 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { ProvisionResult } from '#app/identity';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, logInAll, provision, userFile } from '../support/test-app.js';
+import { bootStandalone, logInAll, provision, subscribeWebhooks, userFile } from '../support/test-app.js';
 import { expectRefused, tableChecksum } from '../support/nothing-written.js';
 
 /** Tokyo is ahead of UTC (a late instant is past the calendar there first); New York behind it. */
 const ZONE = 'Asia/Tokyo';
-const PAST_CALENDAR = /on or before 9999-12-31, in UTC and in the organisation's time zone/;
+const PAST_CALENDAR = /between 0001-01-01 and 9999-12-31, in UTC and in the organisation's time zone/;
 /** superagent would send a Buffer as JSON (`{ type: 'Buffer', data }`): these go out byte for byte. */
 const asIs = ((raw: Buffer) => raw) as unknown as (body: unknown) => string;
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
 /**
  * Inputs at the calendar's edge and bytes that are not text (docs/rota-domain.md#times-in-requests,
- * docs/http-conventions.md#status-codes): a shift or series past 9999-12-31 is a 422 naming the
- * field, a body that is not UTF-8 a 400; neither writes anything.
+ * docs/http-conventions.md#status-codes): a shift or series outside 0001-01-01–9999-12-31 is a 422
+ * naming the field, a body that is not UTF-8 a 400; neither writes anything.
  */
 describe('edge inputs: the calendar’s last day and bodies that are not UTF-8', () => {
   let env: TestEnvironment;
@@ -42,17 +42,16 @@ describe('edge inputs: the calendar’s last day and bodies that are not UTF-8',
     return body.errors!;
   };
 
-  beforeAll(async () => {
-    env = await testEnvironment();
-    app = await bootStandalone(env.config);
-    ds = app.get(DataSource);
-    org = await provision(app, {
-      organisation: { name: 'Edge', slug: 'edge', timezone: ZONE, features: ['rota_v2'] },
+  /** An organisation in `zone` whose manager `boss` has a rota covering every day, from 2020. */
+  async function organisationWithRota(slug: string, zone: string): Promise<{ org: ProvisionResult; rota: number }> {
+    const provisioned = await provision(app, {
+      organisation: { name: slug, slug, timezone: zone, features: ['rota_v2'] },
       role_profiles: [{ key: 'shop', name: 'Shop volunteer' }],
       teams: [{ key: 'north', name: 'North' }],
-      users: [userFile('boss', ['manage-rotas'], ['north'], { domain: 'edge' })],
+      users: [userFile('boss', ['manage-rotas', 'manage-integrations'], ['north'], { domain: slug })],
     });
-    Object.assign(tokens, await logInAll(app, ['boss'], 'edge'));
+    const token = (await logInAll(app, ['boss'], slug)).boss!;
+    await subscribeWebhooks(app, token, env.webhookReceiver);
     const pattern = DAYS.map((d) => ({
       weekday_start: d,
       start_time: '00:00',
@@ -62,11 +61,29 @@ describe('edge inputs: the calendar’s last day and bodies that are not UTF-8',
       ideal: 1,
       max: 5,
     }));
+    const auth = { authorization: `Bearer ${token}` };
     const patternId = (
-      await http().post('/api/shift-patterns').set(as('boss')).send({ name: 'All day', pattern }).expect(201)
+      await http().post('/api/shift-patterns').set(auth).send({ name: 'All day', pattern }).expect(201)
     ).body.data.id;
-    const body = { name: 'Edge', start_date: '2020-01-06', pattern_id: patternId, team: [{ id: org.teams.north }] };
-    rota = (await http().post('/api/rotas').set(as('boss')).send(body).expect(201)).body.data[0].id;
+    const body = {
+      name: slug,
+      start_date: '2020-01-06',
+      pattern_id: patternId,
+      team: [{ id: provisioned.teams.north }],
+    };
+    tokens[slug] = token;
+    return {
+      org: provisioned,
+      rota: (await http().post('/api/rotas').set(auth).send(body).expect(201)).body.data[0].id,
+    };
+  }
+
+  beforeAll(async () => {
+    env = await testEnvironment({}, { operatorFeatures: true });
+    app = await bootStandalone(env.config);
+    ds = app.get(DataSource);
+    ({ org, rota } = await organisationWithRota('edge', ZONE));
+    tokens.boss = tokens.edge!;
     shiftId = (await book(shift('9999-12-30 09:00', '9999-12-30 10:00')).expect(201)).body.data.id;
   }, 120_000);
   afterAll(async () => {
@@ -141,6 +158,38 @@ describe('edge inputs: the calendar’s last day and bodies that are not UTF-8',
     expect(Object.keys(splitting)).toEqual(['recurrence_pattern.end_date']);
     // An end date that keeps it inside the calendar is booked.
     await book(shift('9999-12-06 09:00', '9999-12-06 10:00', { recurrence_pattern: weekly('9999-12-31') })).expect(201);
+  });
+
+  it('an instant in year 0001 that is 0000-12-31 in a London organisation is a 422 naming the field, on POST and PUT', async () => {
+    const london = await organisationWithRota('london', 'Europe/London');
+    const auth = { authorization: `Bearer ${tokens.london}` };
+    const at = (start: string, end: string) => ({
+      rota: { id: london.rota },
+      user: { id: london.org.users.boss },
+      start_datetime: start,
+      end_datetime: end,
+    });
+    const post = await refusedFields(() =>
+      http().post('/api/rota/shifts').set(auth).send(at('0001-01-01T00:00:00Z', '0001-01-01T01:00:00Z')),
+    );
+    expect(Object.keys(post)).toEqual(['start_datetime']);
+    expect(post.start_datetime![0]).toMatch(PAST_CALENDAR);
+    // Before year 1 in UTC too, whatever the zone.
+    const early = await refusedFields(() =>
+      http().post('/api/rota/shifts').set(auth).send(at('0001-01-01T08:00:00+09:00', '0001-01-01T10:00:00+09:00')),
+    );
+    expect(Object.keys(early)).toEqual(['start_datetime']);
+    const id = (
+      await http().post('/api/rota/shifts').set(auth).send(at('2030-01-07 09:00', '2030-01-07 10:00')).expect(201)
+    ).body.data.id;
+    const put = await refusedFields(() =>
+      http()
+        .put(`/api/rota/shifts/${id}`)
+        .set(auth)
+        .send({ start_datetime: '0001-01-01T00:00:00Z', end_datetime: '2030-01-07 10:00', edit_mode: 'single' }),
+    );
+    expect(Object.keys(put)).toEqual(['start_datetime']);
+    expect(put.start_datetime![0]).toMatch(PAST_CALENDAR);
   });
 
   it('a body that is not valid UTF-8 is a 400 in the error shape, and the rota keeps its name', async () => {

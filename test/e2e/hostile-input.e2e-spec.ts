@@ -4,11 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, logIn, organisationFile, provision } from '../support/test-app.js';
-import { eventCount } from '../support/nothing-written.js';
+import { OPERATOR_SECRETS, testEnvironment, type TestEnvironment } from '../support/test-config.js';
+import { bootStandalone, logIn, organisationFile, provision, subscribeWebhooks } from '../support/test-app.js';
+import { eventCount, expectRefused } from '../support/nothing-written.js';
+import { filesUnder } from '../support/s3-server.js';
 
-/** Issue 10, items 1 and 8: bodies and requests built to stall or crash the server. */
+/**
+ * Issue 10, items 1 and 8: bodies and requests built to stall or crash the server. Against the
+ * service as an operator runs it, every optional feature on (issue 31: the dashboard once took the
+ * error handling away from every route).
+ */
 describe('hostile input (docs/http-conventions.md#errors; a 5xx or an event-loop stall is a bug)', () => {
   let env: TestEnvironment;
   let app: NestFastifyApplication;
@@ -18,18 +23,23 @@ describe('hostile input (docs/http-conventions.md#errors; a 5xx or an event-loop
   const events = () => eventCount(app.get(DataSource));
 
   beforeAll(async () => {
-    env = await testEnvironment({ AUTH_RATE_LIMIT_PER_ADDRESS: '100000' });
+    env = await testEnvironment({ AUTH_RATE_LIMIT_PER_ADDRESS: '100000' }, { operatorFeatures: true });
     app = await bootStandalone(env.config);
     await provision(
       app,
       organisationFile('hostile', [
-        { key: 'admin', email: 'admin@hostile.example', permissions: ['manage-organisation', 'edit-expense-settings'] },
+        {
+          key: 'admin',
+          email: 'admin@hostile.example',
+          permissions: ['manage-organisation', 'edit-expense-settings', 'manage-integrations'],
+        },
       ]),
     );
     adminToken = await logIn(app, 'admin@hostile.example');
+    await subscribeWebhooks(app, adminToken, env.webhookReceiver);
     await app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-  });
+  }, 120_000);
   afterAll(async () => {
     await app?.close();
     await env?.cleanup();
@@ -46,6 +56,74 @@ describe('hostile input (docs/http-conventions.md#errors; a 5xx or an event-loop
     expect(res.headers['content-security-policy']).toEqual(expect.stringContaining("default-src 'self'"));
     expect(res.headers['x-request-id']).toEqual(expect.any(String));
   }
+
+  describe('with the dashboard on, refused bodies still reach the error filter (issue 31)', () => {
+    it('the optional features are on: the dashboard asks for its password, /metrics answers its token', async () => {
+      expect((await http().get('/admin/queues')).status).toBe(401);
+      const dashboard = Buffer.from(`admin:${OPERATOR_SECRETS.adminPassword}`).toString('base64');
+      expect((await http().get('/admin/queues').set('authorization', `Basic ${dashboard}`)).status).toBe(200);
+      const metrics = await http().get('/metrics').set('authorization', `Bearer ${OPERATOR_SECRETS.metricsToken}`);
+      expect(metrics.status).toBe(200);
+    });
+
+    const deepObject = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+    it.each([
+      ['malformed JSON', 400, '{"email":'],
+      ['an empty body', 400, ''],
+      ['a body over the route’s limit', 413, `{"email":"${'x'.repeat(1_100_000)}"}`],
+      ['null', 400, 'null'],
+      ['an array', 400, '[]'],
+      ['a number', 400, '42'],
+      ['a 20-deep object', 400, deepObject(20)],
+      // fetch, not supertest: supertest sends a Buffer as JSON text.
+      ['bytes that are not UTF-8', 400, Buffer.from('{"a":"\xff\xfe"}', 'latin1')],
+    ])('%s is a %i with the error body', async (_what, status, body) => {
+      const res = await fetch(`${base}/auth/api/pre-auth-token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      const answer = { status: res.status, body: await res.json(), headers: Object.fromEntries(res.headers) };
+      expectErrorAnswer(answer, status);
+      expect(Object.keys(answer.body as object).sort()).toEqual(['message', 'status_code']);
+    });
+  });
+
+  describe('other inputs that once reached a 500 are refused, storing nothing (issue 31)', () => {
+    it('JSON in a charset other than UTF-8 is a 400', async () => {
+      for (const charset of ['utf-16', 'latin1']) {
+        const res = await http()
+          .post('/auth/api/pre-auth-token')
+          .set('content-type', `application/json; charset=${charset}`)
+          .send('{"email":"admin@hostile.example","password":"x"}');
+        expectErrorAnswer(res, 400);
+        expect(res.body.message).toMatch(/charset/);
+      }
+    });
+
+    it('a multipart upload that never closes its boundary is a 400, twenty times out of twenty', async () => {
+      const part =
+        '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n' +
+        'Content-Type: application/pdf\r\n\r\n%PDF-1.4\n1 0 obj <<>> endobj\n%%EOF\r\n';
+      for (let i = 0; i < 20; i++) {
+        await expectRefused(
+          app.get(DataSource),
+          () =>
+            http()
+              .post('/api/files')
+              .set('authorization', `Bearer ${adminToken}`)
+              .set('content-type', 'multipart/form-data; boundary=XyZ')
+              .send(Buffer.from(part)),
+          400,
+          ['files'],
+        );
+      }
+      expect({ disk: filesUnder(env.config.files.dir), bucket: await env.s3!.objects() }).toEqual({
+        disk: [],
+        bucket: {},
+      });
+    });
+  });
 
   describe('JSON bodies are refused by shape before anything costly runs', () => {
     const deepArrays = (bytes: number) => '['.repeat(bytes / 2) + ']'.repeat(bytes / 2);

@@ -62,10 +62,13 @@ describe('HTTP conventions (docs/http-conventions.md)', () => {
   let env: TestEnvironment;
   let app: NestFastifyApplication;
   const http = () => request(app.getHttpServer());
+  // Error records only (a 5xx's request line, the filter's stack).
+  const logLines: string[] = [];
 
   beforeAll(async () => {
     env = await testEnvironment();
-    app = await bootApi(env.config, [TestItemsModule]);
+    const log = { ...env.config.log, level: 'error', destination: { write: (line: string) => logLines.push(line) } };
+    app = await bootApi({ ...env.config, log }, [TestItemsModule]);
   });
   afterAll(async () => {
     await app?.close();
@@ -146,6 +149,13 @@ describe('HTTP conventions (docs/http-conventions.md)', () => {
       const res = await http().get('/api/test-items/boom').expect(500);
       expect(res.body).toEqual({ message: 'Server error.', status_code: 500 });
       expect(JSON.stringify(res.body)).not.toMatch(/hunter2/);
+      // The log has it: the request's line names the error, and the filter's line holds its stack.
+      const records = logLines.map((l) => JSON.parse(l) as Record<string, unknown>);
+      const requestLine = records.find((r) => r.msg === 'request completed' && r.reqId === res.headers['x-request-id']);
+      expect(requestLine).toMatchObject({ status: 500, error: 'TypeError: database password is hunter2' });
+      expect(records.some((r) => String(r.msg).includes('TypeError: database password is hunter2\n    at '))).toBe(
+        true,
+      );
     });
 
     it('accepts a valid body', async () => {

@@ -5,7 +5,14 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { ProvisionResult } from '#app/identity';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
-import { bootStandalone, logIn, logInAll, organisationFile, provision } from '../support/test-app.js';
+import {
+  bootStandalone,
+  logIn,
+  logInAll,
+  organisationFile,
+  provision,
+  subscribeWebhooks,
+} from '../support/test-app.js';
 import { eventCount, expectRefused } from '../support/nothing-written.js';
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
@@ -47,7 +54,8 @@ describe('validation at the edge (a 422 naming the field; bad input never change
   }
 
   beforeAll(async () => {
-    env = await testEnvironment({ AUTH_RATE_LIMIT_PER_ADDRESS: '100000' });
+    // As an operator runs it, every optional feature on (test-config.ts).
+    env = await testEnvironment({ AUTH_RATE_LIMIT_PER_ADDRESS: '100000' }, { operatorFeatures: true });
     app = await bootStandalone(env.config);
     org = await provision(
       app,
@@ -55,7 +63,13 @@ describe('validation at the edge (a 422 naming the field; bad input never change
         {
           key: 'admin',
           email: 'admin@riverside.example',
-          permissions: ['edit-expense-settings', 'create-expenses', 'manage-organisation', 'approve-claims'],
+          permissions: [
+            'edit-expense-settings',
+            'create-expenses',
+            'manage-organisation',
+            'approve-claims',
+            'manage-integrations',
+          ],
         },
         {
           key: 'vol',
@@ -66,6 +80,7 @@ describe('validation at the edge (a 422 naming the field; bad input never change
       ]),
     );
     Object.assign(tokens, await logInAll(app, ['admin', 'vol']));
+    await subscribeWebhooks(app, tokens.admin!, env.webhookReceiver);
     type = (await http().post('/api/expenses/types').set(as('admin')).send({ name: 'Travel', position: 1 }).expect(201))
       .body;
     rate = (
@@ -109,7 +124,7 @@ describe('validation at the edge (a 422 naming the field; bad input never change
         )
         .expect(201)
     ).body.data.id;
-  });
+  }, 120_000);
   afterAll(async () => {
     await app?.close();
     await env?.cleanup();

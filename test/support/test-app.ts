@@ -26,6 +26,23 @@ export async function bootStandalone(
   return app;
 }
 
+/**
+ * Subscribes the caller's organisation to every event at the environment's webhook receiver
+ * (`operatorFeatures`, test-config.ts); the caller needs manage-integrations.
+ */
+export async function subscribeWebhooks(
+  app: NestFastifyApplication,
+  token: string,
+  receiver: { readonly url: string } | undefined,
+): Promise<void> {
+  if (!receiver) throw new Error('subscribeWebhooks needs testEnvironment(…, { operatorFeatures: true })');
+  await request(app.getHttpServer())
+    .post('/api/webhooks')
+    .set('authorization', `Bearer ${token}`)
+    .send({ url: receiver.url, events: ['*'] })
+    .expect(201);
+}
+
 export function provision(app: NestFastifyApplication, file: unknown): Promise<ProvisionResult> {
   return app.get(CommandBus).execute(new ProvisionCommand(file));
 }

@@ -57,6 +57,7 @@ export {
   addCalendarMonths,
   instantToWallClock,
   isValidZone,
+  FIRST_CALENDAR_DATE,
   LAST_CALENDAR_DATE,
   monthsBefore,
   NonexistentWallClockError,

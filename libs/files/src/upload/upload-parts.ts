@@ -59,11 +59,15 @@ export async function receiveFile<Written>(
         part.file.resume();
         continue;
       }
+      // The parser reports a body cut short by emitting an error on the file stream, without
+      // destroying it (a pipeline destroys it, reading it into memory does not): noted here.
+      let streamError: unknown;
+      part.file.once('error', (err) => (streamError = err));
       try {
         received = { received: await write(part.file), clientName: part.filename };
       } catch (err) {
-        // The file stream's own error (it was destroyed by the parser) is the body's fault, not the disk's.
-        throw part.file.errored === err ? parserRefusal(err, tooLarge) : err;
+        // The file stream's own error is the body's fault, not the storage's.
+        throw err === streamError || part.file.errored === err ? parserRefusal(err, tooLarge) : err;
       }
     }
   } finally {

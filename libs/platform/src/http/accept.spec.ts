@@ -89,6 +89,20 @@ describe('the request body type', () => {
     expect(checkContentType({ 'content-length': '6' })?.status).toBe(400);
     expect(checkContentType({ 'content-length': '6', 'content-type': 'application/jsonx' })?.status).toBe(400);
   });
+
+  it.each(['utf-16', 'latin1', 'ISO-8859-1', '"utf-16le"', ''])('refuses JSON in charset %s with 400', (charset) => {
+    const refusal = checkContentType({ 'content-length': '2', 'content-type': `application/json; charset=${charset}` });
+    expect(refusal).toEqual({
+      status: 400,
+      body: expect.objectContaining({ message: expect.stringMatching(/UTF-8/) }),
+    });
+  });
+
+  it.each(['utf-8', 'UTF-8', 'utf8', '"utf-8"'])('takes JSON in charset %s', (charset) => {
+    expect(
+      checkContentType({ 'content-length': '2', 'content-type': `application/json;charset=${charset}` }),
+    ).toBeNull();
+  });
 });
 
 describe('preferredType', () => {

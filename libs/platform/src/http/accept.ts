@@ -88,11 +88,13 @@ export function preferredType(header: string | undefined, produces: readonly str
 }
 
 const BODY_TYPES = /^(application\/json|multipart\/form-data)\s*(;|$)/i;
+/** The charset parameter of a Content-Type, quoted or not. */
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
 
 /**
- * A request that carries a body must send it as JSON (or multipart, for uploads): Fastify would
- * otherwise hand a text/plain body to validation, which answers 422 where
- * docs/http-conventions.md#routes-and-media-types says 400.
+ * A request that carries a body must send it as JSON (or multipart, for uploads), in UTF-8 if it
+ * names a charset: Fastify would otherwise hand a text/plain body to validation, which answers 422
+ * where docs/http-conventions.md#routes-and-media-types says 400, and read a UTF-16 one as UTF-8.
  */
 export function checkContentType(
   headers: Record<string, string | string[] | undefined>,
@@ -101,6 +103,13 @@ export function checkContentType(
   const hasBody = (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
   if (!hasBody) return null;
   const type = headers['content-type'];
-  if (typeof type === 'string' && BODY_TYPES.test(type)) return null;
-  return { status: 400, body: errorBody(400, 'Unsupported content type; send application/json.') };
+  if (typeof type !== 'string' || !BODY_TYPES.test(type)) {
+    return { status: 400, body: errorBody(400, 'Unsupported content type; send application/json.') };
+  }
+  // Bodies are read as UTF-8 whatever the header says: another charset would be misread, not converted.
+  const charset = CHARSET.exec(type)?.[1];
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    return { status: 400, body: errorBody(400, `Unsupported charset ${charset}; send UTF-8.`) };
+  }
+  return null;
 }

@@ -3,7 +3,7 @@ import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { onSendHookHandler } from 'fastify';
 import helmet from 'helmet';
@@ -17,6 +17,7 @@ import { corsOptions, isPreflight } from './cors.js';
 import { replyWith } from './error-reply.js';
 import { clientErrorHandler, frameworkErrorHandler } from './framework-errors.js';
 import { HttpExceptionFilter } from './http-exception.filter.js';
+import { ContractFastifyAdapter } from './http-adapter.js';
 import { guardJsonBodies } from './json-body.js';
 import { OUTAGE_RESPONSE } from './openapi.js';
 import { finishDocument } from './openapi-document.js';
@@ -70,7 +71,7 @@ export async function createHttpApp(
       },
     },
   });
-  const adapter = new FastifyAdapter({
+  const adapter = new ContractFastifyAdapter({
     genReqId: (req: IncomingMessage) => requestIdOf(req),
     bodyLimit: BODY_CEILING,
     // A calendar feed path carrying something longer than a feed token (a JWT, say) is a 404 like

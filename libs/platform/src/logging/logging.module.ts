@@ -17,13 +17,22 @@ export function requestIdOf(req: IncomingMessage): string {
   return id;
 }
 
+/** The unexpected error a request was answered 500 for (error-reply.ts), for its request line. */
+const failures = new WeakMap<IncomingMessage, string>();
+
+/** Notes the error a request is answered 500 for: its line names it (`error`). */
+export function noteRequestFailure(req: IncomingMessage, err: unknown): void {
+  failures.set(req, err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+}
+
 /** The path without its query: a signed file URL carries its `signature` there. */
 const pathOf = (url: string | undefined) => (url ?? '').split('?', 1)[0]!;
 
 /**
  * One `info` line per request (`error` for a 5xx), once its connection is done with it: method,
  * the route's pattern (`/api/files/:id/content`; the bare path when no route matched), status,
- * duration in ms and, like every record made for the request, its id. Never a query string, a
+ * duration in ms and, like every record made for the request, its id; a 500 also names its
+ * error (`error`: class and message; the stack is the filter's own line). Never a query string, a
  * header or a body. `GET /health` and its sub-routes go unlogged. A Fastify hook rather than pino-http's own
  * logging, so preflights and the refusals made before any middleware are logged too.
  *
@@ -43,12 +52,14 @@ export function logRequests(app: NestFastifyApplication, logger: PinoBaseLogger 
       if (path === '/health' || path.startsWith('/health/')) return done();
       reply.raw.once('close', () => {
         const pattern = req.routeOptions.url;
+        const error = failures.get(req.raw);
         const line = {
           reqId: req.id,
           method: req.method,
           route: pattern && pattern !== '*' ? pattern : path.slice(0, 200),
           status: reply.statusCode,
           duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+          ...(error !== undefined && { error }),
         };
         // A 503 is a dependency outage, logged once by the dependency monitor, not at error per request.
         if (reply.statusCode === 503) logger.warn(line, 'request completed');

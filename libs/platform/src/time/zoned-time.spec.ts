@@ -79,12 +79,17 @@ describe('addCalendarMonths and monthsBefore', () => {
 });
 
 describe('withinCalendar', () => {
-  it('holds up to 9999-12-31 23:59 in UTC and in the zone, and not past it in either', () => {
+  it('holds from 0001-01-01 00:00 to 9999-12-31 23:59 in UTC and in the zone, and not outside it in either', () => {
     expect(withinCalendar(new Date('9999-12-31T23:59:00Z'), 'UTC')).toBe(true);
     expect(withinCalendar(new Date('9999-12-31T14:59:00Z'), 'Asia/Tokyo')).toBe(true);
     expect(withinCalendar(new Date('9999-12-31T15:00:00Z'), 'Asia/Tokyo')).toBe(false);
     expect(withinCalendar(new Date(Date.UTC(10_000, 0, 1, 3)), 'America/New_York')).toBe(false);
     expect(withinCalendar(new Date(Number.NaN), 'UTC')).toBe(false);
+    // Year 1 starts the calendar: in UTC, and in the zone (London's LMT is 1 min 15 s behind UTC).
+    expect(withinCalendar(new Date('0001-01-01T00:00:00Z'), 'UTC')).toBe(true);
+    expect(withinCalendar(new Date('0001-01-01T00:00:00Z'), 'Europe/London')).toBe(false);
+    expect(withinCalendar(new Date('0001-01-01T00:02:00Z'), 'Europe/London')).toBe(true);
+    expect(withinCalendar(new Date('0000-12-31T23:00:00Z'), 'Asia/Tokyo')).toBe(false);
   });
 });
 

@@ -84,16 +84,20 @@ function dateOf(date: string): DateTime {
   return DateTime.utc(parts.year, parts.month, parts.day);
 }
 
+/** The first date the calendar here has (docs/rota-domain.md#times-in-requests): the dates above start at year 1. */
+export const FIRST_CALENDAR_DATE = '0001-01-01';
 /** The last date the calendar here has (docs/rota-domain.md#times-in-requests): PostgreSQL and ISO 8601 dates stop at it. */
 export const LAST_CALENDAR_DATE = '9999-12-31';
+const BEFORE_CALENDAR = new Date('0001-01-01T00:00:00Z').getTime();
 const PAST_CALENDAR = Date.UTC(10_000, 0, 1);
 
-/** Whether an instant falls on or before LAST_CALENDAR_DATE both in UTC and in `zone`. */
+/** Whether an instant falls within FIRST_CALENDAR_DATE–LAST_CALENDAR_DATE both in UTC and in `zone`. */
 export function withinCalendar(instant: Date, zone: string): boolean {
   const ms = instant.getTime();
-  if (!Number.isFinite(ms) || ms >= PAST_CALENDAR) return false;
+  if (!Number.isFinite(ms) || ms < BEFORE_CALENDAR || ms >= PAST_CALENDAR) return false;
   checkZone(zone);
-  return DateTime.fromMillis(ms, { zone }).year <= 9999;
+  const { year } = DateTime.fromMillis(ms, { zone });
+  return year >= 1 && year <= 9999;
 }
 
 /** `date` plus `months` whole calendar months (negative: earlier), the day clamped to the shorter month: 2026-03-31 − 1 = 2026-02-28. */

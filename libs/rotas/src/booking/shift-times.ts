@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import {
   type FieldErrors,
   instantToWallClock,
+  FIRST_CALENDAR_DATE,
   LAST_CALENDAR_DATE,
   NonexistentWallClockError,
   ValidationError,
@@ -26,9 +27,9 @@ export function parseShiftInstant(text: unknown, zone: string, field: string): D
   return pastCalendarMessage(field);
 }
 
-/** docs/rota-domain.md#times-in-requests: nothing is stored past the calendar's last day, in UTC or in the zone. */
+/** docs/rota-domain.md#times-in-requests: nothing is stored outside the calendar's years, in UTC or in the zone. */
 export const pastCalendarMessage = (field: string) =>
-  `The ${field} field must be on or before ${LAST_CALENDAR_DATE}, in UTC and in the organisation's time zone.`;
+  `The ${field} field must be between ${FIRST_CALENDAR_DATE} and ${LAST_CALENDAR_DATE}, in UTC and in the organisation's time zone.`;
 
 function parseInstant(text: unknown, zone: string, field: string): Date | string {
   if (typeof text !== 'string')
