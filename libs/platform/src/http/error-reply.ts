@@ -25,5 +25,7 @@ export function replyWithError(reply: FastifyReply, err: unknown): FastifyReply 
   if (status === 503) reportDependencyError(err);
   if (unexpected) logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
   if (headers) void reply.headers(headers);
+  // RFC 9110 11.6.1: a 401 names the scheme that would do (docs/http-conventions.md#authentication).
+  if (status === 401) void reply.header('www-authenticate', (err as { challenge?: string }).challenge ?? 'Bearer');
   return replyWith(reply, status, body);
 }

@@ -67,6 +67,10 @@ export async function createHttpApp(
         scriptSrc: ["'self'", "'unsafe-inline'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
+        // A LAN install without TLS serves plain HTTP under its own host name: with this directive the
+        // browser fetches the docs page's and the dashboard's scripts over https, and shows nothing
+        // (docs/http-conventions.md#security-headers). HSTS stays the way to insist on TLS.
+        upgradeInsecureRequests: null,
       },
     },
   });
