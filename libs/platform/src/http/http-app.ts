@@ -169,7 +169,10 @@ export async function createHttpApp(
     done(null, payload);
   };
   fastify.addHook('onRoute', (route) => {
-    route.onSend = [...(Array.isArray(route.onSend) ? route.onSend : route.onSend ? [route.onSend] : []), varyOnEncoding];
+    route.onSend = [
+      ...(Array.isArray(route.onSend) ? route.onSend : route.onSend ? [route.onSend] : []),
+      varyOnEncoding,
+    ];
   });
   await app.register(multipart as never, { limits: { fileSize: config.files.uploadMaxBytes, files: 1 } });
   setUpOpenApi(app, config.http.publicUrl);
