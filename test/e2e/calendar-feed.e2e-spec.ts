@@ -11,6 +11,7 @@ import { testEnvironment, type TestEnvironment } from '../support/test-config.js
 import { bootApi } from '../support/test-http.js';
 import { logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
 import { eventCount, tableChecksum } from '../support/nothing-written.js';
+import { asText } from '../support/rota-client.js';
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const plusDays = (date: string, n: number) => DateTime.fromISO(date).plus({ days: n }).toISODate()!;
@@ -92,17 +93,7 @@ describe('calendar feeds (issue 16 item 1)', () => {
   const vevents = (text: string): VEvent[] =>
     Object.values(ical.sync.parseICS(text)).filter((c): c is VEvent => c?.type === 'VEVENT');
   /** A GET whose body is read as text whatever its type (supertest leaves text/calendar unread). */
-  const get = (path: string, headers: Record<string, string> = {}) =>
-    http()
-      .get(path)
-      .set(headers)
-      .buffer(true)
-      .parse((r, done) => {
-        let text = '';
-        r.setEncoding('utf8');
-        r.on('data', (chunk: string) => (text += chunk));
-        r.on('end', () => done(null, text));
-      });
+  const get = (path: string, headers: Record<string, string> = {}) => asText(http().get(path).set(headers));
   const feed = async (url: string, headers: Record<string, string> = {}) => {
     const res = await get(pathOf(url), headers);
     const text = res.body as string;
