@@ -17,6 +17,7 @@ import { OwedJobs1763700013500 } from './1763700013500-owed-jobs.js';
 import { MailAttempts1763700023500 } from './1763700023500-mail-attempts.js';
 import { ShiftAttendance1763700024000 } from './1763700024000-shift-attendance.js';
 import { VolunteerHours1763700024500 } from './1763700024500-volunteer-hours.js';
+import { CalendarUidDomain1763700025000 } from './1763700025000-calendar-uid-domain.js';
 
 /** Every migration in order; each app hands this list to the database module. */
 export const migrations = [
@@ -39,4 +40,5 @@ export const migrations = [
   MailAttempts1763700023500,
   ShiftAttendance1763700024000,
   VolunteerHours1763700024500,
+  CalendarUidDomain1763700025000,
 ];

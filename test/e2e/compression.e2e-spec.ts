@@ -92,6 +92,24 @@ describe('compression (issue 25 item 2)', () => {
     expect(JSON.parse(res.body.toString('utf8')).docs).toBe('/api/docs');
   });
 
+  it('says Vary: Accept-Encoding, once, on every answer, compressed or not (RFC 9110 12.5.5)', async () => {
+    const answers: [string, Raw][] = [
+      ['large, compressed', await get('/api/docs-json', { 'accept-encoding': 'gzip' })],
+      ['large, no Accept-Encoding', await get('/api/docs-json')],
+      ['large, identity only', await get('/api/docs-json', { 'accept-encoding': 'identity' })],
+      ['small', await get('/', { 'accept-encoding': 'br, gzip' })],
+      ['small, no Accept-Encoding', await get('/')],
+      ['an error', await get('/api/users/me', { 'accept-encoding': 'gzip' })],
+      ['the docs page', await get('/api/docs/', { 'accept-encoding': 'gzip' })],
+    ];
+    for (const [what, res] of answers) {
+      const names = String(res.headers.vary).split(/,\s*/);
+      expect([what, names.filter((n) => n.toLowerCase() === 'accept-encoding')]).toEqual([what, ['Accept-Encoding']]);
+    }
+    expect(answers[0]![1].headers['content-encoding']).toBe('gzip');
+    expect(answers[1]![1].headers['content-encoding']).toBeUndefined();
+  });
+
   it('compresses the calendar feed by the same rule and keeps its ETag and 304', async () => {
     await provision(app, organisationFile('zip', [{ key: 'ann', email: 'ann@zip.example', permissions: [] }]));
     const jwt = await logIn(app, 'ann@zip.example');
@@ -118,14 +136,23 @@ describe('compression (issue 25 item 2)', () => {
     expect(body.toString('utf8')).toMatch(/^BEGIN:VCALENDAR/);
     // Compressed only above 1 KiB, by the same rule.
     expect(first.headers['content-encoding']).toBe(plain.body.length > 1024 ? 'gzip' : undefined);
+    // One weak ETag for the plain and the compressed answer: only a weak validator may name both
+    // (RFC 9110 8.8.1, 8.8.3.3), and the 304 carries it whatever the request's Accept-Encoding.
     const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
     expect(etag).toBe(String(plain.headers.etag));
+    for (const res of [first, plain]) expect(String(res.headers.vary)).toBe('Accept-Encoding');
     for (const acceptEncoding of ['gzip', 'br', '']) {
       const again = await get(path, {
         'if-none-match': etag,
         ...(acceptEncoding && { 'accept-encoding': acceptEncoding }),
       });
       expect([acceptEncoding, again.status, again.body.length]).toEqual([acceptEncoding, 304, 0]);
+      expect([acceptEncoding, again.headers.etag, again.headers.vary]).toEqual([
+        acceptEncoding,
+        etag,
+        'Accept-Encoding',
+      ]);
     }
   });
 });

@@ -13,6 +13,7 @@ import { WorkerModule } from '../../apps/worker/src/worker.module.js';
 import { bootStandalone, organisationFile, provision } from '../support/test-app.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootApi } from '../support/test-http.js';
+import { lintMetrics, promtoolCheck } from '../support/promtool.js';
 
 const TOKEN = 'metrics-token-for-the-tests';
 
@@ -85,6 +86,16 @@ describe('metrics (issue 25 item 1)', () => {
     return res.text;
   };
   const scrape = async (): Promise<MetricFamily[]> => parsePrometheusTextFormat(await scrapeText());
+  /** The worker role's /metrics: the worker's METRICS_PORT (servers mode), the standalone's route (embedded). */
+  const scrapeWorkerText = async (): Promise<string> => {
+    if (!worker) return scrapeText();
+    const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(res.status).toBe(200);
+    return res.text();
+  };
+  const scrapeWorker = async (): Promise<MetricFamily[]> => parsePrometheusTextFormat(await scrapeWorkerText());
 
   it('answers the default process metrics and every series the docs name', async () => {
     const families = await scrape();
@@ -92,10 +103,11 @@ describe('metrics (issue 25 item 1)', () => {
       'process_cpu_seconds_total',
       'process_resident_memory_bytes',
       'nodejs_eventloop_lag_seconds',
+      'nodejs_active_handles',
       'http_request_duration_seconds',
-      'uvol_queue_jobs',
     ])
       family(families, name);
+    for (const name of ['uvol_queue_jobs', 'uvol_reactor_lag_events']) family(await scrapeWorker(), name);
     expect(family(families, 'http_request_duration_seconds').type).toBe('HISTOGRAM');
     // Counters without labels yet are declared all the same (HELP and TYPE), so a dashboard finds them.
     for (const name of ['uvol_events_appended_total', 'uvol_webhook_deliveries_total'])
@@ -147,17 +159,39 @@ describe('metrics (issue 25 item 1)', () => {
     const queue = app.get<Queue>(getQueueToken('webhooks'), { strict: false });
     const delayed = (families: MetricFamily[]) =>
       Number(labelled(family(families, 'uvol_queue_jobs'), { queue: 'webhooks', state: 'delayed' })?.value ?? -1);
-    const before = delayed(await scrape());
+    const before = delayed(await scrapeWorker());
     expect(before).toBeGreaterThanOrEqual(0);
-    const states = family(await scrape(), 'uvol_queue_jobs')
+    const states = family(await scrapeWorker(), 'uvol_queue_jobs')
       .metrics.filter((m) => m.labels?.queue === 'webhooks')
       .map((m) => m.labels?.state);
     expect(states.sort()).toEqual(['active', 'delayed', 'failed', 'waiting']);
     const job = await queue.add('metrics-test', {}, { delay: 3_600_000 });
     try {
-      expect(delayed(await scrape())).toBe(before + 1);
+      expect(delayed(await scrapeWorker())).toBe(before + 1);
     } finally {
       await job.remove();
+    }
+  });
+
+  it('exports the queue and reactor-lag gauges from the worker role only, so a sum over the targets counts each job once', async () => {
+    const gauges = ['uvol_queue_jobs', 'uvol_reactor_lag_events'];
+    const names = (families: MetricFamily[]) => families.map((f) => f.name).filter((n) => gauges.includes(n));
+    expect(names(await scrapeWorker()).sort()).toEqual(gauges);
+    // Servers mode: the API process is a second target and exports neither.
+    if (worker) expect(names(await scrape())).toEqual([]);
+  });
+
+  it('passes `promtool check metrics` where promtool is installed, and its rules in any case, on the API and the worker', async () => {
+    // The fallback's rules catch what promtool caught on prom-client's defaults.
+    expect(lintMetrics('# HELP a_total x\n# TYPE a_total gauge\na_total 1\n')).toEqual([
+      'a_total: non-counter metrics should not have "_total" suffix',
+    ]);
+    const scrapes = [await scrapeText(), ...(worker ? [await scrapeWorkerText()] : [])];
+    for (const text of scrapes) {
+      expect(text).not.toMatch(/^nodejs_active_\w+_total /m);
+      expect(lintMetrics(text)).toEqual([]);
+      const promtool = await promtoolCheck(text);
+      if (promtool) expect(promtool).toEqual({ status: 0, output: '' });
     }
   });
 
@@ -167,6 +201,7 @@ describe('metrics (issue 25 item 1)', () => {
       const req = http().get('/metrics');
       const res = await (authorization ? req.set('authorization', authorization) : req).expect(401);
       expect(res.body).toEqual({ message: expect.any(String), status_code: 401 });
+      expect(res.headers['www-authenticate']).toBe('Bearer');
       expect(res.text).not.toContain('process_cpu');
     }
   });
@@ -180,7 +215,8 @@ describe('metrics (issue 25 item 1)', () => {
       return;
     }
     const base = `http://127.0.0.1:${metricsPort}`;
-    expect((await fetch(`${base}/metrics`)).status).toBe(401);
+    const missing = await fetch(`${base}/metrics`);
+    expect([missing.status, missing.headers.get('www-authenticate')]).toEqual([401, 'Bearer']);
     expect((await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer nope' } })).status).toBe(401);
     expect((await fetch(`${base}/other`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
     const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });

@@ -5,7 +5,6 @@ import { EventStore } from './event-store.js';
 import { HistoryReader } from './history/history-reader.js';
 import { InlineProjections } from './inline-projections.js';
 import { ProjectionRegistry } from './projection-registry.js';
-import { ReactorLag } from './reactor-lag.js';
 import { ReactorRegistry } from './reactor-registry.js';
 import { ProjectionReplayer } from './replay.js';
 import { EventUpcasters } from './upcasters.js';
@@ -24,7 +23,7 @@ const exported = [
 @Global()
 @Module({
   imports: [DiscoveryModule],
-  providers: [...exported, InlineProjections, ReactorLag],
+  providers: [...exported, InlineProjections],
   exports: exported,
 })
 export class EventStoreModule {}

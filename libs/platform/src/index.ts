@@ -21,6 +21,7 @@ export { QueueAdmin, type QueueCounts } from './queue/queue-admin.js';
 export { QueueAdminModule } from './queue/queue-admin.module.js';
 export { MetricsModule } from './metrics/metrics.module.js';
 export { Metrics, type GaugeSample } from './metrics/metrics.js';
+export { QueueMetrics } from './metrics/queue-metrics.js';
 export { HealthModule } from './health/health.module.js';
 export { isDependencyError } from './health/dependency-errors.js';
 export { DependencyMonitor, type ProcessRole, StorageDependency } from './health/dependency-monitor.js';

@@ -49,6 +49,18 @@ export class ForbiddenError extends DomainError {
   }
 }
 
+/**
+ * A 401 for a bearer token that was sent and is not valid (malformed, expired, wrongly signed,
+ * revoked): its WWW-Authenticate says `error="invalid_token"` (RFC 6750 3.1). Every other 401 says
+ * plain `Bearer` (docs/http-conventions.md#authentication).
+ */
+export class InvalidTokenError extends DomainError {
+  readonly challenge = 'Bearer error="invalid_token"';
+  constructor(message = 'Unauthenticated.') {
+    super('unauthorized', message);
+  }
+}
+
 export const STATUS_OF: Record<DomainErrorCode, number> = {
   bad_request: 400,
   unauthorized: 401,

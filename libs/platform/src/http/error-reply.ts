@@ -29,5 +29,7 @@ export function replyWithError(reply: FastifyReply, err: unknown): FastifyReply 
     if (reply.request?.raw) noteRequestFailure(reply.request.raw, err);
   }
   if (headers) void reply.headers(headers);
+  // RFC 9110 11.6.1: a 401 names the scheme that would do (docs/http-conventions.md#authentication).
+  if (status === 401) void reply.header('www-authenticate', (err as { challenge?: string }).challenge ?? 'Bearer');
   return replyWith(reply, status, body);
 }

@@ -43,6 +43,8 @@ const MAX_PARAM_LENGTH = 2048;
  * page's HTML and scripts), never images or PDFs.
  */
 const COMPRESSED_TYPES = /^(application\/([\w.+-]*\+)?json|text\/(csv|calendar)|(application|text)\/(x-)?yaml)\b/i;
+/** What the plugin never compresses: the file downloads, sent as stored (compressed already). */
+const STORED_AS_IS = /^(image\/|application\/pdf)/i;
 /** Answers above 1 KiB are compressed: the plugin compresses from `threshold` bytes on. */
 const COMPRESS_FROM_BYTES = 1025;
 
@@ -68,6 +70,10 @@ export async function createHttpApp(
         scriptSrc: ["'self'", "'unsafe-inline'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
+        // A LAN install without TLS serves plain HTTP under its own host name: with this directive the
+        // browser fetches the docs page's and the dashboard's scripts over https, and shows nothing
+        // (docs/http-conventions.md#security-headers). HSTS stays the way to insist on TLS.
+        upgradeInsecureRequests: null,
       },
     },
   });
@@ -147,19 +153,27 @@ export async function createHttpApp(
     encodings: ['br', 'gzip'],
     customTypes: COMPRESSED_TYPES,
   });
-  // The plugin adds `accept-encoding` to Vary; written `Accept-Encoding`, as the documents and
-  // RFC 9110 spell it (a client comparing the text should not need to know names are caseless).
-  // The plugin's onSend is each route's own, which runs after every global one: this one is put
-  // after it on each route.
-  const spellVary: onSendHookHandler = (req, reply, payload, done) => {
-    const vary = reply.getHeader('vary');
-    if (typeof vary === 'string' && vary.includes('accept-encoding')) {
-      void reply.header('vary', vary.replace('accept-encoding', 'Accept-Encoding'));
-    }
+  // docs/http-conventions.md#compression: an answer's coding depends on Accept-Encoding whether or
+  // not this one was compressed (small, or not asked for) and on a 304, so every answer says
+  // `Vary: Accept-Encoding` (RFC 9110 12.5.5), but a file sent as stored, which never is compressed.
+  // The plugin adds it in lower case, to what it compressed only; written as RFC 9110 spells it. The
+  // plugin's onSend is each route's own, which runs after every global one: this one is put after
+  // it on each route.
+  const varyOnEncoding: onSendHookHandler = (req, reply, payload, done) => {
+    const names = String(reply.getHeader('vary') ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name && name.toLowerCase() !== 'accept-encoding');
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (reply.hasHeader('content-encoding') || !STORED_AS_IS.test(type)) names.push('Accept-Encoding');
+    if (names.length) void reply.header('vary', names.join(', '));
     done(null, payload);
   };
   fastify.addHook('onRoute', (route) => {
-    route.onSend = [...(Array.isArray(route.onSend) ? route.onSend : route.onSend ? [route.onSend] : []), spellVary];
+    route.onSend = [
+      ...(Array.isArray(route.onSend) ? route.onSend : route.onSend ? [route.onSend] : []),
+      varyOnEncoding,
+    ];
   });
   await app.register(multipart as never, { limits: { fileSize: config.files.uploadMaxBytes, files: 1 } });
   setUpOpenApi(app, config.http.publicUrl);

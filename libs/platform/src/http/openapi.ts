@@ -69,6 +69,13 @@ export const ERROR_STATUSES = {
 
 /** Headers an error status always carries. */
 const ERROR_HEADERS: Partial<Record<ErrorStatus, Record<string, { description: string; schema: SchemaObject }>>> = {
+  401: {
+    'WWW-Authenticate': {
+      description:
+        '`Bearer`; `Bearer error="invalid_token"` when the request sent a bearer token that is not valid (RFC 6750)',
+      schema: { type: 'string' },
+    },
+  },
   429: {
     'Retry-After': { description: 'Seconds to wait before the next attempt', schema: { type: 'integer', minimum: 1 } },
   },

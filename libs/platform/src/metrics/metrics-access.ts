@@ -13,3 +13,7 @@ export function metricsRefusal(token: string | undefined, authorization: string 
   if (a.length !== b.length || !timingSafeEqual(a, b)) return errorBody(401, 'Wrong metrics token');
   return null;
 }
+
+/** A 401 names the Bearer scheme (RFC 9110 11.6.1; docs/metrics.md#access), as the API's do. */
+export const refusalHeaders = (refusal: ErrorBody): Record<string, string> =>
+  refusal.status_code === 401 ? { 'www-authenticate': 'Bearer' } : {};

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { errorBody, type ErrorBody } from '../http/error-body.js';
-import { metricsRefusal } from './metrics-access.js';
+import { metricsRefusal, refusalHeaders } from './metrics-access.js';
 import { Metrics } from './metrics.js';
 
 /**
@@ -25,7 +25,11 @@ export class MetricsPort implements OnApplicationBootstrap, OnApplicationShutdow
     if (port === undefined) return;
     const server = createServer((req, res) => {
       const send = (status: number, body: ErrorBody | string, type = 'application/json; charset=utf-8') => {
-        res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+        res.writeHead(status, {
+          'content-type': type,
+          'cache-control': 'no-store',
+          ...(typeof body !== 'string' && refusalHeaders(body)),
+        });
         res.end(typeof body === 'string' ? body : JSON.stringify(body));
       };
       const path = (req.url ?? '/').split('?')[0];

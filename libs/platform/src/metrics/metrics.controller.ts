@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { replyWith } from '../http/error-reply.js';
 import { PUBLIC_ROUTE } from '../http/public.decorator.js';
-import { metricsRefusal } from './metrics-access.js';
+import { metricsRefusal, refusalHeaders } from './metrics-access.js';
 import { MetricsDocs } from './metrics.openapi.js';
 import { Metrics } from './metrics.js';
 
@@ -22,7 +22,7 @@ export class MetricsController {
   async scrape(@Headers('authorization') authorization: string | undefined, @Res() reply: FastifyReply): Promise<void> {
     const refusal = metricsRefusal(this.config.metrics.token, authorization);
     if (refusal) {
-      replyWith(reply, refusal.status_code, refusal);
+      replyWith(reply.headers(refusalHeaders(refusal)), refusal.status_code, refusal);
       return;
     }
     const { contentType, body } = await this.metrics.render();

@@ -3,14 +3,13 @@ import { DiscoveryModule } from '@nestjs/core';
 import { MetricsController } from './metrics.controller.js';
 import { MetricsPort } from './metrics-port.js';
 import { Metrics } from './metrics.js';
-import { QueueMetrics } from './queue-metrics.js';
 
 /**
  * The one registry (docs/metrics.md), in every process: what it counts is counted wherever it happens.
  * `serve` adds where a process answers GET /metrics.
  */
 @Global()
-@Module({ imports: [DiscoveryModule], providers: [Metrics, QueueMetrics], exports: [Metrics] })
+@Module({ imports: [DiscoveryModule], providers: [Metrics], exports: [Metrics] })
 export class MetricsModule {
   /** `http`: the route on the process's HTTP application; `port`: a worker's own server on METRICS_PORT. */
   static serve(on: 'http' | 'port'): DynamicModule {

@@ -23,8 +23,9 @@ export const MetricsDocs = {
           'only to `Authorization: Bearer <METRICS_TOKEN>` (not a JWT); without METRICS_TOKEN the route does not exist (404). ' +
           'Series: Node process metrics (prom-client defaults); `http_request_duration_seconds` (histogram: `method`, `route` ' +
           'as the route pattern, `unmatched` where no route matched, `status_code`); `uvol_events_appended_total` (`type`); ' +
-          '`uvol_reactor_lag_events` (`reactor`: events of the types it reads that it has not handled, in a process that runs ' +
-          'reactors); `uvol_queue_jobs` (`queue`, `state`: waiting, active, delayed, failed); `uvol_webhook_deliveries_total` ' +
+          '`uvol_reactor_lag_events` (`reactor`: events of the types it reads that it has not handled) and `uvol_queue_jobs` ' +
+          '(`queue`, `state`: waiting, active, delayed, failed), both from the process that runs the reactors only (a worker, ' +
+          'or the standalone process), so a sum over every target counts each job once; `uvol_webhook_deliveries_total` ' +
           '(`outcome`: delivered, retried, failed). Counters count what this process did since it started. ' +
           'A worker process serves the same on METRICS_PORT. Not under /api: the Accept rule does not apply.',
       }),

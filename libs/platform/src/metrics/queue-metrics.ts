@@ -5,7 +5,10 @@ import { Metrics } from './metrics.js';
 
 const STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 
-/** `uvol_queue_jobs`: each BullMQ queue this process registered, its jobs by state, counted on scrape. */
+/**
+ * `uvol_queue_jobs`: each BullMQ queue this process registered, its jobs by state, counted on scrape.
+ * Provided by the worker role only (ReactorRunnerModule; docs/metrics.md#series).
+ */
 @Injectable()
 export class QueueMetrics implements OnModuleInit {
   constructor(

@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { OrganisationFactsReader, Teams } from '#app/identity';
-import { APP_CONFIG, type AppConfig, type Tenant, tenantScope, tenantSql } from '#app/platform';
+import { type Tenant, tenantScope, tenantSql } from '#app/platform';
+import { CalendarUidDomain } from '../notifications/calendar-uid-domain.js';
 import { type CalendarShift, shiftCalendar } from '../notifications/shift-calendar.js';
 import { feedEtag, feedTokenHash, feedWindow, isFeedToken } from './calendar-feed.js';
 
@@ -28,18 +29,14 @@ type ShiftRow = {
  */
 @Injectable()
 export class CalendarFeedQueries {
-  private readonly host: string;
-
   constructor(
     private readonly dataSource: DataSource,
     private readonly organisations: OrganisationFactsReader,
     private readonly teams: Teams,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
     // The UIDs' host, as the notification e-mails make them (shiftUid): a client that took a
     // shift from an invitation and from the feed sees one event.
-    this.host = new URL(config.http.publicUrl).hostname;
-  }
+    private readonly uidDomain: CalendarUidDomain,
+  ) {}
 
   /** The feed a token opens, or null for a malformed, unknown or revoked one (the route's 404). */
   async feed(token: string): Promise<CalendarFeed | null> {
@@ -64,7 +61,8 @@ export class CalendarFeedQueries {
     // the latest change among its shifts, not the clock, so the same shifts give the same bytes
     // and the ETag (a hash of them) stays put between polls.
     const revised = new Date(Math.max(0, ...rows.map((r) => r.updated_at.getTime())));
-    const body = shiftCalendar({ method: null, shifts, host: this.host, now: revised, name: 'Shifts' });
+    const host = await this.uidDomain.get();
+    const body = shiftCalendar({ method: null, shifts, host, now: revised, name: 'Shifts' });
     return { body, etag: feedEtag(body) };
   }
 

@@ -83,8 +83,11 @@ export function feedWindow(today: string): { from: string; to: string } {
   return { from: addDays(today, -30), to: addCalendarMonths(today, 6) };
 }
 
-/** A strong validator of the feed's bytes: equal ETags mean byte-identical bodies. */
-export const feedEtag = (body: string): string => `"${createHash('sha256').update(body).digest('base64url')}"`;
+/**
+ * A weak validator, a hash of the feed's text: the plain and the compressed answer share it, which only
+ * a weak one may (RFC 9110 8.8.1; docs/http-conventions.md#compression).
+ */
+export const feedEtag = (body: string): string => `W/"${createHash('sha256').update(body).digest('base64url')}"`;
 
 /**
  * Whether `If-None-Match` names the current ETag, so the answer is 304 (RFC 9110 13.1.2: `*`

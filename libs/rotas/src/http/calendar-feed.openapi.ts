@@ -13,7 +13,8 @@ import { CACHE_CONTROL, CalendarFeedUrlDto } from './calendar-feed.responses.js'
 
 const ETAG_HEADER = {
   ETag: {
-    description: 'Strong validator: a hash of the body; send it back in If-None-Match',
+    description:
+      'Weak validator (`W/"…"`): a hash of the feed, the same whether the answer is compressed or not; send it back in If-None-Match',
     schema: { type: 'string' },
   },
 } as const;

@@ -16,6 +16,7 @@ import {
   type RotaChangeEvent,
 } from './notification-plan.js';
 import { type NotificationJobData, ROTA_NOTIFICATIONS } from './notifications.reactor.js';
+import { CalendarUidDomain } from './calendar-uid-domain.js';
 
 /**
  * The shift e-mails of one request (notification-plan.ts says who gets what), once per cause even
@@ -49,6 +50,7 @@ export class NotificationsProcessor extends CausedJobProcessor<NotificationJobDa
     private readonly teams: Teams,
     private readonly hierarchy: Hierarchy,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly uidDomain: CalendarUidDomain,
     commands: CommandBus,
   ) {
     super(commands);
@@ -99,7 +101,7 @@ export class NotificationsProcessor extends CausedJobProcessor<NotificationJobDa
     ]);
     return {
       zone,
-      host: new URL(this.config.http.publicUrl).hostname,
+      host: await this.uidDomain.get(),
       now: new Date(),
       organizer: this.config.mail.from,
       shifts: rows,

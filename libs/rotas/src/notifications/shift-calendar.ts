@@ -22,7 +22,7 @@ export interface ShiftCalendarInput {
   /** REQUEST or CANCEL for an e-mail (iTIP); null for a subscribed feed, which carries no METHOD. */
   method: 'REQUEST' | 'CANCEL' | null;
   shifts: CalendarShift[];
-  /** PUBLIC_URL's hostname: it makes the UIDs globally unique. */
+  /** The installation's UID domain (CalendarUidDomain, docs/adr/0012-calendar-uids.md): it makes the UIDs globally unique. */
   host: string;
   /** DTSTAMP: when this calendar object was made. */
   now: Date;
