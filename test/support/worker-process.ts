@@ -3,10 +3,11 @@ import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import type { AppConfig } from '#app/platform';
 
-/** The built processes, as `npm run start:worker` and `start:api` run them (the suite builds first). */
+/** The built processes, as `npm run start:worker`, `start:api` and `npm start` run them (the suite builds first). */
 export const BUILT = {
   worker: join(process.cwd(), 'dist/apps/worker/src/main.js'),
   api: join(process.cwd(), 'dist/apps/api/src/main.js'),
+  standalone: join(process.cwd(), 'dist/apps/standalone/src/main.js'),
 } as const;
 
 /** A built process of the service, its JSON log lines as they come. */
