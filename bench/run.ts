@@ -3,7 +3,7 @@
  *
  *   DATABASE_URL   admin URL; scratch databases uvol_bench_* are created and dropped through it
  *                  (default postgres://postgres@127.0.0.1:5432/postgres)
- *   BENCH_ONLY     append | paths | replay | hours (default all four)
+ *   BENCH_ONLY     append | paths | replay | hours | session (default all five)
  *   BENCH_PATHS_SINGLES  single-event transactions per write-path variant and round (default 1000)
  *   BENCH_PATHS_MULTIS   100-stream transactions per write-path variant and round (default 20)
  *   BENCH_PATHS_ROUNDS   rounds of the write paths; each variant's figure is its median (default 3)
@@ -22,6 +22,7 @@ import { benchAppend, benchAppendPaths } from './append.js';
 import { ADMIN_URL } from './db.js';
 import { benchHours } from './hours.js';
 import { benchReplay } from './replay.js';
+import { benchSessionLookup } from './session-lookup.js';
 
 const env = process.env;
 const only = env.BENCH_ONLY;
@@ -184,6 +185,28 @@ async function main(): Promise<void> {
         ) +
         `\nplan of the report (group_by=user):\n${h.plan.map((l) => `  ${l}`).join('\n')}` +
         `\nhours: report p50 ${at(h.runs.user, 0.5).toFixed(1)} ms, raw p50 ${rawMedian.toFixed(1)} ms, ratio ${(at(h.runs.user, 0.5) / rawMedian).toFixed(2)}`,
+    );
+  }
+
+  if (!only || only === 'session') {
+    const rows = await benchSessionLookup(log);
+    const cells = (f: { perSecond: number; nodeUs: number; postgresUs: number }) => [
+      Math.round(f.perSecond).toLocaleString('en-US'),
+      f.nodeUs.toFixed(0),
+      f.postgresUs.toFixed(0),
+      (f.nodeUs + f.postgresUs).toFixed(0),
+    ];
+    out.push(
+      `\nJWT guard's session lookup beside a prepared SELECT 1 (median of 3 alternating rounds; CPU µs per query)\n` +
+        table(
+          ['shape', 'statement', 'per s', 'node µs', 'postgres µs', 'cpu µs'],
+          rows.flatMap((r) => [
+            [r.shape, 'session lookup', ...cells(r.lookup)],
+            [r.shape, 'SELECT 1', ...cells(r.selectOne)],
+          ]),
+        ) +
+        `\nsession: lookup ${(rows[1]!.lookup.nodeUs + rows[1]!.lookup.postgresUs).toFixed(0)} µs cpu, ` +
+        `select 1 ${(rows[1]!.selectOne.nodeUs + rows[1]!.selectOne.postgresUs).toFixed(0)} µs cpu (32 in flight)`,
     );
   }
 

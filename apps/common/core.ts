@@ -13,6 +13,7 @@ import {
   MetricsModule,
   QueueModule,
   SecurityModule,
+  ShutdownDeadlineModule,
 } from '#app/platform';
 import { QueueAdminModule } from '#app/platform';
 import { EXPENSES_QUEUES } from '#app/expenses';
@@ -31,6 +32,7 @@ export function coreImports(config: AppConfig, options: { migrate: boolean }) {
     SecurityModule,
     CqrsModule.forRoot(),
     EventStoreModule,
+    ShutdownDeadlineModule,
   ];
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client } from 'pg';
 import request from 'supertest';
 import type { AppConfig } from '#app/platform';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
@@ -47,6 +48,8 @@ type Line = { level: number; msg: string; dependency?: string; outage_ms?: numbe
     token = await logIn(app, 'boss@riverside.example');
   }, 120_000);
   afterAll(async () => {
+    // Whatever the refusal test left: the database takes connections again before the app closes.
+    if (env) await allowConnections(env, true);
     await app?.close();
     await pg?.stop();
     await redis?.stop();
@@ -104,6 +107,68 @@ type Line = { level: number; msg: string; dependency?: string; outage_ms?: numbe
     // Nothing else warns per retry: the reactors, the reconciler and the change feed leave an outage to the monitor.
     const others = lines.filter((l) => l.level >= 40 && l.msg !== 'request completed' && l.dependency !== 'database');
     expect(others.map((l) => l.msg)).toEqual([]);
+  }, 60_000);
+
+  it('database not accepting connections (ALLOW_CONNECTIONS false): 503 with Retry-After on every route family, one log line; 200s after', async () => {
+    const auth = { authorization: `Bearer ${token}` };
+    const families: Record<string, () => request.Test> = {
+      auth: () => http().post('/auth/api/pre-auth-token').send({ email: 'boss@riverside.example', password: 'x' }),
+      organisation: () => http().get('/api/organisation').set(auth),
+      expenses: () => http().get('/api/expenses/types').set(auth),
+      claims: () => http().get('/api/claims').set(auth),
+      rota: () => http().get('/api/rotas').set(auth),
+      files: () => http().get('/api/files/1').set(auth),
+      webhooks: () => http().get('/api/webhooks').set(auth),
+    };
+    const statuses = async () => {
+      const answers: Record<string, request.Response> = {};
+      for (const [family, send] of Object.entries(families)) answers[family] = await send();
+      return answers;
+    };
+    const before = lines.length;
+    try {
+      for (const [family, res] of Object.entries(await statuses()))
+        expect([family, res.status < 500]).toEqual([family, true]);
+      await allowConnections(env, false);
+      const during: request.Response[] = [];
+      for (let round = 0; round < 3; round++) {
+        const answers = await statuses();
+        for (const [family, res] of Object.entries(answers)) {
+          expect([family, res.status, res.headers['retry-after']]).toEqual([family, 503, '5']);
+          expect(res.body).toEqual({ message: expect.stringMatching(/^Service unavailable/), status_code: 503 });
+        }
+        during.push(...Object.values(answers));
+        await sleep(300);
+      }
+      await allowConnections(env, true);
+      const back = Date.now();
+      let recovered = -1;
+      while (Date.now() - back < 15_000) {
+        if ((await http().get('/api/users/me').set(auth)).status === 200) {
+          recovered = Date.now() - back;
+          break;
+        }
+        await sleep(100);
+      }
+      expect(during.length).toBe(21);
+      expect(recovered).toBeGreaterThanOrEqual(0);
+      expect(recovered).toBeLessThan(5_000);
+      const backSince = () => lines.slice(before).filter((l) => /^PostgreSQL connection back after/.test(l.msg));
+      for (let i = 0; i < 30 && !backSince().length; i++) await sleep(100);
+      const logged = lines.slice(before);
+      // One line when lost, one when back; no stack, and no other warning than the 503s' request lines.
+      expect(logged.filter((l) => /^PostgreSQL connection lost$/.test(l.msg))).toEqual([
+        expect.objectContaining({ level: 50, dependency: 'database' }),
+      ]);
+      expect(backSince()).toHaveLength(1);
+      expect(logged.filter((l) => /\n\s+at /.test(JSON.stringify(l)))).toEqual([]);
+      const others = logged.filter(
+        (l) => l.level >= 40 && l.msg !== 'request completed' && l.dependency !== 'database',
+      );
+      expect(others.map((l) => l.msg)).toEqual([]);
+    } finally {
+      await allowConnections(env, true);
+    }
   }, 60_000);
 
   it(
@@ -183,6 +248,23 @@ type Line = { level: number; msg: string; dependency?: string; outage_ms?: numbe
     }
   }, 60_000);
 });
+
+/**
+ * `ALTER DATABASE … ALLOW_CONNECTIONS` on the test's database, as the server's superuser. Refusing
+ * applies to new connections only, so the open ones (the pool's, the change feed's) are ended too.
+ */
+async function allowConnections(env: TestEnvironment, allow: boolean): Promise<void> {
+  const database = new URL(env.config.database.url!).pathname.slice(1);
+  const admin = new Client({ connectionString: process.env.TEST_PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`ALTER DATABASE ${database} ALLOW_CONNECTIONS ${allow}`);
+    if (!allow)
+      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [database]);
+  } finally {
+    await admin.end();
+  }
+}
 
 /** Until the process's health says its queue (Redis) is up again, at most 10 s. */
 async function waitForQueueUp(api: NestFastifyApplication): Promise<void> {

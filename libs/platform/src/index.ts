@@ -17,6 +17,7 @@ export {
   type StartupProgress,
 } from './database/startup-progress.js';
 export { QueueModule } from './queue/queue.module.js';
+export { ShutdownDeadlineModule } from './lifecycle/shutdown-deadline.js';
 export { QueueAdmin, type QueueCounts } from './queue/queue-admin.js';
 export { QueueAdminModule } from './queue/queue-admin.module.js';
 export { MetricsModule } from './metrics/metrics.module.js';

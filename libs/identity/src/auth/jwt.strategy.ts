@@ -2,7 +2,7 @@ import { createSecretKey } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
-import { APP_CONFIG, type AppConfig, ChangeFeed, PreparedStatements, ReadCache } from '#app/platform';
+import { APP_CONFIG, type AppConfig, PreparedStatements } from '#app/platform';
 import { isClaims } from '../login/jwt-tokens.js';
 import type { Caller } from './caller.js';
 
@@ -15,20 +15,16 @@ interface SessionRow {
 
 /**
  * passport-jwt checks signature (HS256 only: `alg: none` and foreign keys fail) and expiry; this
- * then asks the sessions table whether the token is still the current one of a live log-in, so a
- * refreshed, logged-out or revoked token is refused everywhere. Every authenticated request asks,
- * so live sessions are cached per process (ReadCache): a refresh, log-out or revocation evicts
- * the session, a change to any user (permissions, hold) evicts them all; in this process at once,
- * in others when the change notification arrives.
+ * then asks the sessions table whether the token is still the current one of a live log-in, and
+ * reads the user's permissions with it, on every request and in every process: a refresh, log-out,
+ * revocation or permission change is in force everywhere once it has answered. Not cached: one
+ * primary-key lookup costs less than a process serving a token another has refused (docs/adr/0003).
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
-  private readonly sessions: ReadCache<SessionRow | null>;
-
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly db: PreparedStatements,
-    feed: ChangeFeed,
   ) {
     // A KeyObject, not the string: jsonwebtoken otherwise tries (and fails) to parse the string as a
     // public key on every request, which cost more CPU than the rest of the guard (bench/README.md).
@@ -40,24 +36,18 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       // For the request's id, which the Caller carries into the metadata of the events it causes.
       passReqToCallback: true,
     });
-    this.sessions = new ReadCache(feed, [{ table: 'sessions', key: 'id' }, { table: 'users' }]);
   }
 
   async validate(request: { id?: string }, payload: unknown): Promise<Caller | false> {
     if (!isClaims(payload)) return false;
-    const current = (r: SessionRow | null): r is SessionRow =>
-      r !== null &&
-      r.current_jti === payload.jti &&
-      r.user_id === payload.sub &&
-      Number(r.organisation_id) === payload.org;
-    let row = await this.sessions.get(
-      payload.sid,
-      () => this.liveSession(payload.sid),
-      (r) => r !== null,
-    );
-    // A cached row may predate a refresh another process has just made: ask the table before refusing.
-    if (!current(row)) row = await this.liveSession(payload.sid);
-    if (!current(row)) return false;
+    const row = await this.liveSession(payload.sid);
+    if (
+      !row ||
+      row.current_jti !== payload.jti ||
+      row.user_id !== payload.sub ||
+      Number(row.organisation_id) !== payload.org
+    )
+      return false;
     return {
       userId: Number(payload.sub),
       organisationId: payload.org,

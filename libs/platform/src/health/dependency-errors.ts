@@ -36,6 +36,15 @@ const MESSAGES = [
   /^Query runner already released\. Cannot run queries anymore/i,
 ];
 
+/**
+ * SQLSTATE 55000 (object not in prerequisite state) is also a code's mistake (currval before
+ * nextval, say); only with this message, or from the server's connection check (its `routine`,
+ * whatever the server's language), is it a database refusing connections (`ALTER DATABASE …
+ * ALLOW_CONNECTIONS false`, a maintenance step).
+ */
+const NOT_ACCEPTING = /^database ".*" is not currently accepting connections$/;
+const CONNECTION_CHECK = 'CheckMyDatabase';
+
 /** True when `err`, or what it wraps (TypeORM's driverError, a cause, an AggregateError's errors), is a lost or refused connection. */
 export function isDependencyError(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 4) return false;
@@ -47,8 +56,10 @@ export function isDependencyError(err: unknown, depth = 0): boolean {
     driverError?: unknown;
     cause?: unknown;
     errors?: unknown;
+    routine?: unknown;
   };
   if (typeof e.code === 'string' && (SOCKET_CODES.has(e.code) || SQL_STATES.test(e.code))) return true;
+  if (e.code === '55000' && (e.routine === CONNECTION_CHECK || NOT_ACCEPTING.test(String(e.message)))) return true;
   // Any failure to connect a socket (ENOENT: PGlite's socket file gone with its server).
   if (e.syscall === 'connect') return true;
   if (e.name === 'MaxRetriesPerRequestError') return true;

@@ -4,6 +4,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { createPostgresBackend, setDefaultBackendFactory } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DATABASE_ENDPOINT, type DatabaseEndpoint } from '../database/database-endpoint.js';
+import { StallBoundWorker } from './stall-bound-worker.js';
 import { WorkersCloseFirst } from './workers-close-first.js';
 
 /** Where BullMQ keeps its queues when no Redis is configured: beside the application's tables. */
@@ -17,6 +18,7 @@ export const PG_QUEUE_SCHEMA = { embedded: 'public', server: 'bullmq' } as const
 @Module({})
 export class QueueModule {
   static forRoot(): DynamicModule {
+    BullModule.workerClass = StallBoundWorker;
     return {
       module: QueueModule,
       global: true,
