@@ -4,7 +4,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { createPostgresBackend, setDefaultBackendFactory } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DATABASE_ENDPOINT, type DatabaseEndpoint } from '../database/database-endpoint.js';
-import { StallBoundWorker } from './stall-bound-worker.js';
+import { STALL_SETTINGS, StallBoundWorker } from './stall-bound-worker.js';
 import { WorkersCloseFirst } from './workers-close-first.js';
 
 /** Where BullMQ keeps its queues when no Redis is configured: beside the application's tables. */
@@ -28,6 +28,7 @@ export class QueueModule {
         BullModule.forRootAsync({
           inject: [APP_CONFIG, DATABASE_ENDPOINT],
           useFactory: (config: AppConfig, db: DatabaseEndpoint) => {
+            StallBoundWorker.settings = db.embedded ? {} : STALL_SETTINGS;
             if (config.queue.redisUrl) {
               // Workers block on Redis, which BullMQ requires to be retried forever. Reconnecting at
               // least every second (BullMQ's own backoff grows to 20 s) puts the queues back within
