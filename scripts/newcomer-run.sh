@@ -11,8 +11,8 @@
 #      `<!-- newcomer:login` markers) and run as they are, then one more authenticated call.
 #
 # Also checked on the way: `npm start` after step 2 does not compile again (scripts/build.mjs), a
-# changed source makes a build due and undoing the change makes it not, GET / and the start-up
-# lines. Fails, with the log of the step that failed, if anything does. Used by CI (.ci/run).
+# changed source makes a build due and undoing the change makes it not, `npm run build` leaves none
+# due, GET / and the start-up lines. Fails, with the log of the step that failed, if anything does. Used by CI (.ci/run).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/uvol-newcomer-XXXXXX")
@@ -124,12 +124,16 @@ node -e 'if (JSON.parse(process.argv[1]).data.slug !== "demo") process.exit(1)' 
 echo "GET /api/organisation/detailed → the demo organisation (${#organisation} bytes)"
 stop_server
 
-step "the build check: a changed source makes a build due, undoing it does not"
+step "the build check: a changed source makes a build due, undoing it or npm run build does not"
 cp apps/standalone/src/main.ts "$work/main.ts.orig"
 echo '// a change' >>apps/standalone/src/main.ts
 if node scripts/build.mjs --check 2>/dev/null; then fail "a changed source did not make a build due"; fi
 cp "$work/main.ts.orig" apps/standalone/src/main.ts
 node scripts/build.mjs --check || fail "undoing the change left a build due"
+echo '// a change' >>apps/standalone/src/main.ts
+npm run -s build || fail "npm run build"
+node scripts/build.mjs --check || fail "npm run build left a build due (it wrote no build stamp)"
+cp "$work/main.ts.orig" apps/standalone/src/main.ts
 
 printf '\nnewcomer run passed in %s s:\n' "$(elapsed "$t0")"
 printf '  %s\n' "${timings[@]}"
