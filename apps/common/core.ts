@@ -22,11 +22,11 @@ import { WEBHOOKS_QUEUES } from '#app/webhooks';
 import { migrations } from '../../migrations/index.js';
 
 /** What every process is built on: configuration, the database, the queues, CQRS and the log. */
-export function coreImports(config: AppConfig, options: { migrate: boolean }) {
+export function coreImports(config: AppConfig, options: { migrate: boolean; requireMigrated?: boolean }) {
   return [
     ConfigModule.forRoot(config),
     MetricsModule,
-    DatabaseModule.forRoot({ migrations, migrate: options.migrate }),
+    DatabaseModule.forRoot({ migrations, ...options }),
     QueueModule.forRoot(),
     SecurityModule,
     CqrsModule.forRoot(),

@@ -68,13 +68,11 @@ function parser(chosen: (name: string, args: string[]) => void): Parser {
       .slice(1)
       .join(' ')
       .replace(/ \.\.\./g, '...');
-    program
-      .command(name)
-      .arguments(args)
-      .allowExcessArguments(false)
-      .action(function (this: Command) {
-        chosen(name, this.args);
-      });
+    const command = program.command(name);
+    if (args) command.arguments(args);
+    command.allowExcessArguments(false).action(function (this: Command) {
+      chosen(name, this.args);
+    });
   }
   program.command('help [command]').action(function (this: Command) {
     chosen('help', this.args);

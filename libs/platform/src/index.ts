@@ -25,7 +25,7 @@ export { HealthModule } from './health/health.module.js';
 export { isDependencyError } from './health/dependency-errors.js';
 export { DependencyMonitor, type ProcessRole, StorageDependency } from './health/dependency-monitor.js';
 export { LoggingModule } from './logging/logging.module.js';
-export { exitOnStartFailure, StartRefusal } from './logging/start-logs.js';
+export { exitOnStartFailure, StartFailureLogger, StartRefusal } from './logging/start-logs.js';
 export * from './errors/domain-error.js';
 export { errorBody, type ErrorBody } from './http/error-body.js';
 export { mapError } from './http/error-mapping.js';
