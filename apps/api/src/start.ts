@@ -1,9 +1,17 @@
 import 'reflect-metadata';
-import { createHttpApp, exitOnStartFailure, listen, loadConfigOrExit, StartupProgressModule } from '#app/platform';
+import {
+  createHttpApp,
+  exitIfPortTaken,
+  exitOnStartFailure,
+  listen,
+  loadConfigOrExit,
+  StartupProgressModule,
+} from '#app/platform';
 import { describeMode } from '../../common/core.js';
 import { ApiModule } from './api.module.js';
 
 const config = loadConfigOrExit();
+await exitIfPortTaken(config.http);
 const api = ApiModule.forRoot(config);
 // Migrations (and, embedded, creating the database) are said in the log as they happen.
 const app = await createHttpApp({ ...api, imports: [StartupProgressModule.inLog(), ...(api.imports ?? [])] }).catch(

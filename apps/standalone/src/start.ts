@@ -1,10 +1,12 @@
 import 'reflect-metadata';
-import { createHttpApp, exitOnStartFailure, listen, loadConfigOrExit } from '#app/platform';
+import { createHttpApp, exitIfPortTaken, exitOnStartFailure, listen, loadConfigOrExit } from '#app/platform';
 import { describeMode } from '../../common/core.js';
 import { readyBanner } from './ready-banner.js';
 import { StandaloneModule } from './standalone.module.js';
 
 const config = loadConfigOrExit();
+// A busy port is said at once, before the database is opened (port-check.ts).
+await exitIfPortTaken(config.http);
 // A start refused (the embedded database in use by another npm start) is one line and exit 1.
 const app = await createHttpApp(StandaloneModule.forRoot(config)).catch(exitOnStartFailure);
 await listen(app, config.http, `api + worker, ${describeMode(config)}`);

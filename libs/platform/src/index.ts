@@ -72,6 +72,7 @@ export { IsDecimal, isDecimal } from './validation/decimal.js';
 export { isEmailAddress } from './validation/email.js';
 export { IdRef, isIdRef, isPositiveId, IsPositiveId, IsReference } from './validation/id-ref.js';
 export { createHttpApp, listen } from './http/http-app.js';
+export { exitIfPortTaken } from './http/port-check.js';
 export { groupBy } from './collections/group-by.js';
 export { BodyLimit, DEFAULT_BODY_LIMIT } from './http/json-body.js';
 export { SecretBox } from './security/secret-box.js';

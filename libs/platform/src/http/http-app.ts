@@ -200,7 +200,7 @@ function documentOutages(document: OpenAPIObject): void {
 }
 
 /** Why a listen failed, in words an operator can act on (null: not an expected failure). */
-const LISTEN_FAILURES: Record<string, string> = {
+export const LISTEN_FAILURES: Record<string, string> = {
   EADDRINUSE: 'the port is in use by another process (another npm start?): stop it, or set PORT',
   EACCES: 'this user may not listen on that port: set PORT (above 1023)',
   EADDRNOTAVAIL: 'this machine has no such address: set HOST',
