@@ -5,8 +5,8 @@
 #   1. a fresh `git clone` of this repository's HEAD (committed work only) into a temporary folder,
 #      then `npm install` (from the npm cache when it has the packages: --prefer-offline);
 #   2. `npm run cli -- provision examples/demo-organisation.json` on an empty data folder;
-#   3. `npm start` on a random free port, with none of the service's variables set (README,
-#      "Configuration": no DATABASE_URL, no REDIS_URL, no DATA_DIR: embedded, `./.data`);
+#   3. `npm start` on a random free port, with none of the service's variables set
+#      (docs/operations.md, "Configuration": no DATABASE_URL, no REDIS_URL, no DATA_DIR: embedded, `./.data`);
 #   4. the README's log-in lines, taken from README.md itself (the block between the
 #      `<!-- newcomer:login` markers) and run as they are, then one more authenticated call.
 #
@@ -38,8 +38,10 @@ stop_server() {
 }
 trap 'stop_server; rm -rf "$work"' EXIT
 
-# None of the service's variables: each one the README's configuration table names is unset.
-for var in $(grep -oE '^\| `[A-Z_]+`' "$root/README.md" | tr -d '|` '); do unset "$var"; done
+# None of the service's variables: each one the configuration table (docs/operations.md) names is unset.
+vars=$(grep -oE '^\| `[A-Z_]+`' "$root/docs/operations.md" | tr -d '|` ')
+[ -n "$vars" ] || fail "docs/operations.md has no configuration table: update scripts/newcomer-run.sh"
+for var in $vars; do unset "$var"; done
 unset TEST_EMBEDDED TEST_REDIS_URL TEST_PG_ADMIN_URL
 
 if [ -n "$(git -C "$root" status --porcelain --untracked-files=no)" ]; then

@@ -51,7 +51,7 @@ export const contexts = {
   worker: [IdentityWorkerModule, ExpensesWorkerModule, RotasWorkerModule, WebhooksWorkerModule],
 };
 
-/** Every queue of every context: the operator's tools list them all (README "Queues"). */
+/** Every queue of every context: the operator's tools list them all (docs/operations.md#queues). */
 export const queues: readonly string[] = [...IDENTITY_QUEUES, ...EXPENSES_QUEUES, ...ROTAS_QUEUES, ...WEBHOOKS_QUEUES];
 
 /** The operator's queue tools: the CLI's commands; in an HTTP process the dashboard, when ADMIN_PASSWORD is set. */

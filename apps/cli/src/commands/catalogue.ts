@@ -257,7 +257,7 @@ export const catalogue: Record<string, CommandInfo> = {
     help: lines(
       'Copies every file under <data-dir>/files (uploads and their thumbnails, as the service kept them on disk)',
       'into the bucket S3_BUCKET names, each under the key the records know it by, so the service started with',
-      'S3_BUCKET finds them all (README "Object storage"). A file the bucket holds already with the same size is',
+      'S3_BUCKET finds them all (docs/operations.md#object-storage). A file the bucket holds already with the same size is',
       'skipped: running it again after a failure finishes the job, and copies nothing twice. Nothing is deleted;',
       'remove the folder yourself once the service serves the files from the bucket.',
       '',

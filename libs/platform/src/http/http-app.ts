@@ -207,7 +207,7 @@ export const LISTEN_FAILURES: Record<string, string> = {
 };
 
 /**
- * Listens and logs the one start-up line the README promises ("The two commands"). A busy or
+ * Listens and logs the one start-up line docs/operations.md promises ("Building and testing"). A busy or
  * forbidden port is an expected failure: one line on stderr and exit 1, not a stack trace.
  */
 export async function listen(

@@ -29,7 +29,7 @@ export class QueueModule {
             if (config.queue.redisUrl) {
               // Workers block on Redis, which BullMQ requires to be retried forever. Reconnecting at
               // least every second (BullMQ's own backoff grows to 20 s) puts the queues back within
-              // seconds of Redis (README "Health and readiness").
+              // seconds of Redis (docs/operations.md#health-and-readiness).
               return {
                 connection: {
                   url: config.queue.redisUrl,
