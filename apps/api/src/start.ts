@@ -8,6 +8,7 @@ import {
   StartupProgressModule,
 } from '#app/platform';
 import { describeMode } from '../../common/core.js';
+import { hintIfNoOrganisation } from '../../common/no-organisation-hint.js';
 import { ApiModule } from './api.module.js';
 
 const config = loadConfigOrExit();
@@ -18,3 +19,4 @@ const app = await createHttpApp({ ...api, imports: [StartupProgressModule.inLog(
   exitOnStartFailure,
 );
 await listen(app, config.http, `api, ${describeMode(config)}`);
+await hintIfNoOrganisation(app, config);
