@@ -34,6 +34,8 @@ describe('starting on a port another process holds', () => {
         DATA_DIR: env.config.dataDir,
         DATABASE_URL: env.config.database.url ?? '',
         REDIS_URL: env.config.queue.redisUrl ?? '',
+        // The test's own prefix: a process that got as far as its queues leaves no key outside it.
+        QUEUE_PREFIX: env.config.queue.prefix,
         JWT_SECRET: env.config.auth.jwtSecret,
       };
       // Issue 31: embedded, the message came after the database, the migrations and the workers,
