@@ -4,6 +4,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { createPostgresBackend, setDefaultBackendFactory } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DATABASE_ENDPOINT, type DatabaseEndpoint } from '../database/database-endpoint.js';
+import { FailedJobsLog } from './failed-jobs-log.js';
 import { WorkersCloseFirst } from './workers-close-first.js';
 
 /** Where BullMQ keeps its queues when no Redis is configured: beside the application's tables. */
@@ -20,7 +21,7 @@ export class QueueModule {
     return {
       module: QueueModule,
       global: true,
-      providers: [WorkersCloseFirst],
+      providers: [WorkersCloseFirst, FailedJobsLog],
       imports: [
         DiscoveryModule,
         BullModule.forRootAsync({
