@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * The build behind `npm start`, `npm run start:api`, `start:worker` and `npm run cli`: compiles with tsc only when something the build
- * reads changed since the last build, so a start with nothing changed costs a hash of the sources
- * (tens of milliseconds) instead of a type-check of the whole program (seconds, even incremental).
+ * The build behind `npm start`, `npm run start:api`, `start:worker` and `npm run cli`: compiles
+ * with tsc only when something the build reads changed since the last build, so a start with
+ * nothing changed costs a hash of the sources (tens of milliseconds) instead of a type-check of the
+ * whole program (seconds, even incremental).
  *
  *   node scripts/build.mjs            build if a source changed (or dist is missing), else nothing
  *   node scripts/build.mjs --always   build, and record what was built (`npm run build`, `npm test`)
