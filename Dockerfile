@@ -29,6 +29,10 @@ WORKDIR /app
 COPY --from=deps /app/package.json ./
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The example organisation, for
+# `docker compose run --rm api node dist/apps/cli/src/main.js provision examples/demo-organisation.json`
+# (docs/operations.md#compose).
+COPY examples ./examples
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data

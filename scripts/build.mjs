@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
- * The build behind `npm start` and `npm run cli`: compiles with tsc only when something the build
- * reads changed since the last build, so a start with nothing changed costs a hash of the sources
- * (tens of milliseconds) instead of a type-check of the whole program (seconds, even incremental).
+ * The build behind `npm start`, `npm run start:api`, `start:worker` and `npm run cli`: compiles
+ * with tsc only when something the build reads changed since the last build, so a start with
+ * nothing changed costs a hash of the sources (tens of milliseconds) instead of a type-check of the
+ * whole program (seconds, even incremental).
  *
  *   node scripts/build.mjs            build if a source changed (or dist is missing), else nothing
- *   node scripts/build.mjs --always   build, and record what was built
+ *   node scripts/build.mjs --always   build, and record what was built (`npm run build`, `npm test`)
  *   node scripts/build.mjs --check    build nothing; exit 0 when up to date, 1 when a build is due
  *
  * What counts as a source: every .ts file under the folders tsconfig.build.json includes (tests
@@ -13,10 +14,9 @@
  * package-lock.json (a dependency's types) and the TypeScript version. Their content is hashed, not
  * their times, so a `git clone` or a `touch` alone does not rebuild and an edit undone does not
  * either. The hash of the last successful build is kept in dist/.build-stamp; a failed build
- * leaves no stamp, so the next start tries again. `npm run build` is plain tsc (the Docker image
- * builds without this folder): after it, the next start runs tsc once more (incremental, nothing
- * to emit) and records the stamp. Messages go to stderr: the CLI's stdout carries
- * only its result.
+ * leaves no stamp, so the next start tries again. `npm run build` is `--always`: it records the
+ * stamp, so the start after it compiles nothing (the Docker image runs tsc itself, without this
+ * folder, and starts dist directly). Messages go to stderr: the CLI's stdout carries only its result.
  */
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';

@@ -5,14 +5,14 @@
 #   1. a fresh `git clone` of this repository's HEAD (committed work only) into a temporary folder,
 #      then `npm install` (from the npm cache when it has the packages: --prefer-offline);
 #   2. `npm run cli -- provision examples/demo-organisation.json` on an empty data folder;
-#   3. `npm start` on a random free port, with none of the service's variables set (README,
-#      "Configuration": no DATABASE_URL, no REDIS_URL, no DATA_DIR: embedded, `./.data`);
+#   3. `npm start` on a random free port, with none of the service's variables set
+#      (docs/operations.md, "Configuration": no DATABASE_URL, no REDIS_URL, no DATA_DIR: embedded, `./.data`);
 #   4. the README's log-in lines, taken from README.md itself (the block between the
 #      `<!-- newcomer:login` markers) and run as they are, then one more authenticated call.
 #
 # Also checked on the way: `npm start` after step 2 does not compile again (scripts/build.mjs), a
-# changed source makes a build due and undoing the change makes it not, GET / and the start-up
-# lines. Fails, with the log of the step that failed, if anything does. Used by CI (.ci/run).
+# changed source makes a build due and undoing the change makes it not, `npm run build` leaves none
+# due, GET / and the start-up lines. Fails, with the log of the step that failed, if anything does. Used by CI (.ci/run).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/uvol-newcomer-XXXXXX")
@@ -38,8 +38,10 @@ stop_server() {
 }
 trap 'stop_server; rm -rf "$work"' EXIT
 
-# None of the service's variables: each one the README's configuration table names is unset.
-for var in $(grep -oE '^\| `[A-Z_]+`' "$root/README.md" | tr -d '|` '); do unset "$var"; done
+# None of the service's variables: each one the configuration table (docs/operations.md) names is unset.
+vars=$(grep -oE '^\| `[A-Z_]+`' "$root/docs/operations.md" | tr -d '|` ')
+[ -n "$vars" ] || fail "docs/operations.md has no configuration table: update scripts/newcomer-run.sh"
+for var in $vars; do unset "$var"; done
 unset TEST_EMBEDDED TEST_REDIS_URL TEST_PG_ADMIN_URL
 
 if [ -n "$(git -C "$root" status --porcelain --untracked-files=no)" ]; then
@@ -124,12 +126,16 @@ node -e 'if (JSON.parse(process.argv[1]).data.slug !== "demo") process.exit(1)' 
 echo "GET /api/organisation/detailed → the demo organisation (${#organisation} bytes)"
 stop_server
 
-step "the build check: a changed source makes a build due, undoing it does not"
+step "the build check: a changed source makes a build due, undoing it or npm run build does not"
 cp apps/standalone/src/main.ts "$work/main.ts.orig"
 echo '// a change' >>apps/standalone/src/main.ts
 if node scripts/build.mjs --check 2>/dev/null; then fail "a changed source did not make a build due"; fi
 cp "$work/main.ts.orig" apps/standalone/src/main.ts
 node scripts/build.mjs --check || fail "undoing the change left a build due"
+echo '// a change' >>apps/standalone/src/main.ts
+npm run -s build || fail "npm run build"
+node scripts/build.mjs --check || fail "npm run build left a build due (it wrote no build stamp)"
+cp "$work/main.ts.orig" apps/standalone/src/main.ts
 
 printf '\nnewcomer run passed in %s s:\n' "$(elapsed "$t0")"
 printf '  %s\n' "${timings[@]}"

@@ -23,11 +23,11 @@ import { WEBHOOKS_QUEUES } from '#app/webhooks';
 import { migrations } from '../../migrations/index.js';
 
 /** What every process is built on: configuration, the database, the queues, CQRS and the log. */
-export function coreImports(config: AppConfig, options: { migrate: boolean }) {
+export function coreImports(config: AppConfig, options: { migrate: boolean; requireMigrated?: boolean }) {
   return [
     ConfigModule.forRoot(config),
     MetricsModule,
-    DatabaseModule.forRoot({ migrations, migrate: options.migrate }),
+    DatabaseModule.forRoot({ migrations, ...options }),
     QueueModule.forRoot(),
     SecurityModule,
     CqrsModule.forRoot(),
@@ -53,7 +53,7 @@ export const contexts = {
   worker: [IdentityWorkerModule, ExpensesWorkerModule, RotasWorkerModule, WebhooksWorkerModule],
 };
 
-/** Every queue of every context: the operator's tools list them all (README "Queues"). */
+/** Every queue of every context: the operator's tools list them all (docs/operations.md#queues). */
 export const queues: readonly string[] = [...IDENTITY_QUEUES, ...EXPENSES_QUEUES, ...ROTAS_QUEUES, ...WEBHOOKS_QUEUES];
 
 /** The operator's queue tools: the CLI's commands; in an HTTP process the dashboard, when ADMIN_PASSWORD is set. */

@@ -14,7 +14,7 @@ import { bootStandalone, organisationFile, provision, TEST_PASSWORD } from '../s
 const LIMIT = 1; // AUTH_RATE_LIMIT: per account and address per minute; 20 × that per account per 15 minutes
 const PER_ADDRESS = 6; // AUTH_RATE_LIMIT_PER_ADDRESS
 
-describe('authentication under abuse (429: docs/http-conventions.md#authentication; README#configuration)', () => {
+describe('authentication under abuse (429: docs/http-conventions.md#authentication; docs/operations.md#configuration)', () => {
   let env: TestEnvironment;
   let app: NestFastifyApplication;
   let port: number;

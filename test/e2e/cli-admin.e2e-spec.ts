@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
@@ -136,14 +136,44 @@ describe('npm run cli: help, errors and the users: commands', () => {
     );
 
     it(
-      'bad usage is one line on stderr pointing at --help, exit 2, and opens no database',
+      '--version and -V print the version of package.json alone on stdout, exit 0',
       async () => {
-        oneLine(await cli(), 2, /^no command given \(npm run cli -- --help lists the commands\)$/);
+        const { version } = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as {
+          version: string;
+        };
+        for (const flag of ['--version', '-V']) {
+          expect(await cli(flag)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+        }
+        expect((await cli('--help')).stdout).toContain('npm run cli -- --version ');
+      },
+      SLOW,
+    );
+
+    it(
+      'a mistyped command or option is refused with the near name it may have meant, exit 2',
+      async () => {
         oneLine(
           await cli('provison', 'x.json'),
           2,
-          /^unknown command "provison" \(npm run cli -- --help lists the commands\)$/,
+          /^unknown command "provison"; did you mean provision\? \(npm run cli -- --help lists the commands\)$/,
         );
+        oneLine(await cli('queues:stats'), 2, /^unknown command "queues:stats"; did you mean queues:status\? /);
+        oneLine(await cli('help', 'users:hld'), 2, /^unknown command "users:hld"; did you mean users:hold\? /);
+        oneLine(
+          await cli('users:hold', '--hlep', 'alice@riverside.example'),
+          2,
+          /^users:hold: unknown option "--hlep"; did you mean --help\? \(npm run cli -- users:hold --help\)$/,
+        );
+        oneLine(await cli('--versoin'), 2, /^unknown option "--versoin"; did you mean --version\? /);
+      },
+      SLOW,
+    );
+
+    it(
+      'bad usage is one line on stderr pointing at --help, exit 2, and opens no database',
+      async () => {
+        oneLine(await cli(), 2, /^no command given \(npm run cli -- --help lists the commands\)$/);
+        oneLine(await cli('nope'), 2, /^unknown command "nope" \(npm run cli -- --help lists the commands\)$/);
         oneLine(await cli('help', 'nope'), 2, /^unknown command "nope"/);
         oneLine(await cli('provision'), 2, /^provision: expects <file>, got none \(npm run cli -- provision --help\)$/);
         oneLine(await cli('provision', 'a.json', 'b.json'), 2, /^provision: expects <file>, got "a.json" "b.json"/);

@@ -86,7 +86,7 @@ describe('npm run cli -- files:to-s3', () => {
       expect(await cli(['files:to-s3'], {})).toEqual({
         code: 2,
         stdout: '',
-        stderr: 'files:to-s3: S3_BUCKET is not set: name the bucket to copy into (README "Object storage")\n',
+        stderr: 'files:to-s3: S3_BUCKET is not set: name the bucket to copy into (docs/operations.md#object-storage)\n',
       });
       const nowhere = await cli(['files:to-s3', `${env.config.dataDir}/nope`]);
       expect(nowhere).toMatchObject({ code: 2, stdout: '' });

@@ -15,7 +15,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 type Line = { level: number; msg: string; dependency?: string; outage_ms?: number; [key: string]: unknown };
 
 /**
- * A database or Redis that goes away (docs/http-conventions.md#dependency-outages, README "Health and
+ * A database or Redis that goes away (docs/http-conventions.md#dependency-outages, docs/operations.md "Health and
  * readiness"): PostgreSQL and Redis are reached through TCP proxies the test stops and starts again.
  * While the database is out every request is a 503 with Retry-After, never a 401, and 200s come back
  * within seconds; readiness follows the role (an API process does not need Redis); each outage is

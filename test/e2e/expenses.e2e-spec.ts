@@ -280,7 +280,7 @@ describe('expenses and claims (docs/expense-rules.md#expenses, #claims)', () => 
         .expect(200);
       expect(list.body.data.length).toBeGreaterThan(0);
       expect(list.body.data[0]).toHaveProperty('attachments');
-      // Newest first by default (README): by date, then id, descending; an explicit o=a is the reverse.
+      // Newest first by default (docs/api-guide.md): by date, then id, descending; an explicit o=a is the reverse.
       const older = await expense('vol', { amount: 1, date: daysAgo(10) });
       const byDefault = (
         await http().get(`/api/users/${org.users.vol}/expenses?per_page=100`).set(as('vol')).expect(200)

@@ -15,7 +15,7 @@ const PASSWORD = 'queue dashboard password';
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 /**
- * Issue 25, item 3: the operator's queue tools (README "Queues"), in both modes. A job made to fail
+ * Issue 25, item 3: the operator's queue tools (docs/operations.md#queues), in both modes. A job made to fail
  * on purpose (the series extension refuses an asOf that is not a date) is seen on the dashboard and
  * by queues:status, and queues:retry puts it back to waiting.
  */

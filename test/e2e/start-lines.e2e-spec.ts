@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { eventually } from '../support/eventually.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 
 const run = promisify(execFile);
@@ -87,6 +88,16 @@ describe('npm start: its start-up lines, and a second start on the same DATA_DIR
     expect(before.length).toBeLessThanOrEqual(10);
     expect(before.map((r) => r.msg).join('\n')).toMatch(/creating the embedded database/);
     expect(stderr).toBe('');
+  });
+
+  it('says after serving, in one warning, that no organisation exists and how to provision one', async () => {
+    const warning = () =>
+      out.map((l) => JSON.parse(l) as { level: number; msg: string }).find((r) => /no organisation/.test(r.msg));
+    await eventually(() => warning() !== undefined, 10_000);
+    expect(warning()).toMatchObject({
+      level: 40,
+      msg: 'no organisation exists yet, so no one can log in: provision one with `npm run cli -- provision <file>` (docs/provisioning.md; examples/demo-organisation.json to try); in the embedded mode stop this process first',
+    });
   });
 
   it('a second start on the same DATA_DIR says in one line that the database is in use, and exits 1', async () => {

@@ -1,12 +1,6 @@
-import 'reflect-metadata';
-import { createHttpApp, exitOnStartFailure, listen, loadConfigOrExit, StartupProgressModule } from '#app/platform';
-import { describeMode } from '../../common/core.js';
-import { ApiModule } from './api.module.js';
+import { exitOnUnsupportedNode } from '../../common/supported-node.js';
 
-const config = loadConfigOrExit();
-const api = ApiModule.forRoot(config);
-// Migrations (and, embedded, creating the database) are said in the log as they happen.
-const app = await createHttpApp({ ...api, imports: [StartupProgressModule.inLog(), ...(api.imports ?? [])] }).catch(
-  exitOnStartFailure,
-);
-await listen(app, config.http, `api, ${describeMode(config)}`);
+// The entry point of the API process (`npm run start:api`): the Node version is checked before anything
+// else is loaded (supported-node.ts), then ./start.js runs.
+exitOnUnsupportedNode();
+await import('./start.js');

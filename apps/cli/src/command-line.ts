@@ -1,49 +1,118 @@
+import { Command, CommanderError } from 'commander';
+import { packageFile } from '../../common/package-file.js';
 import { catalogue as commands, type CommandInfo } from './commands/catalogue.js';
 import { InputError, UsageError } from './usage.js';
 
-/** What the arguments ask for: a help text, or a command to run with its arguments. */
-export type Invocation = { readonly help: string } | { readonly name: string; readonly args: string[] };
+/** What the arguments ask for: a text to print (help, the version), or a command to run with its arguments. */
+export type Invocation = { readonly print: string } | { readonly name: string; readonly args: string[] };
 
-const HELP = new Set(['-h', '--help']);
 const hint = (name?: string) => `npm run cli -- ${name ? `${name} ` : ''}--help`;
 
 /**
- * `<command> [arguments]`, `--help`, `help [command]`, `<command> --help`. Anything else that
- * starts with a dash is an unknown option; `--` ends the options (for a file named `-x.json`).
+ * Commander parses (`<command> [arguments]`, `--help`, `-h`, `<command> --help`, `--version`, `--`
+ * ending the options); its refusals go through `error()`, which says them in this command line's
+ * words: one line naming the command and the --help to read, with commander's suggestion of a
+ * near name when there is one. Help texts are this file's (some name the permissions or queues,
+ * loaded only then), so commander's own help is not printed: `outputHelp` notes which was asked for.
+ */
+class Parser extends Command {
+  /** The command whose help was asked for, kept on the program. */
+  helpOf?: Command;
+
+  override createCommand(name?: string): Command {
+    return new Parser(name);
+  }
+
+  override outputHelp(): void {
+    programOf(this).helpOf = this;
+  }
+
+  override error(message: string, options?: { code?: string }): never {
+    const name = this.parent ? this.name() : undefined;
+    const near = /\(Did you mean (?:one of )?(.+)\?\)/.exec(message)?.[1];
+    const suggestion = near ? `; did you mean ${near}?` : '';
+    switch (options?.code) {
+      case 'commander.unknownCommand':
+        throw new UsageError(`unknown command "${this.args[0]}"${suggestion} (${hint()} lists the commands)`);
+      case 'commander.unknownOption': {
+        const flag = /unknown option '(.+?)'/.exec(message)?.[1];
+        throw new UsageError(`${name ? `${name}: ` : ''}unknown option "${flag}"${suggestion} (${hint(name)})`);
+      }
+      case 'commander.missingArgument':
+      case 'commander.excessArguments': {
+        const wanted = this.registeredArguments.map((a) => usageOf(a)).join(' ') || 'no arguments';
+        const got = this.args.length === 0 ? 'none' : this.args.map((a) => JSON.stringify(a)).join(' ');
+        throw new UsageError(`${name}: expects ${wanted}, got ${got} (${hint(name)})`);
+      }
+      default:
+        throw new UsageError(`${name ? `${name}: ` : ''}${message.replace(/^error: /, '')} (${hint(name)})`);
+    }
+  }
+}
+
+const programOf = (command: Command): Parser => (command.parent ? programOf(command.parent) : (command as Parser));
+const usageOf = (a: Command['registeredArguments'][number]) =>
+  a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? ' ...' : ''}]`;
+
+function parser(chosen: (name: string, args: string[]) => void): Parser {
+  const program = new Parser('npm run cli --')
+    .version(packageFile().version, '-V, --version', 'the version of uvol')
+    .helpCommand(false)
+    .showSuggestionAfterError(true)
+    .configureOutput({ writeOut: () => undefined, writeErr: () => undefined, outputError: () => undefined })
+    .exitOverride() as Parser;
+  for (const [name, info] of Object.entries(commands)) {
+    // `[name ...]` in the usage is commander's `[name...]`.
+    const args = info.usage
+      .split(' ')
+      .slice(1)
+      .join(' ')
+      .replace(/ \.\.\./g, '...');
+    const command = program.command(name);
+    if (args) command.arguments(args);
+    command.allowExcessArguments(false).action(function (this: Command) {
+      chosen(name, this.args);
+    });
+  }
+  program.command('help [command]').action(function (this: Command) {
+    chosen('help', this.args);
+  });
+  return program;
+}
+
+/**
+ * `<command> [arguments]`, `--help`, `help [command]`, `<command> --help`, `--version`. Anything
+ * else that starts with a dash is an unknown option; `--` ends the options (for a file named `-x.json`).
  */
 export async function parseCommandLine(argv: readonly string[]): Promise<Invocation> {
-  const [first, ...rest] = argv;
-  if (first === undefined) throw new UsageError(`no command given (${hint()} lists the commands)`);
-  if (HELP.has(first) || first === 'help') {
-    if (rest.length === 0) return { help: generalHelp() };
-    const command = Object.hasOwn(commands, rest[0]!) ? commands[rest[0]!] : undefined;
-    if (!command || rest.length > 1)
-      throw new UsageError(`unknown command "${rest.join(' ')}" (${hint()} lists the commands)`);
-    return { help: await commandHelp(command) };
+  if (argv.length === 0) throw new UsageError(`no command given (${hint()} lists the commands)`);
+  let invocation: { name: string; args: string[] } | undefined;
+  const program = parser((name, args) => (invocation = { name, args }));
+  try {
+    program.parse([...argv], { from: 'user' });
+  } catch (err) {
+    if (!(err instanceof CommanderError)) throw err;
+    if (err.code === 'commander.version') return { print: `${program.version()}\n` };
+    const asked = program.helpOf;
+    if (!asked) throw err;
+    const command = asked === program ? undefined : commands[asked.name()];
+    return { print: command ? await commandHelp(command) : generalHelp() };
   }
-  const command = Object.hasOwn(commands, first) ? commands[first] : undefined;
-  if (!command) throw new UsageError(`unknown command "${first}" (${hint()} lists the commands)`);
-  const end = rest.indexOf('--');
-  const options = end === -1 ? rest : rest.slice(0, end);
-  if (options.some((a) => HELP.has(a))) return { help: await commandHelp(command) };
-  const unknown = options.find((a) => a.startsWith('-') && a !== '-');
-  if (unknown) throw new UsageError(`${first}: unknown option "${unknown}" (${hint(first)})`);
-  const args = end === -1 ? rest : [...rest.slice(0, end), ...rest.slice(end + 1)];
-  const [min, max] = command.arity;
-  if (args.length < min || args.length > max) {
-    const wanted = command.usage.split(' ').slice(1).join(' ') || 'no arguments';
-    throw new UsageError(
-      `${first}: expects ${wanted}, got ${args.length === 0 ? 'none' : args.map((a) => JSON.stringify(a)).join(' ')} (${hint(first)})`,
-    );
+  const { name, args } = invocation!;
+  if (name === 'help') {
+    const [topic] = args;
+    if (topic === undefined || topic === 'help') return { print: generalHelp() };
+    // An unknown name is refused, with a suggestion, as the command itself would be.
+    return Object.hasOwn(commands, topic) ? { print: await commandHelp(commands[topic]!) } : parseCommandLine([topic]);
   }
   try {
-    await command.check?.(args);
+    await commands[name]!.check?.(args);
   } catch (err) {
-    if (err instanceof InputError) throw new InputError(`${first}: ${err.message}`);
-    if (err instanceof UsageError) throw new UsageError(`${first}: ${err.message} (${hint(first)})`);
+    if (err instanceof InputError) throw new InputError(`${name}: ${err.message}`);
+    if (err instanceof UsageError) throw new UsageError(`${name}: ${err.message} (${hint(name)})`);
     throw err;
   }
-  return { name: first, args };
+  return { name, args };
 }
 
 const EXIT_CODES = [
@@ -67,6 +136,7 @@ export function generalHelp(): string {
     '',
     'Usage: npm run cli -- <command> [arguments]',
     '       npm run cli -- <command> --help      what a command does, its arguments and output',
+    '       npm run cli -- --version             the version of uvol',
     '',
     'Commands:',
     ...Object.values(commands).map((c) => `  ${c.usage.padEnd(width)}${c.summary}`),

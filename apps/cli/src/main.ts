@@ -1,22 +1,6 @@
-import { type Invocation, parseCommandLine } from './command-line.js';
-import { EXIT, UsageError } from './usage.js';
+import { exitOnUnsupportedNode } from '../../common/supported-node.js';
 
-/**
- * `npm run cli -- <command> [arguments]` (`--help` lists them). A command's result goes to stdout
- * alone; messages and progress to stderr. Exit codes: 0 done, 1 failed, 2 bad usage or refused input.
- * Help and bad usage are answered before the application is loaded, which takes seconds.
- */
-let invocation: Invocation;
-try {
-  invocation = await parseCommandLine(process.argv.slice(2));
-} catch (err) {
-  // Bad usage: the message names the command and the --help to read.
-  process.stderr.write(`${err instanceof UsageError ? err.message : String((err as Error).message ?? err)}\n`);
-  process.exit(err instanceof UsageError ? EXIT.refused : EXIT.failed);
-}
-if ('help' in invocation) {
-  process.stdout.write(invocation.help);
-  process.exit(EXIT.done);
-}
-const { run } = await import('./run.js');
-process.exit(await run(invocation.name, invocation.args));
+// The entry point of the admin command line (`npm run cli`): the Node version is checked before anything
+// else is loaded (supported-node.ts), then ./cli.js runs.
+exitOnUnsupportedNode();
+await import('./cli.js');

@@ -1,13 +1,6 @@
-import 'reflect-metadata';
-import { createHttpApp, exitOnStartFailure, listen, loadConfigOrExit } from '#app/platform';
-import { describeMode } from '../../common/core.js';
-import { readyBanner } from './ready-banner.js';
-import { StandaloneModule } from './standalone.module.js';
+import { exitOnUnsupportedNode } from '../../common/supported-node.js';
 
-const config = loadConfigOrExit();
-// A start refused (the embedded database in use by another npm start) is one line and exit 1.
-const app = await createHttpApp(StandaloneModule.forRoot(config)).catch(exitOnStartFailure);
-await listen(app, config.http, `api + worker, ${describeMode(config)}`);
-// The log's last record says `serving <url>`; on a terminal (LOG_PRETTY) a person reads it among
-// the start-up records, so the address and where to go next follow, set apart.
-if (config.log.pretty && !config.log.destination) process.stdout.write(readyBanner(config));
+// The entry point of `npm start`: the API and the worker in one process: the Node version is checked before anything
+// else is loaded (supported-node.ts), then ./start.js runs.
+exitOnUnsupportedNode();
+await import('./start.js');

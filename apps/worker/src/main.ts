@@ -1,12 +1,6 @@
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
-import { loadConfigOrExit } from '#app/platform';
-import { describeMode } from '../../common/core.js';
-import { WorkerModule } from './worker.module.js';
+import { exitOnUnsupportedNode } from '../../common/supported-node.js';
 
-const config = loadConfigOrExit();
-const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
-app.useLogger(app.get(Logger));
-app.enableShutdownHooks();
-app.get(Logger).log(`worker running (mode: ${describeMode(config)})`, 'Bootstrap');
+// The entry point of the worker process (`npm run start:worker`): the Node version is checked before anything
+// else is loaded (supported-node.ts), then ./start.js runs.
+exitOnUnsupportedNode();
+await import('./start.js');

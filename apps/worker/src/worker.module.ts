@@ -10,7 +10,8 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [
-        ...coreImports(config, { migrate: false }),
+        // It runs no migrations (the API, npm start and `npm run cli -- migrate` do): it refuses to start before them.
+        ...coreImports(config, { migrate: false, requireMigrated: true }),
         LoggingModule,
         // No routes here: the dependency monitor and its connection log lines.
         HealthModule.forRoot('worker'),

@@ -7,12 +7,10 @@ import { readJson } from './input.js';
  * application takes seconds; help and bad usage answer without it (commands.ts holds the runs).
  */
 export interface CommandInfo {
-  /** `users:add <slug> <file>`: the name and its arguments, as usage shows them. */
+  /** `users:add <slug> <file>`: the name and its arguments, as usage shows them (and commander parses them). */
   readonly usage: string;
   /** One line for the list of commands. */
   readonly summary: string;
-  /** The fewest and most arguments it takes (Infinity: a list). */
-  readonly arity: readonly [number, number];
   /** `--help`: what it does, its arguments, its output, in lines. */
   help(): Promise<readonly string[]>;
   /** Checks of the arguments that need no database (a UsageError: exit 2 before anything is opened). */
@@ -59,7 +57,6 @@ export const catalogue: Record<string, CommandInfo> = {
   migrate: {
     usage: 'migrate',
     summary: 'run the pending database migrations',
-    arity: [0, 0],
     help: lines(
       'Runs the migrations the database has not had yet, under an advisory lock (several processes may try at once;',
       'one runs them). `npm start` and the API run them at start as well; every other command here does too.',
@@ -71,7 +68,6 @@ export const catalogue: Record<string, CommandInfo> = {
   provision: {
     usage: 'provision <file>',
     summary: 'create an organisation with its teams, role profiles, categories and users from a JSON file',
-    arity: [1, 1],
     async check([path]) {
       await readJson(path!);
     },
@@ -98,7 +94,6 @@ export const catalogue: Record<string, CommandInfo> = {
   'users:add': {
     usage: 'users:add <slug> <file>',
     summary: 'add users (and their roles) to an existing organisation from a JSON file',
-    arity: [2, 2],
     async check([, path]) {
       await readJson(path!);
     },
@@ -127,7 +122,6 @@ export const catalogue: Record<string, CommandInfo> = {
   'users:grant': {
     usage: 'users:grant <email> <permission...>',
     summary: 'give a user permissions',
-    arity: [2, Infinity],
     help: async () => [
       'Gives the user each permission named. One they hold already is left as it is: granting only what they hold',
       "changes and records nothing. The API sees the change from the user's next request on.",
@@ -146,7 +140,6 @@ export const catalogue: Record<string, CommandInfo> = {
   'users:revoke': {
     usage: 'users:revoke <email> <permission...>',
     summary: 'take permissions away from a user',
-    arity: [2, Infinity],
     help: async () => [
       'Takes each permission named away from the user. One they do not hold is ignored: revoking only what they',
       "lack changes and records nothing. The API refuses what needed it (403) from the user's next request on.",
@@ -165,7 +158,6 @@ export const catalogue: Record<string, CommandInfo> = {
   'users:hold': {
     usage: 'users:hold <email>',
     summary: 'put a user on hold (status on_hold); they still log in',
-    arity: [1, 1],
     help: lines(
       'Puts the user on hold (status on_hold: they still log in; rota bookings of them need ignore_on_hold).',
       "It is the spec's status, the one a provisioning file's users[].status sets: the API shows it in the user's",
@@ -184,7 +176,6 @@ export const catalogue: Record<string, CommandInfo> = {
   'users:release': {
     usage: 'users:release <email>',
     summary: 'take a user off hold (status back to active)',
-    arity: [1, 1],
     help: lines(
       'Takes the user off hold: their status is back to active. Releasing an active user changes nothing.',
       '',
@@ -199,7 +190,6 @@ export const catalogue: Record<string, CommandInfo> = {
   'projections:status': {
     usage: 'projections:status',
     summary: 'each projection and reactor with its checkpoint and how far behind the log it is',
-    arity: [0, 0],
     help: lines(
       'Lists each projection and reactor: its checkpoint, how many events of the log it has not seen, and its state',
       '(live, or stale when its code changed since its tables were last rebuilt: run projections:replay for it).',
@@ -211,7 +201,6 @@ export const catalogue: Record<string, CommandInfo> = {
   'projections:replay': {
     usage: 'projections:replay [name ...]',
     summary: 'rebuild the named projections (all when none is named) from the event log',
-    arity: [0, Infinity],
     help: lines(
       'Rebuilds the tables of the named projections (every projection when none is named) from the event log into',
       'shadow tables, catches up with what was appended meanwhile, and swaps them in under a short lock. With',
@@ -230,12 +219,12 @@ export const catalogue: Record<string, CommandInfo> = {
   'queues:status': {
     usage: 'queues:status',
     summary: "each queue's waiting, active, delayed and failed job counts",
-    arity: [0, 0],
     help: async () => [
       "Counts each queue's jobs: waiting (ready to run), active (being run), delayed (due later, a retry's back-off",
       'among them) and failed (out of attempts: queues:retry runs them again). The same on Redis (REDIS_URL) and',
-      'on the database (no REDIS_URL); the service may keep running meanwhile. With ADMIN_PASSWORD set the',
-      'service shows the jobs themselves at /admin/queues (README "Queues").',
+      'on the database (no REDIS_URL). With PostgreSQL (DATABASE_URL) the service may keep running meanwhile; in',
+      'the embedded mode one process at a time may have the database open, so stop `npm start` first. With',
+      'ADMIN_PASSWORD set the service shows the jobs themselves at /admin/queues (docs/operations.md#queues).',
       '',
       `The queues: ${(await queueNames()).join(', ')}.`,
       '',
@@ -246,7 +235,6 @@ export const catalogue: Record<string, CommandInfo> = {
   'queues:retry': {
     usage: 'queues:retry <queue>',
     summary: "run a queue's failed jobs again",
-    arity: [1, 1],
     help: async () => [
       'Moves every failed job of <queue> back to waiting, its attempts counted afresh: the workers run each again',
       'as soon as they take it (the service must be running for that). A queue with no failed jobs: nothing to do.',
@@ -266,11 +254,10 @@ export const catalogue: Record<string, CommandInfo> = {
   'files:to-s3': {
     usage: 'files:to-s3 [data-dir]',
     summary: 'copy the uploaded files of a DATA_DIR into the S3 bucket (S3_BUCKET), for a move to object storage',
-    arity: [0, 1],
     help: lines(
       'Copies every file under <data-dir>/files (uploads and their thumbnails, as the service kept them on disk)',
       'into the bucket S3_BUCKET names, each under the key the records know it by, so the service started with',
-      'S3_BUCKET finds them all (README "Object storage"). A file the bucket holds already with the same size is',
+      'S3_BUCKET finds them all (docs/operations.md#object-storage). A file the bucket holds already with the same size is',
       'skipped: running it again after a failure finishes the job, and copies nothing twice. Nothing is deleted;',
       'remove the folder yourself once the service serves the files from the bucket.',
       '',

@@ -146,7 +146,8 @@ export const runners: Record<string, Run> = {
   async 'files:to-s3'(app, [dataDir], io) {
     const config = app.get<AppConfig>(APP_CONFIG);
     const s3 = config.files.s3;
-    if (!s3) throw new UsageError('S3_BUCKET is not set: name the bucket to copy into (README "Object storage")');
+    if (!s3)
+      throw new UsageError('S3_BUCKET is not set: name the bucket to copy into (docs/operations.md#object-storage)');
     const dir = dataDir ? join(resolve(dataDir), 'files') : config.files.dir;
     if (!(await stat(dir).catch(() => undefined))?.isDirectory())
       throw new UsageError(`no files folder at ${dir}: is ${dataDir ?? config.dataDir} a DATA_DIR?`);

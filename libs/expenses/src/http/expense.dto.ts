@@ -85,7 +85,7 @@ export function expenseValues(body: UpdateExpenseBody | CreateExpenseBody): Expe
   return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) as ExpenseValues;
 }
 
-/** Newest first by default (README): date, then id, descending; `o=a` gives oldest first. */
+/** Newest first by default (docs/api-guide.md): date, then id, descending; `o=a` gives oldest first. */
 export const EXPENSE_LIST_SPEC = {
   sorts: ['date'] as const,
   defaultDirection: 'desc' as const,

@@ -23,4 +23,13 @@ export class OrganisationFactsReader {
     if (!row) throw new Error(`organisation ${tenant.organisationId} is not provisioned`);
     return { timezone: row.timezone, features: new Set(row.features), today: todayIn(row.timezone) };
   }
+
+  /** Whether any organisation is provisioned (a start on an empty database says how to provision one). */
+  async anyProvisioned(): Promise<boolean> {
+    const rows: { any: boolean }[] = await this.prepared.query(
+      `SELECT EXISTS (SELECT 1 FROM organisations) AS any`,
+      [],
+    );
+    return rows[0]?.any === true;
+  }
 }

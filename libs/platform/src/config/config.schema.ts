@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Every variable of the README's "Configuration" table, validated once at boot. Numbers arrive as
+// Every variable of docs/operations.md's "Configuration" table, validated once at boot. Numbers arrive as
 // strings from the environment, so they are coerced; an empty string counts as unset.
 const blankAsUnset = (v: unknown) => (v === '' ? undefined : v);
 const optionalUrl = (protocols: string[]) =>
@@ -112,7 +112,7 @@ export const envSchema = z.object({
   // Readable one-line records instead of JSON; unset: on when stdout is a terminal outside production.
   LOG_PRETTY: optionalBoolean(),
   CORS_ORIGINS: origins(),
-  // Not in the README's configuration table: isolates BullMQ keys when several deployments share one Redis
+  // Not in docs/operations.md's configuration table: isolates BullMQ keys when several deployments share one Redis
   // (and lets parallel test files share one server).
   QUEUE_PREFIX: z.preprocess(
     blankAsUnset,
@@ -131,12 +131,12 @@ export const envSchema = z.object({
   REACTOR_POLL_MS: z.preprocess(blankAsUnset, z.coerce.number().int().min(10).max(60_000).default(250)),
   // How often the worker's reconciler offers again the work PostgreSQL says is owed (docs/adr/0009), in milliseconds.
   RECONCILE_MS: z.preprocess(blankAsUnset, z.coerce.number().int().min(100).max(3_600_000).default(15_000)),
-  // Not in the README's configuration table, for tests: how long an "hour" of shift_reminder_hours lasts, in
+  // Not in docs/operations.md's configuration table, for tests: how long an "hour" of shift_reminder_hours lasts, in
   // milliseconds (1000 makes the setting count seconds, so a reminder comes due within a test).
   REMINDER_HOUR_MS: z.preprocess(blankAsUnset, z.coerce.number().int().min(1_000).max(3_600_000).default(3_600_000)),
   // Webhook URLs may name loopback and private addresses (docs/webhooks.md#endpoints): for tests and closed networks.
   WEBHOOK_ALLOW_PRIVATE: optionalBoolean(),
-  // Not in the README's configuration table, for tests: how long a second of the webhook retry schedule lasts, in ms.
+  // Not in docs/operations.md's configuration table, for tests: how long a second of the webhook retry schedule lasts, in ms.
   WEBHOOK_RETRY_SECOND_MS: z.preprocess(blankAsUnset, z.coerce.number().int().min(1).max(1_000).default(1_000)),
 });
 

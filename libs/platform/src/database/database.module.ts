@@ -7,12 +7,28 @@ import type { AppConfig } from '../config/app-config.js';
 import { progressOnStderr, STARTUP_PROGRESS, type StartupProgress } from './startup-progress.js';
 import { ChangeFeed } from './change-feed.js';
 import { PreparedStatements } from './prepared-statements.js';
-import { runMigrationsLocked } from './run-migrations.js';
+import { pendingCount, runMigrationsLocked } from './run-migrations.js';
+import { StartRefusal } from '../logging/start-logs.js';
 
 export interface DatabaseModuleOptions {
   readonly migrations: readonly (new () => MigrationInterface)[];
   /** Run pending migrations at start-up (the standalone process and the API do). */
   readonly migrate: boolean;
+  /**
+   * Refuse to start, in one line, while migrations are pending (the worker: it runs none, and would
+   * otherwise fail on every table it reads and leave failed jobs behind).
+   */
+  readonly requireMigrated?: boolean;
+}
+
+/** The one line a process that runs no migrations says when the database has not had them all. */
+export class NotMigrated extends StartRefusal {
+  constructor(pending: number) {
+    super(
+      `the database has ${pending} migration${pending === 1 ? '' : 's'} to run: run \`npm run cli -- migrate\` ` +
+        '(or start the API or npm start, which run them), then start this process again',
+    );
+  }
 }
 
 @Global()
@@ -64,10 +80,17 @@ export class DatabaseModule {
             migrationsRun: false,
             synchronize: false,
             extra: { max: db.embedded ? 8 : 20 },
+            // A database that does not answer yet is retried; a missing migration is not going to appear.
+            toRetry: (err: unknown) => !(err instanceof NotMigrated),
           }),
           dataSourceFactory: async (opts) => {
             const dataSource = await new DataSource(opts!).initialize();
             if (options.migrate) await runMigrationsLocked(dataSource, progress);
+            const pending = options.requireMigrated ? await pendingCount(dataSource) : 0;
+            if (pending > 0) {
+              await dataSource.destroy();
+              throw new NotMigrated(pending);
+            }
             return dataSource;
           },
         }),

@@ -26,8 +26,8 @@ export async function runMigrationsLocked(
   }
 }
 
-/** Migrations the database has not had: all of them before the migrations table exists. */
-async function pendingCount(dataSource: DataSource): Promise<number> {
+/** How many migrations the database has not had: all of them before the migrations table exists. */
+export async function pendingCount(dataSource: DataSource): Promise<number> {
   const table = dataSource.options.migrationsTableName ?? 'migrations';
   const [{ present }] = await dataSource.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [table]);
   if (!present) return dataSource.migrations.length;

@@ -47,7 +47,7 @@ export function reportDependencyError(err: unknown): boolean {
 }
 
 /**
- * The state of this process's dependencies (docs/http-conventions.md#dependency-outages, README
+ * The state of this process's dependencies (docs/http-conventions.md#dependency-outages, docs/operations.md
  * "Health and readiness"): PostgreSQL always, Redis when the queues live there (on BullMQ's
  * PostgreSQL backend the queue is the database). It asks every few seconds, every second during an
  * outage, and at once when a request or a queue meets a connection error; it logs one line when a

@@ -6,7 +6,7 @@ import { HealthDocs } from './health.openapi.js';
 import type { HealthDto } from './health.responses.js';
 
 /**
- * For load balancers and orchestrators (README "Health and readiness"): liveness says the process
+ * For load balancers and orchestrators (docs/operations.md#health-and-readiness): liveness says the process
  * answers; readiness that it reaches what its role needs (an API: PostgreSQL; with a worker in the
  * process: Redis too). `/health` is readiness.
  */

@@ -215,14 +215,14 @@ function documentOutages(document: OpenAPIObject): void {
 }
 
 /** Why a listen failed, in words an operator can act on (null: not an expected failure). */
-const LISTEN_FAILURES: Record<string, string> = {
+export const LISTEN_FAILURES: Record<string, string> = {
   EADDRINUSE: 'the port is in use by another process (another npm start?): stop it, or set PORT',
   EACCES: 'this user may not listen on that port: set PORT (above 1023)',
   EADDRNOTAVAIL: 'this machine has no such address: set HOST',
 };
 
 /**
- * Listens and logs the one start-up line the README promises ("The two commands"). A busy or
+ * Listens and logs the one start-up line docs/operations.md promises ("Building and testing"). A busy or
  * forbidden port is an expected failure: one line on stderr and exit 1, not a stack trace.
  */
 export async function listen(

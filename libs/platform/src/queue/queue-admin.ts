@@ -15,7 +15,7 @@ export interface QueueCounts {
 }
 
 /**
- * The operator's view of the queues (README "Queues"): their counts, and their failed jobs retried.
+ * The operator's view of the queues (docs/operations.md#queues): their counts, and their failed jobs retried.
  * Works the same on Redis and on BullMQ's PostgreSQL backend (embedded mode).
  */
 @Injectable()

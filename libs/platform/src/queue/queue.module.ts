@@ -5,6 +5,7 @@ import { createPostgresBackend, setDefaultBackendFactory } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DATABASE_ENDPOINT, type DatabaseEndpoint } from '../database/database-endpoint.js';
 import { STALL_SETTINGS, StallBoundWorker } from './stall-bound-worker.js';
+import { FailedJobsLog } from './failed-jobs-log.js';
 import { WorkersCloseFirst } from './workers-close-first.js';
 
 /** Where BullMQ keeps its queues when no Redis is configured: beside the application's tables. */
@@ -22,7 +23,7 @@ export class QueueModule {
     return {
       module: QueueModule,
       global: true,
-      providers: [WorkersCloseFirst],
+      providers: [WorkersCloseFirst, FailedJobsLog],
       imports: [
         DiscoveryModule,
         BullModule.forRootAsync({
@@ -32,7 +33,7 @@ export class QueueModule {
             if (config.queue.redisUrl) {
               // Workers block on Redis, which BullMQ requires to be retried forever. Reconnecting at
               // least every second (BullMQ's own backoff grows to 20 s) puts the queues back within
-              // seconds of Redis (README "Health and readiness").
+              // seconds of Redis (docs/operations.md#health-and-readiness).
               return {
                 connection: {
                   url: config.queue.redisUrl,

@@ -24,7 +24,7 @@ export class WorkersCloseFirst implements BeforeApplicationShutdown {
 }
 
 /** The host's worker, or none where it was never started (the getter throws then). */
-function workerOf(host: WorkerHost): WorkerHost['worker'] | undefined {
+export function workerOf(host: WorkerHost): WorkerHost['worker'] | undefined {
   try {
     return host.worker;
   } catch {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { SecretBox } from './secret-box.js';
+import { SEALED_WITH_ANOTHER_KEY, SecretBox } from './secret-box.js';
 
 describe('SecretBox', () => {
   const box = new SecretBox({ secretsKey: randomBytes(32) });
@@ -17,7 +17,8 @@ describe('SecretBox', () => {
     const parts = sealed.split('.');
     parts[3] = Buffer.from('other').toString('base64url');
     expect(() => box.open(parts.join('.'))).toThrow();
-    expect(() => new SecretBox({ secretsKey: randomBytes(32) }).open(sealed)).toThrow();
+    // Another key: the message names the variables (issue 31: an API and a worker that did not share them).
+    expect(() => new SecretBox({ secretsKey: randomBytes(32) }).open(sealed)).toThrow(SEALED_WITH_ANOTHER_KEY);
     expect(() => box.open('plain')).toThrow(/not a sealed secret/);
   });
 });

@@ -71,7 +71,7 @@ interface Details {
 const NO_DETAILS: Details = { users: new Map(), series: new Map(), callerProfiles: [] };
 
 /**
- * The read model of the rota views (docs/rota-domain.md#statuses-and-views; README "Views: the read
+ * The read model of the rota views (docs/rota-domain.md#statuses-and-views; docs/api-guide.md "Views: the read
  * model"). A view is a fixed number of statements, whatever its rotas, days or shifts:
  * 1. the matching rotas, in one statement on `rotas` (team, not archived, active in the range, the
  *    filters; the day view's `users` filter as an EXISTS on the shifts' (rota_id, date) index),
