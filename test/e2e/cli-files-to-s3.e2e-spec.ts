@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import sharp from 'sharp';
 import request from 'supertest';
@@ -117,6 +117,13 @@ describe('npm run cli -- files:to-s3', () => {
       const objects = await s3.objects();
       expect(Object.keys(objects).sort()).toEqual(onDisk);
       expect(Object.values(objects).reduce((a, b) => a + b, 0)).toBe(report.bytes);
+      // Each object with its content type, as an upload's (the PNG and its thumbnails, the PDF).
+      const types = await Promise.all(
+        onDisk.map(
+          async (key) => (await s3.client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key }))).ContentType,
+        ),
+      );
+      expect(types.sort()).toEqual(['application/pdf', 'image/png', 'image/png', 'image/png']);
 
       // Again: nothing to copy. An object of another size (a copy cut short) is put again.
       expect(JSON.parse((await cli(['files:to-s3', env.config.dataDir])).stdout)).toEqual({

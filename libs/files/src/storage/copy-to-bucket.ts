@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { HeadBucketCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { sniff } from '../upload/content-type.js';
 
 export interface CopyReport {
   /** Objects put. */
@@ -42,6 +43,7 @@ export function describeS3Error(err: unknown): string {
  * Copies every file under `dir` (a DATA_DIR's `files` folder) into the bucket under the key the
  * disk storage gave it (its path below `dir`), so the records find them. A file whose object is
  * there already with the same size is skipped: running it again after a failure finishes the job.
+ * Each object gets its content type from its bytes, as an upload's does (docs/adr/0010-object-storage.md).
  */
 export async function copyFilesToBucket(
   client: S3Client,
@@ -65,7 +67,10 @@ export async function copyFilesToBucket(
     }
     // Files are at most UPLOAD_MAX_BYTES: read whole, put with their length.
     const data = await readFile(path);
-    await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: data, ContentLength: data.length }));
+    const type = (await sniff(data))?.mime;
+    await client.send(
+      new PutObjectCommand({ Bucket: bucket, Key: key, Body: data, ContentLength: data.length, ContentType: type }),
+    );
     copied += 1;
     bytes += data.length;
     onFile(key, true);
