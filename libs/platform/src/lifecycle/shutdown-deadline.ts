@@ -7,8 +7,8 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 
-/** What closing may take before the process exits anyway: under the 10 s docs/process-lifecycle.md#stopping promises. */
-export const SHUTDOWN_DEADLINE_MS = 8_000;
+/** What closing may take before the process exits anyway: half the 10 s docs/process-lifecycle.md#stopping promises, the rest for a loaded machine. */
+export const SHUTDOWN_DEADLINE_MS = 5_000;
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 /**
