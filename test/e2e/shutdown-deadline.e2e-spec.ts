@@ -5,6 +5,8 @@ import { BUILT, freePort, type ServiceProcess, startProcess, stopProcess } from 
 
 const servers = !!process.env.TEST_PG_ADMIN_URL && !!process.env.TEST_REDIS_URL;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves after `ms` without keeping the test's process alive once the race it is in is decided. */
+const giveUpAfter = (ms: number) => new Promise<null>((resolve) => setTimeout(() => resolve(null), ms).unref());
 
 /**
  * Issue 31: every process exits within 10 s of SIGTERM, whatever is down (docs/process-lifecycle.md#stopping).
@@ -57,7 +59,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
       p.child.kill('SIGTERM');
       const sent = Date.now();
-      const exit = await Promise.race([p.exited(), sleep(20_000).then(() => null)]);
+      const exit = await Promise.race([p.exited(), giveUpAfter(20_000)]);
       const took = Date.now() - sent;
 
       expect(exit).not.toBeNull();
