@@ -1,18 +1,58 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { startEmbeddedPostgres } from './embedded-postgres.js';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres.js';
+
+/** `work`, or an error naming `what` once `ms` have passed: a failure says which step hung. */
+async function within<T>(what: string, ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not done after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A statement or connection takes milliseconds; this is far beyond a slow machine's delay. */
+const STEP_MS = 20_000;
 
 /** The embedded database as the service uses it: PGlite behind a socket, many pool connections. */
 describe('embedded PostgreSQL (PGlite over a Unix socket)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'uvol-pglite-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  /**
+   * One in-memory database for the first two tests, started once with its own limit. An in-memory
+   * start runs initdb in this process and is nearly all of the notification test's time (its
+   * statements take milliseconds). It slows with Jest's heap, which each full collection marks
+   * whole (a run of one start had about ten, --trace-gc): with 1.1 GB held a start took 20-24 s on
+   * a loaded machine instead of 5.5-7 s, and a worker late in a full run holds 1.8-3 GB. That is
+   * how the notification test, its start included, once exceeded 60 s in the servers run under
+   * load. Its connections and statements did not hang when repeated under two CPU burners (600
+   * times on one server, 30 times on fresh ones); each is now bounded by name, so a hang would
+   * say where.
+   */
+  let memory: EmbeddedPostgres | undefined;
+  beforeAll(async () => {
+    memory = await within(
+      'starting PGlite in memory (initdb in this process)',
+      170_000,
+      startEmbeddedPostgres(undefined, join(dir, 'mem')),
+    );
+  }, 180_000);
+  afterAll(async () => {
+    try {
+      if (memory) await within('stopping the in-memory database', STEP_MS, memory.stop());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('keeps each connection’s extended-protocol queries whole while others run transactions', async () => {
-    const embedded = await startEmbeddedPostgres(undefined, join(dir, 'mem'));
-    const pool = new pg.Pool({ connectionString: embedded.url, max: 8 });
+    const pool = new pg.Pool({ connectionString: memory!.url, max: 8 });
     try {
       await pool.query('CREATE TABLE t (id int PRIMARY KEY, v text)');
       const errors: string[] = [];
@@ -44,36 +84,37 @@ describe('embedded PostgreSQL (PGlite over a Unix socket)', () => {
       expect(errors).toEqual([]);
       expect((await pool.query('SELECT count(*)::int AS n FROM t')).rows[0].n).toBe(80);
     } finally {
-      await pool.end();
-      await embedded.stop();
+      await within('ending the pool', STEP_MS, pool.end());
     }
   });
 
   it('delivers a notification to the connections that LISTEN, not only to the one that sent it', async () => {
-    const embedded = await startEmbeddedPostgres(undefined, join(dir, 'notify'));
-    const connect = async () => {
-      const c = new pg.Client({ connectionString: embedded.url });
-      await c.connect();
+    const clients: pg.Client[] = [];
+    const connect = async (name: string) => {
+      const c = new pg.Client({ connectionString: memory!.url });
+      clients.push(c);
+      await within(`connecting ${name}`, STEP_MS, c.connect());
       return c;
     };
-    const [listener, other, quiet] = [await connect(), await connect(), await connect()];
     try {
+      const [listener, other, quiet] = [await connect('listener'), await connect('other'), await connect('quiet')];
       const heard: string[] = [];
       const overheard: string[] = [];
       listener.on('notification', (n) => heard.push(`${n.channel}:${n.payload}`));
       quiet.on('notification', (n) => overheard.push(`${n.channel}:${n.payload}`));
-      await listener.query('LISTEN bullmq_jobs');
-      await other.query(`SELECT pg_notify('bullmq_jobs', 'one')`);
-      await other.query('BEGIN');
-      await other.query(`SELECT pg_notify('bullmq_jobs', $1)`, ['two']);
-      await other.query('COMMIT');
-      await quiet.query('SELECT 1'); // the listener's copies were written before this answer
-      await listener.query('SELECT 1');
+      const step = (what: string, query: Promise<unknown>) => within(what, STEP_MS, query);
+      await step('LISTEN', listener.query('LISTEN bullmq_jobs'));
+      await step('pg_notify outside a transaction', other.query(`SELECT pg_notify('bullmq_jobs', 'one')`));
+      await step('BEGIN', other.query('BEGIN'));
+      await step('pg_notify in a transaction', other.query(`SELECT pg_notify('bullmq_jobs', $1)`, ['two']));
+      await step('COMMIT', other.query('COMMIT'));
+      // The listener's copies were written before this answer.
+      await step("the quiet connection's SELECT 1", quiet.query('SELECT 1'));
+      await step("the listener's SELECT 1", listener.query('SELECT 1'));
       expect(heard).toEqual(['bullmq_jobs:one', 'bullmq_jobs:two']);
       expect(overheard).toEqual([]);
     } finally {
-      await Promise.all([listener.end(), other.end(), quiet.end()]);
-      await embedded.stop();
+      await within('ending the clients', STEP_MS, Promise.all(clients.map((c) => c.end())));
     }
   });
 

@@ -23,7 +23,8 @@ export type StartupProgress = (message: string, options?: { readonly detail?: bo
  * PGlite in this process, served on a Unix socket inside its own folder so TypeORM and BullMQ keep
  * the ordinary `pg` driver. A socket rather than a TCP port: no port to collide with, and the
  * folder's permissions keep other local users out (PGlite has no passwords).
- * `dataDir` undefined gives an in-memory database (tests).
+ * `dataDir` undefined gives an in-memory database (tests); its initdb runs in this process, and
+ * takes longer the bigger this process's heap (embedded-postgres.int-spec.ts).
  *
  * A folder without a database gets one first, in a child process (createInChildProcess), so this
  * process opens it as every later start does.
