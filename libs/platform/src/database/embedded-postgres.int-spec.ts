@@ -137,5 +137,6 @@ describe('embedded PostgreSQL (PGlite over a Unix socket)', () => {
     expect((await again.query('SELECT v FROM kept')).rows).toEqual([{ v: 'still here' }]);
     await again.end();
     await second.stop();
-  });
+    // Two starts, each opening a folder in this process: the same slow-start risk as beforeAll's.
+  }, 180_000);
 });
