@@ -29,7 +29,7 @@ export class PersonalDataUserDto implements Omit<PersonalData['user'], 'status'>
   @ApiProperty({
     type: 'string',
     nullable: true,
-    enum: ['email', 'sms', 'auth_app', 'magic_link'],
+    enum: ['email', 'sms', 'auth_app', 'magic_link', null],
     description: 'The second-factor method, null for none (its secret never)',
   })
   two_factor!: string | null;
