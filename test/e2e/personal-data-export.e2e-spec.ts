@@ -62,12 +62,9 @@ describe('personal-data export (GET /api/users/me|{id}/personal-data, users:expo
           title: 'Ms',
           phone: '+447700900123',
         }),
-        userFile(
-          'boss',
-          ['manage-rotas', 'add-user-shifts', 'approve-claims', 'edit-expense-settings'],
-          ['north'],
-          { name: 'Bertha Boss' },
-        ),
+        userFile('boss', ['manage-rotas', 'add-user-shifts', 'approve-claims', 'edit-expense-settings'], ['north'], {
+          name: 'Bertha Boss',
+        }),
         userFile('dpo', ['manage-data-protection'], ['north'], { name: 'Dora Officer' }),
         userFile('southern', ['manage-data-protection'], ['south']),
         userFile('peer', [], ['north-shop']),
@@ -77,18 +74,28 @@ describe('personal-data export (GET /api/users/me|{id}/personal-data, users:expo
       app,
       hillsideFile([{ ...userFile('other', ['manage-data-protection'], ['t']), email: 'other@hillside.example' }]),
     );
-    for (const who of ['vol', 'boss', 'dpo', 'southern', 'peer']) tokens[who] = await logIn(app, `${who}@riverside.example`);
+    for (const who of ['vol', 'boss', 'dpo', 'southern', 'peer'])
+      tokens[who] = await logIn(app, `${who}@riverside.example`);
     tokens.other = await logIn(app, 'other@hillside.example');
     vol = org.users.vol!;
     boss = org.users.boss!;
 
-    const rota = await openRota(http, as('boss'), { name: 'Shop', teamId: org.teams['north-shop']!, startDate: day(-40) });
+    const rota = await openRota(http, as('boss'), {
+      name: 'Shop',
+      teamId: org.teams['north-shop']!,
+      startDate: day(-40),
+    });
     const book = async (date: string) =>
       (
         await http()
           .post('/api/rota/shifts')
           .set(as('boss'))
-          .send({ rota: { id: rota }, user: { id: vol }, start_datetime: `${date} 09:00`, end_datetime: `${date} 12:00` })
+          .send({
+            rota: { id: rota },
+            user: { id: vol },
+            start_datetime: `${date} 09:00`,
+            end_datetime: `${date} 12:00`,
+          })
           .expect(201)
       ).body.data.id as number;
     ids.booked = await book(day(-2));
@@ -103,7 +110,9 @@ describe('personal-data export (GET /api/users/me|{id}/personal-data, users:expo
     const type = (
       await http().post('/api/expenses/types').set(as('boss')).send({ name: 'Travel', position: 1 }).expect(201)
     ).body;
-    ids.file = (await http().post('/api/files').set(as('vol')).attach('file', PDF, 'ticket.pdf').expect(201)).body.data.id;
+    ids.file = (
+      await http().post('/api/files').set(as('vol')).attach('file', PDF, 'ticket.pdf').expect(201)
+    ).body.data.id;
     ids.expense = (
       await http()
         .post('/api/expenses')
@@ -147,7 +156,10 @@ describe('personal-data export (GET /api/users/me|{id}/personal-data, users:expo
       created_at: expect.stringMatching(ISO),
     });
     expect(data.roles).toEqual([
-      { team: { id: org.teams['north-shop'], name: 'North shop' }, role_profile: { id: org.role_profiles.shop, name: 'Shop volunteer' } },
+      {
+        team: { id: org.teams['north-shop'], name: 'North shop' },
+        role_profile: { id: org.role_profiles.shop, name: 'Shop volunteer' },
+      },
     ]);
     // The records as the routes render them for the user (a manager's user summary only by id).
     const booked = (await http().get(`/api/rota/shifts/${ids.booked}`).set(as('vol')).expect(200)).body.data;
@@ -161,8 +173,15 @@ describe('personal-data export (GET /api/users/me|{id}/personal-data, users:expo
     const claim = (await http().get(`/api/users/${vol}/claims/${ids.claim}`).set(as('vol')).expect(200)).body;
     expect(data.expenses).toEqual([expense]);
     expect(data.claims).toEqual([claim]);
-    expect(data.claims[0]).toMatchObject({ assigned_to_id: boss, approved_by_id: boss, approval_note: 'ok', notes: 'March' });
-    expect(data.files).toEqual([{ id: ids.file, name: 'ticket.pdf', size: PDF.length, created_at: expect.stringMatching(ISO) }]);
+    expect(data.claims[0]).toMatchObject({
+      assigned_to_id: boss,
+      approved_by_id: boss,
+      approval_note: 'ok',
+      notes: 'March',
+    });
+    expect(data.files).toEqual([
+      { id: ids.file, name: 'ticket.pdf', size: PDF.length, created_at: expect.stringMatching(ISO) },
+    ]);
     expect(data.logins).toEqual([{ at: expect.stringMatching(ISO) }]);
     expect(data.calendar_feeds).toEqual([{ created_at: expect.stringMatching(ISO) }]);
     expect(data.generated_at).toMatch(ISO);
@@ -171,9 +190,7 @@ describe('personal-data export (GET /api/users/me|{id}/personal-data, users:expo
   it('names other people by id only, and holds no secret (password hash, feed token, second-factor key)', async () => {
     const { data } = await mine();
     const text = JSON.stringify(data);
-    const [row] = await app!
-      .get(DataSource)
-      .query(`SELECT password_hash FROM users WHERE id = $1`, [vol]);
+    const [row] = await app!.get(DataSource).query(`SELECT password_hash FROM users WHERE id = $1`, [vol]);
     expect(row.password_hash).toMatch(/^\$argon2/);
     expect(text).not.toContain(row.password_hash);
     expect(text).not.toContain(feedToken);
@@ -190,9 +207,9 @@ describe('personal-data export (GET /api/users/me|{id}/personal-data, users:expo
     const byOfficer = (await http().get(`/api/users/${vol}/personal-data`).set(as('dpo')).expect(200)).body.data;
     expect(withoutGeneratedAt(byOfficer)).toEqual(me);
     // The officer's own export: theirs, not the user's.
-    expect((await http().get(`/api/users/${org.users.dpo}/personal-data`).set(as('dpo')).expect(200)).body.data.user.id).toBe(
-      org.users.dpo,
-    );
+    expect(
+      (await http().get(`/api/users/${org.users.dpo}/personal-data`).set(as('dpo')).expect(200)).body.data.user.id,
+    ).toBe(org.users.dpo);
     // manage-data-protection over another team, or no permission: 403; the user's manager through other permissions: 403.
     for (const who of ['southern', 'peer', 'boss']) {
       const res = await http().get(`/api/users/${vol}/personal-data`).set(as(who)).expect(403);
@@ -206,29 +223,25 @@ describe('personal-data export (GET /api/users/me|{id}/personal-data, users:expo
     await http().get('/api/users/me/personal-data').expect(401);
   });
 
-  it(
-    'users:export <email or id> prints the same data as the route; an unknown user exits 2',
-    async () => {
-      const route = withoutGeneratedAt((await mine()).data);
-      if (env.embedded) {
-        // One process at a time may have the embedded database open.
-        await app!.close();
-        app = undefined;
-      }
-      for (const reference of ['VOL@riverside.example', String(vol)]) {
-        const run = await runCli(env, ['users:export', reference]);
-        expect({ code: run.code, lines: run.stdout.trimEnd().split('\n').length }).toEqual({ code: 0, lines: 1 });
-        expect(withoutGeneratedAt(JSON.parse(run.stdout))).toEqual(route);
-      }
-      for (const reference of ['nobody@riverside.example', '999999']) {
-        const run = await runCli(env, ['users:export', reference]);
-        expect({ code: run.code, stdout: run.stdout, stderr: run.stderr.trim() }).toEqual({
-          code: 2,
-          stdout: '',
-          stderr: `users:export: no user has the e-mail address or id "${reference}"`,
-        });
-      }
-    },
-    240_000,
-  );
+  it('users:export <email or id> prints the same data as the route; an unknown user exits 2', async () => {
+    const route = withoutGeneratedAt((await mine()).data);
+    if (env.embedded) {
+      // One process at a time may have the embedded database open.
+      await app!.close();
+      app = undefined;
+    }
+    for (const reference of ['VOL@riverside.example', String(vol)]) {
+      const run = await runCli(env, ['users:export', reference]);
+      expect({ code: run.code, lines: run.stdout.trimEnd().split('\n').length }).toEqual({ code: 0, lines: 1 });
+      expect(withoutGeneratedAt(JSON.parse(run.stdout))).toEqual(route);
+    }
+    for (const reference of ['nobody@riverside.example', '999999']) {
+      const run = await runCli(env, ['users:export', reference]);
+      expect({ code: run.code, stdout: run.stdout, stderr: run.stderr.trim() }).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `users:export: no user has the e-mail address or id "${reference}"`,
+      });
+    }
+  }, 240_000);
 });

@@ -54,7 +54,9 @@ export class PersonalDataOfUsers {
       created_at: Date;
     }[] = await this.dataSource.query(u.text, u.values);
     if (!row) return null;
-    const r = tenantSql(tenant)`SELECT t.id AS team_id, t.name AS team_name, rp.id AS profile_id, rp.name AS profile_name
+    const r = tenantSql(
+      tenant,
+    )`SELECT t.id AS team_id, t.name AS team_name, rp.id AS profile_id, rp.name AS profile_name
          FROM roles r JOIN teams t ON t.id = r.team_id JOIN role_profiles rp ON rp.id = r.role_profile_id
         WHERE ${tenantScope('r')} AND r.user_id = ${userId} ORDER BY r.position, r.id`;
     const roles: { team_id: string; team_name: string; profile_id: string; profile_name: string }[] =

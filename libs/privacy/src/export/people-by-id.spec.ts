@@ -14,7 +14,12 @@ const base = (id: number) => ({
 
 describe('peopleById', () => {
   it('given records naming the subject and others, then others become { id } and the subject stays whole', () => {
-    const shift = { id: 1, user: base(7), attendance: { status: 'attended', recorded_by: base(12) }, team: { id: '3' } };
+    const shift = {
+      id: 1,
+      user: base(7),
+      attendance: { status: 'attended', recorded_by: base(12) },
+      team: { id: '3' },
+    };
     expect(peopleById([shift], 7)).toEqual([
       { id: 1, user: base(7), attendance: { status: 'attended', recorded_by: { id: 12 } }, team: { id: '3' } },
     ]);

@@ -49,7 +49,10 @@ export class PersonalDataRoleDto {
 }
 
 @ApiExtraModels(UserBaseDto, PersonRefDto)
-@ApiSchema({ name: 'PersonalDataAttendance', description: 'A shift’s attendance; who recorded it by id unless the user' })
+@ApiSchema({
+  name: 'PersonalDataAttendance',
+  description: 'A shift’s attendance; who recorded it by id unless the user',
+})
 export class PersonalDataAttendanceDto extends OmitType(AttendanceDto, ['recorded_by'] as const) {
   @ApiProperty({
     oneOf: [{ $ref: getSchemaPath(UserBaseDto) }, { $ref: getSchemaPath(PersonRefDto) }],
