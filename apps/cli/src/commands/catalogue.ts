@@ -189,7 +189,7 @@ export const catalogue: Record<string, CommandInfo> = {
 
   'users:export': {
     usage: 'users:export <user>',
-    summary: 'print everything the service holds about a user, as JSON (their personal-data export)',
+    summary: "print a user's personal-data export (everything held about them) as JSON",
     help: lines(
       'Prints what GET /api/users/{id}/personal-data answers in "data" (docs/privacy.md#access-and-portability): the',
       "user's record, roles, every shift ever booked for them (cancelled ones with cancelled_at), expenses, claims,",
