@@ -48,6 +48,8 @@ describe('personal-data export (GET /api/users/me|{id}/personal-data, users:expo
     file: 0,
   };
   let feedToken = '';
+  /** Just before and just after the cancellation. */
+  const cancelling = [0, 0];
   let vol = 0;
   let boss = 0;
 
@@ -105,7 +107,9 @@ describe('personal-data export (GET /api/users/me|{id}/personal-data, users:expo
       .send({ status: 'attended', note: 'Opened up' })
       .expect(200);
     ids.cancelled = await book(day(5));
+    cancelling[0] = Date.now();
     await http().delete(`/api/rota/shifts/${ids.cancelled}`).set(as('boss')).expect(204);
+    cancelling[1] = Date.now();
 
     const type = (
       await http().post('/api/expenses/types').set(as('boss')).send({ name: 'Travel', position: 1 }).expect(201)
@@ -169,6 +173,9 @@ describe('personal-data export (GET /api/users/me|{id}/personal-data, users:expo
       expect.objectContaining({ id: ids.cancelled, user: booked.user, cancelled_at: expect.stringMatching(ISO) }),
     ]);
     await http().get(`/api/rota/shifts/${ids.cancelled}`).set(as('vol')).expect(404); // gone from the rota, not from the export
+    const cancelledAt = Date.parse(data.shifts[1].cancelled_at);
+    expect(cancelledAt).toBeGreaterThanOrEqual(cancelling[0]! - 1000);
+    expect(cancelledAt).toBeLessThanOrEqual(cancelling[1]! + 1000);
     const expense = (await http().get(`/api/users/${vol}/expenses/${ids.expense}`).set(as('vol')).expect(200)).body;
     const claim = (await http().get(`/api/users/${vol}/claims/${ids.claim}`).set(as('vol')).expect(200)).body;
     expect(data.expenses).toEqual([expense]);
