@@ -5,6 +5,12 @@ import { ClaimQueries, type ClaimView } from './claim/claim.queries.js';
 import { ExpenseQueries, type ExpenseView, recordedExpenseView } from './expense/expense.queries.js';
 import { type ExpenseData, type ExpenseEvent, streams } from './expenses.events.js';
 
+/** What the expenses context holds of one user, for a personal-data export (docs/privacy.md#access-and-portability). */
+export interface ExpensesPersonalData {
+  expenses: ExpenseView[];
+  claims: ClaimView[];
+}
+
 /**
  * Records as the API shows them, for other contexts that hand them on (webhooks): read by the
  * same queries as the routes, for the organisation given, with no caller (no includes).
@@ -21,6 +27,18 @@ export class ExpenseRecords {
   async expense(organisationId: number, id: number): Promise<ExpenseView | null> {
     const [view] = await this.expenses.byIds(nobody(organisationId), [id]);
     return view ?? this.asItWas(organisationId, id);
+  }
+
+  /**
+   * Every expense and claim of the user as the routes show them without includes: other people
+   * (a claim's authoriser and approver) appear by id only.
+   */
+  async personalData(organisationId: number, userId: number): Promise<ExpensesPersonalData> {
+    const tenant = nobody(organisationId);
+    return {
+      expenses: await this.expenses.allOfUser(tenant, userId),
+      claims: await this.claims.allOfUser(tenant, userId),
+    };
   }
 
   /** The Claim plus its `id` and `user_id` (they are in the view). */

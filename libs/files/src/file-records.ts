@@ -69,6 +69,23 @@ export class FileRecords {
     return row ? toRecord(row) : null;
   }
 
+  /** The files the user uploaded, oldest first, as a personal-data export lists them (no storage key, no URL). */
+  async ownedBy(
+    tenant: Pick<Caller, 'organisationId'>,
+    userId: number,
+  ): Promise<{ id: number; name: string; size: number; created_at: string }[]> {
+    const q = tenantSql(tenant)`SELECT id, original_name, file_size, created_at FROM files
+      WHERE ${tenantScope()} AND owner_id = ${userId} ORDER BY created_at, id`;
+    const rows: { id: string; original_name: string; file_size: string; created_at: Date }[] =
+      await this.dataSource.query(q.text, q.values);
+    return rows.map((r) => ({
+      id: Number(r.id),
+      name: r.original_name,
+      size: Number(r.file_size),
+      created_at: r.created_at.toISOString(),
+    }));
+  }
+
   /** For the signed download only: the signature, not a caller, vouches for the request. */
   async findSigned(id: number): Promise<FileRecord | null> {
     const [row] = await this.dataSource.query(`SELECT * FROM files WHERE id = $1`, [id]);

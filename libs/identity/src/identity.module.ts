@@ -17,6 +17,7 @@ import { PasswordHasher } from './login/password-hasher.js';
 import { RefreshJwtHandler } from './login/refresh-jwt.command.js';
 import { TwoFactorMessagesReactor } from './messages/two-factor-messages.reactor.js';
 import { ProvisionHandler } from './provisioning/provision.command.js';
+import { PersonalDataOfUsers } from './privacy/personal-data.js';
 
 /** The identity context's domain: commands, projections and the queries other contexts use. */
 @Module({
@@ -39,6 +40,7 @@ import { ProvisionHandler } from './provisioning/provision.command.js';
     Roles,
     Teams,
     OrganisationFactsReader,
+    PersonalDataOfUsers,
     DirectoryProjection,
     LoginProjection,
     ProvisionHandler,
@@ -49,6 +51,6 @@ import { ProvisionHandler } from './provisioning/provision.command.js';
     // Reactors are known everywhere (projections:status lists them); only the worker runs them.
     TwoFactorMessagesReactor,
   ],
-  exports: [Hierarchy, UserBases, Roles, Teams, OrganisationFactsReader, JwtTokens],
+  exports: [Hierarchy, UserBases, Roles, Teams, OrganisationFactsReader, JwtTokens, PersonalDataOfUsers],
 })
 export class IdentityModule {}

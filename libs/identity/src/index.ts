@@ -27,3 +27,9 @@ export {
 } from './provisioning/organisation-settings-policy.js';
 export type { DirectoryEvent } from './directory/directory.events.js';
 export { ARGON2_OPTIONS } from './login/password-hasher.js';
+export {
+  type IdentityPersonalData,
+  type LocatedUser,
+  PersonalDataOfUsers,
+  type PersonalUserView,
+} from './privacy/personal-data.js';

@@ -8,6 +8,7 @@ export const PERMISSIONS = [
   'self-approve-claims',
   'manage-rotas',
   'add-user-shifts',
+  'manage-data-protection',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

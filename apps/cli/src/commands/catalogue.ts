@@ -187,6 +187,22 @@ export const catalogue: Record<string, CommandInfo> = {
     ),
   },
 
+  'users:export': {
+    usage: 'users:export <user>',
+    summary: "print a user's personal-data export (everything held about them) as JSON",
+    help: lines(
+      'Prints what GET /api/users/{id}/personal-data answers in "data" (docs/privacy.md#access-and-portability): the',
+      "user's record, roles, every shift ever booked for them (cancelled ones with cancelled_at), expenses, claims,",
+      'files, log-ins and calendar feeds, with generated_at. Other people appear by id only; secrets (password hash,',
+      'second-factor keys, feed tokens) never. For a request made by post: it reads, and writes nothing.',
+      '',
+      'Arguments:',
+      "  <user>          the user's e-mail address (any case) or id",
+      '',
+      'Output: one JSON object on stdout. No user with that address or id: exit 2.',
+    ),
+  },
+
   'projections:status': {
     usage: 'projections:status',
     summary: 'each projection and reactor with its checkpoint and how far behind the log it is',

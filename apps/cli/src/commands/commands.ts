@@ -15,7 +15,9 @@ import {
   ReleaseUserCommand,
   RevokePermissionsCommand,
   type UserAccess,
+  PersonalDataOfUsers,
 } from '#app/identity';
+import { PersonalDataExport } from '#app/privacy';
 import { bucketProblem, copyFilesToBucket, describeS3Error, s3Client } from '#app/files';
 import { APP_CONFIG, type AppConfig, QueueAdmin, runMigrationsLocked } from '#app/platform';
 import { Failure, UsageError } from '../usage.js';
@@ -97,6 +99,14 @@ export const runners: Record<string, Run> = {
   async 'users:release'(app, [email], io) {
     const user: HoldResult = await app.get(CommandBus).execute(new ReleaseUserCommand(email!));
     report(io, user, 'released (status active):', 'is not on hold');
+  },
+
+  async 'users:export'(app, [reference], io) {
+    const user = await app.get(PersonalDataOfUsers).locate(reference!);
+    const data = user && (await app.get(PersonalDataExport).of(user.organisationId, user.id));
+    if (!data) throw new UsageError(`no user has the e-mail address or id "${reference!.trim()}"`);
+    io.out(json(data));
+    io.err(`exported the personal data of user ${user.id}`);
   },
 
   async 'projections:status'(app, _args, io) {

@@ -167,6 +167,15 @@ export class ClaimQueries {
     return rows[0] ? (await this.views(tenant, rows, new Set()))[0]! : null;
   }
 
+  /** Every claim of the user, oldest first, as `get` shows it without includes (a personal-data export). */
+  async allOfUser(caller: Caller, userId: number): Promise<ClaimView[]> {
+    const q = tenantSql(
+      caller,
+    )`SELECT ${COLUMNS} FROM claims c WHERE ${tenantScope('c')} AND c.user_id = ${userId} ORDER BY c.created_at, c.id`;
+    const rows: Row[] = await this.dataSource.query(q.text, q.values);
+    return this.views(caller, rows, new Set());
+  }
+
   /** The claims' expenses, for the finance export. */
   rows(caller: Caller, userIds: number[], filters: ClaimFilters, q: Pick<ClaimListQuery, 'sort' | 'direction'>) {
     return this.lines(caller, this.where(userIds, filters), q);

@@ -146,6 +146,15 @@ export class ExpenseQueries {
     return this.views(caller, rows, include);
   }
 
+  /** Every expense of the user, by date then id, as `get` shows it without includes (a personal-data export). */
+  async allOfUser(caller: Caller, userId: number): Promise<ExpenseView[]> {
+    const q = tenantSql(
+      caller,
+    )`SELECT ${COLUMNS} FROM expenses e WHERE ${tenantScope('e')} AND e.user_id = ${userId} ORDER BY e.date, e.id`;
+    const rows: Row[] = await this.dataSource.query(q.text, q.values);
+    return this.views(caller, rows, new Set());
+  }
+
   async attachments(caller: Caller, expenseIds: readonly number[]): Promise<Map<number, FileView[]>> {
     const files = await this.attachedFiles(caller, expenseIds);
     return new Map([...files].map(([id, records]) => [id, records.map((file) => this.files.view(file))]));

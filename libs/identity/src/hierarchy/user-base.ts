@@ -22,6 +22,11 @@ const STATUS = {
   on_hold: { id: 'on_hold', name: 'On hold', contactable: false },
 } as const;
 
+/** A user's `status` object as every record shows it, from the users table's status id. */
+export function userStatusOf(id: string): UserBase['status'] {
+  return STATUS[id as keyof typeof STATUS] ?? { id, name: id, contactable: false };
+}
+
 @Injectable()
 export class UserBases {
   constructor(

@@ -185,6 +185,17 @@ export class ShiftQueries {
     );
   }
 
+  /**
+   * Every shift ever booked for the user, cancelled ones included, by start then id, with when each
+   * was cancelled (null while booked): a personal-data export.
+   */
+  async everBookedFor(tenant: Tenant, userId: number): Promise<{ id: number; cancelled_at: string | null }[]> {
+    const q = tenantSql(tenant)`SELECT s.id, s.cancelled_at FROM rota_shifts s
+      WHERE ${tenantScope('s')} AND s.user_id = ${userId} ORDER BY s.starts_at, s.id`;
+    const rows: { id: string; cancelled_at: Date | null }[] = await this.dataSource.query(q.text, q.values);
+    return rows.map((r) => ({ id: Number(r.id), cancelled_at: r.cancelled_at?.toISOString() ?? null }));
+  }
+
   /** `GET /api/rota/shifts`: booked shifts on rotas of teams the caller sees, by start then id. */
   async list(
     caller: Caller,

@@ -30,7 +30,7 @@ const attendanceColumns = (d: AttendanceRecorded | null, at: Date) => ({
 @Injectable()
 export class ShiftsProjection extends defineProjection<ShiftEvent>({
   name: 'rotas.shifts',
-  version: 2,
+  version: 3,
   tables: ['rota_shifts'],
   on: {
     'rotas.ShiftBooked': ({ data: d, recordedAt: at }) => [
@@ -44,6 +44,7 @@ export class ShiftsProjection extends defineProjection<ShiftEvent>({
         ...timeColumns(d),
         status: 'booked',
         cancel_reason: null,
+        cancelled_at: null,
         sequence: 0,
         created_at: at,
         updated_at: at,
@@ -59,7 +60,7 @@ export class ShiftsProjection extends defineProjection<ShiftEvent>({
       op.update(
         'rota_shifts',
         { id: d.id },
-        { status: 'cancelled', cancel_reason: d.reason, sequence: d.sequence, updated_at: at },
+        { status: 'cancelled', cancel_reason: d.reason, cancelled_at: at, sequence: d.sequence, updated_at: at },
       ),
     ],
     'rotas.ShiftAttendanceRecorded': ({ data: d, recordedAt: at }) => [

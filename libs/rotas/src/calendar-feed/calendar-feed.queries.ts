@@ -38,6 +38,15 @@ export class CalendarFeedQueries {
     private readonly uidDomain: CalendarUidDomain,
   ) {}
 
+  /** When the user's live feed was issued (a personal-data export: the token itself is never read out). */
+  async issuedFor(tenant: Tenant, userId: number): Promise<{ created_at: string }[]> {
+    const q = tenantSql(
+      tenant,
+    )`SELECT issued_at FROM rota_calendar_feeds WHERE ${tenantScope()} AND user_id = ${userId} ORDER BY issued_at`;
+    const rows: { issued_at: Date }[] = await this.dataSource.query(q.text, q.values);
+    return rows.map((r) => ({ created_at: r.issued_at.toISOString() }));
+  }
+
   /** The feed a token opens, or null for a malformed, unknown or revoked one (the route's 404). */
   async feed(token: string): Promise<CalendarFeed | null> {
     if (!isFeedToken(token)) return null;
