@@ -13,6 +13,7 @@ import { IssuePreAuthTokenHandler } from './login/issue-pre-auth-token.command.j
 import { JwtTokens } from './login/jwt-tokens.js';
 import { LoginProjection } from './login/login.projection.js';
 import { LogoutHandler } from './login/logout.command.js';
+import { PasswordCheck } from './login/password-check.js';
 import { PasswordHasher } from './login/password-hasher.js';
 import { RefreshJwtHandler } from './login/refresh-jwt.command.js';
 import { TwoFactorMessagesReactor } from './messages/two-factor-messages.reactor.js';
@@ -33,6 +34,7 @@ import { ProvisionHandler } from './provisioning/provision.command.js';
   ],
   providers: [
     PasswordHasher,
+    PasswordCheck,
     JwtTokens,
     Hierarchy,
     UserBases,
@@ -49,6 +51,6 @@ import { ProvisionHandler } from './provisioning/provision.command.js';
     // Reactors are known everywhere (projections:status lists them); only the worker runs them.
     TwoFactorMessagesReactor,
   ],
-  exports: [Hierarchy, UserBases, Roles, Teams, OrganisationFactsReader, JwtTokens],
+  exports: [Hierarchy, UserBases, Roles, Teams, OrganisationFactsReader, JwtTokens, PasswordCheck],
 })
 export class IdentityModule {}
