@@ -4,6 +4,7 @@ import { ExpensesHttpModule, ExpensesModule, ExpensesWorkerModule } from '#app/e
 import { FilesHttpModule, FilesModule } from '#app/files';
 import { IdentityHttpModule, IdentityModule, IdentityWorkerModule } from '#app/identity';
 import { OrganisationHttpModule, OrganisationModule } from '#app/organisation';
+import { PrivacyHttpModule, PrivacyModule, PrivacyWorkerModule } from '#app/privacy';
 import { RotasHttpModule, RotasModule, RotasWorkerModule } from '#app/rotas';
 import { WebhooksHttpModule, WebhooksModule, WebhooksWorkerModule } from '#app/webhooks';
 import {
@@ -39,7 +40,7 @@ export function coreImports(config: AppConfig, options: { migrate: boolean; requ
 /** The context modules each process role loads; the bounded contexts add themselves here. */
 export const contexts = {
   /** Command handlers, queries, projections: everywhere events are appended or replayed. */
-  domain: [IdentityModule, FilesModule, OrganisationModule, ExpensesModule, RotasModule, WebhooksModule],
+  domain: [IdentityModule, FilesModule, OrganisationModule, ExpensesModule, RotasModule, WebhooksModule, PrivacyModule],
   /** Controllers (and the global JWT guard). */
   http: [
     IdentityHttpModule,
@@ -48,9 +49,10 @@ export const contexts = {
     ExpensesHttpModule,
     RotasHttpModule,
     WebhooksHttpModule,
+    PrivacyHttpModule,
   ],
   /** BullMQ processors and reactors. */
-  worker: [IdentityWorkerModule, ExpensesWorkerModule, RotasWorkerModule, WebhooksWorkerModule],
+  worker: [IdentityWorkerModule, ExpensesWorkerModule, RotasWorkerModule, WebhooksWorkerModule, PrivacyWorkerModule],
 };
 
 /** Every queue of every context: the operator's tools list them all (docs/operations.md#queues). */

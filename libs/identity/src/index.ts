@@ -36,3 +36,4 @@ export { ANONYMISED_NAME } from './directory/directory.projection.js';
 export { evolve as evolveUser, type UserState } from './user/user.js';
 export { PasswordCheck } from './login/password-check.js';
 export { ARGON2_OPTIONS } from './login/password-hasher.js';
+export { type AnonymisationSubject, anonymisedUsers, subjectIn, usersNamed } from './user/anonymised-users.js';

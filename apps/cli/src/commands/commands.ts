@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
-import { Checkpoints, ProjectionRegistry, ProjectionReplayer } from '#app/event-store';
+import { Checkpoints, ProjectionRegistry, ProjectionReplayer, systemActor } from '#app/event-store';
 import {
   AddUsersCommand,
   type AddUsersResult,
@@ -15,7 +15,10 @@ import {
   ReleaseUserCommand,
   RevokePermissionsCommand,
   type UserAccess,
+  anonymisedUsers,
+  usersNamed,
 } from '#app/identity';
+import { type AnonymisedUser, AnonymiseUsersCommand } from '#app/privacy';
 import { bucketProblem, copyFilesToBucket, describeS3Error, s3Client } from '#app/files';
 import { APP_CONFIG, type AppConfig, QueueAdmin, runMigrationsLocked } from '#app/platform';
 import { Failure, UsageError } from '../usage.js';
@@ -97,6 +100,29 @@ export const runners: Record<string, Run> = {
   async 'users:release'(app, [email], io) {
     const user: HoldResult = await app.get(CommandBus).execute(new ReleaseUserCommand(email!));
     report(io, user, 'released (status active):', 'is not on hold');
+  },
+
+  async 'users:anonymise'(app, names, io) {
+    const found = await usersNamed(app.get(DataSource), names);
+    const unknown = names.filter((n) => !found.get(n));
+    if (unknown.length)
+      throw new UsageError(`no user is named ${unknown.map((n) => `"${n}"`).join(', ')}; nobody was anonymised`);
+    const ids = [...found.values()].map((u) => u!.id);
+    const done: AnonymisedUser[] = await app
+      .get(CommandBus)
+      .execute(
+        new AnonymiseUsersCommand({ userIds: ids, requestedBy: 'operator', actor: systemActor('cli users:anonymise') }),
+      );
+    const anonymised = done.map((u) => u.id);
+    io.out(json({ anonymised }));
+    const skipped = [...new Set(ids)].length - anonymised.length;
+    io.err(
+      `anonymised ${count(anonymised.length, 'user')}${skipped ? `; ${skipped} anonymised already, skipped` : ''}`,
+    );
+  },
+
+  async 'privacy:anonymised'(app, _args, io) {
+    io.out(json(await anonymisedUsers(app.get(DataSource))));
   },
 
   async 'projections:status'(app, _args, io) {

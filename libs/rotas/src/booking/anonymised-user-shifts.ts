@@ -73,8 +73,7 @@ export class AnonymisedUserShifts {
       series.push(...seriesRows.map((row) => ({ id: Number(row.id), today })));
     }
     const streams: Record<string, StreamRead<unknown, never>> = {};
-    for (const id of shiftIds)
-      streams[`shift-${id}`] = { streamId: streamOf.shift(id), evolve: evolveShift as never };
+    for (const id of shiftIds) streams[`shift-${id}`] = { streamId: streamOf.shift(id), evolve: evolveShift as never };
     for (const { id } of series)
       streams[`series-${id}`] = { streamId: streamOf.series(id), evolve: evolveSeries as never };
     return {

@@ -160,7 +160,8 @@ export class UserWebhookDataDto {
 
 @ApiSchema({
   name: 'WebhookUserEvent',
-  description: 'user.anonymised: the id of a user just anonymised; erase your copies of their personal data (docs/privacy.md)',
+  description:
+    'user.anonymised: the id of a user just anonymised; erase your copies of their personal data (docs/privacy.md)',
 })
 export class UserWebhookDto {
   @ApiProperty(TYPE(['user.anonymised'])) type!: string;

@@ -1,0 +1,9 @@
+export { PrivacyModule } from './privacy.module.js';
+export { PrivacyHttpModule } from './privacy-http.module.js';
+export { PrivacyWorkerModule } from './privacy-worker.module.js';
+export {
+  type AnonymisedUser,
+  AnonymiseUsersCommand,
+  type AnonymiseUsersRequest,
+} from './anonymise/anonymise-users.command.js';
+export { decideAnonymise } from './anonymise/anonymise.js';
