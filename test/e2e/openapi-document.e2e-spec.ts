@@ -417,6 +417,7 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
       'expense.updated',
       'expense.deleted',
       'attendance.recorded',
+      'user.anonymised',
       'ping',
     ];
     const payloads = Object.entries(doc.components.schemas).filter(([name]) => /^Webhook\w+Event$/.test(name));
