@@ -70,6 +70,7 @@ const PUBLIC = [
  */
 const VERBS = [
   'add',
+  'anonymise',
   'apply',
   'archive',
   'attach',
