@@ -19,6 +19,7 @@ import { ShiftAttendance1763700024000 } from './1763700024000-shift-attendance.j
 import { VolunteerHours1763700024500 } from './1763700024500-volunteer-hours.js';
 import { CalendarUidDomain1763700025000 } from './1763700025000-calendar-uid-domain.js';
 import { ShiftCancelledAt1763700026000 } from './1763700026000-shift-cancelled-at.js';
+import { UserAnonymisation1763700026500 } from './1763700026500-user-anonymisation.js';
 
 /** Every migration in order; each app hands this list to the database module. */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   VolunteerHours1763700024500,
   CalendarUidDomain1763700025000,
   ShiftCancelledAt1763700026000,
+  UserAnonymisation1763700026500,
 ];

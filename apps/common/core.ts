@@ -4,7 +4,7 @@ import { ExpensesHttpModule, ExpensesModule, ExpensesWorkerModule } from '#app/e
 import { FilesHttpModule, FilesModule } from '#app/files';
 import { IdentityHttpModule, IdentityModule, IdentityWorkerModule } from '#app/identity';
 import { OrganisationHttpModule, OrganisationModule } from '#app/organisation';
-import { PrivacyHttpModule, PrivacyModule } from '#app/privacy';
+import { PrivacyHttpModule, PrivacyModule, PrivacyWorkerModule } from '#app/privacy';
 import { RotasHttpModule, RotasModule, RotasWorkerModule } from '#app/rotas';
 import { WebhooksHttpModule, WebhooksModule, WebhooksWorkerModule } from '#app/webhooks';
 import {
@@ -52,7 +52,7 @@ export const contexts = {
     PrivacyHttpModule,
   ],
   /** BullMQ processors and reactors. */
-  worker: [IdentityWorkerModule, ExpensesWorkerModule, RotasWorkerModule, WebhooksWorkerModule],
+  worker: [IdentityWorkerModule, ExpensesWorkerModule, RotasWorkerModule, WebhooksWorkerModule, PrivacyWorkerModule],
 };
 
 /** Every queue of every context: the operator's tools list them all (docs/operations.md#queues). */

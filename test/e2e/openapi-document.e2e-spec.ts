@@ -70,6 +70,7 @@ const PUBLIC = [
  */
 const VERBS = [
   'add',
+  'anonymise',
   'apply',
   'archive',
   'attach',
@@ -417,6 +418,7 @@ describe('OpenAPI document: every operation (issue 12, item 4)', () => {
       'expense.updated',
       'expense.deleted',
       'attendance.recorded',
+      'user.anonymised',
       'ping',
     ];
     const payloads = Object.entries(doc.components.schemas).filter(([name]) => /^Webhook\w+Event$/.test(name));

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EventStore } from '#app/event-store';
+import { EventStore, type StreamEvents } from '#app/event-store';
+import { PreparedStatements } from '#app/platform';
 import type { Caller } from '#app/identity';
 import { ClaimQueries, type ClaimView } from './claim/claim.queries.js';
 import { ExpenseQueries, type ExpenseView, recordedExpenseView } from './expense/expense.queries.js';
@@ -21,7 +22,31 @@ export class ExpenseRecords {
     private readonly expenses: ExpenseQueries,
     private readonly claims: ClaimQueries,
     private readonly store: EventStore,
+    private readonly prepared: PreparedStatements,
   ) {}
+
+  /**
+   * docs/privacy.md#anonymising-a-user, 3: the anonymise write removes every attachment of the users'
+   * expenses, each an AttachmentRemoved on its expense's stream (appended without reading it).
+   */
+  async attachmentRemovals(userIds: readonly number[]): Promise<StreamEvents[]> {
+    if (userIds.length === 0) return [];
+    const rows = await this.prepared.query<{ expense_id: string; file_id: string; organisation_id: string }>(
+      `SELECT a.expense_id, a.file_id, a.organisation_id FROM expense_attachments a JOIN expenses e ON e.id = a.expense_id
+        WHERE e.user_id = ANY($1::bigint[]) ORDER BY a.expense_id, a.file_id`,
+      [userIds],
+    );
+    const byExpense = new Map<number, ExpenseEvent[]>();
+    for (const r of rows) {
+      const expenseId = Number(r.expense_id);
+      const event: ExpenseEvent = {
+        type: 'expenses.AttachmentRemoved',
+        data: { expenseId, organisationId: Number(r.organisation_id), fileId: Number(r.file_id) },
+      };
+      byExpense.set(expenseId, [...(byExpense.get(expenseId) ?? []), event]);
+    }
+    return [...byExpense].map(([id, events]) => ({ streamId: streams.expense(id), events }));
+  }
 
   /** The Expense; a deleted one as it was before the deletion, rebuilt from its stream. */
   async expense(organisationId: number, id: number): Promise<ExpenseView | null> {

@@ -13,6 +13,7 @@ import { IssuePreAuthTokenHandler } from './login/issue-pre-auth-token.command.j
 import { JwtTokens } from './login/jwt-tokens.js';
 import { LoginProjection } from './login/login.projection.js';
 import { LogoutHandler } from './login/logout.command.js';
+import { PasswordCheck } from './login/password-check.js';
 import { PasswordHasher } from './login/password-hasher.js';
 import { RefreshJwtHandler } from './login/refresh-jwt.command.js';
 import { TwoFactorMessagesReactor } from './messages/two-factor-messages.reactor.js';
@@ -34,6 +35,7 @@ import { PersonalDataOfUsers } from './privacy/personal-data.js';
   ],
   providers: [
     PasswordHasher,
+    PasswordCheck,
     JwtTokens,
     Hierarchy,
     UserBases,
@@ -51,6 +53,6 @@ import { PersonalDataOfUsers } from './privacy/personal-data.js';
     // Reactors are known everywhere (projections:status lists them); only the worker runs them.
     TwoFactorMessagesReactor,
   ],
-  exports: [Hierarchy, UserBases, Roles, Teams, OrganisationFactsReader, JwtTokens, PersonalDataOfUsers],
+  exports: [Hierarchy, UserBases, Roles, Teams, OrganisationFactsReader, JwtTokens, PersonalDataOfUsers, PasswordCheck],
 })
 export class IdentityModule {}

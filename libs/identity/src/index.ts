@@ -25,7 +25,16 @@ export {
   ORGANISATION_SETTINGS_POLICY,
   type OrganisationSettingsPolicy,
 } from './provisioning/organisation-settings-policy.js';
-export type { DirectoryEvent } from './directory/directory.events.js';
+export {
+  type AnonymisationRequester,
+  type DirectoryEvent,
+  streamOf as identityStreamOf,
+  type UserAnonymisedData,
+  type UserAnonymisedEvent,
+} from './directory/directory.events.js';
+export { ANONYMISED_NAME } from './directory/directory.projection.js';
+export { evolve as evolveUser, type UserState } from './user/user.js';
+export { PasswordCheck } from './login/password-check.js';
 export { ARGON2_OPTIONS } from './login/password-hasher.js';
 export {
   type IdentityPersonalData,
@@ -33,3 +42,4 @@ export {
   PersonalDataOfUsers,
   type PersonalUserView,
 } from './privacy/personal-data.js';
+export { type AnonymisationSubject, anonymisedUsers, subjectIn, usersNamed } from './user/anonymised-users.js';

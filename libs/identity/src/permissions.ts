@@ -8,6 +8,7 @@ export const PERMISSIONS = [
   'self-approve-claims',
   'manage-rotas',
   'add-user-shifts',
+  /** Anonymising the users the holder manages and reading their personal-data export (docs/privacy.md). */
   'manage-data-protection',
 ] as const;
 

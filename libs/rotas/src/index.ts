@@ -14,3 +14,9 @@ export { AttendanceDto, ShiftDto } from './http/shift.responses.js';
 export { RotaDto } from './http/rota.responses.js';
 /** The volunteer hours report's one statement, as the route builds it (bench/hours.ts times it). */
 export { hoursStatement, type HoursGrouping, type HoursRequest } from './hours/volunteer-hours.queries.js';
+export {
+  AnonymisedUserShifts,
+  type AnonymisedUser,
+  decideEndUserShifts,
+  type UserShiftsEndPlan,
+} from './booking/anonymised-user-shifts.js';

@@ -136,7 +136,9 @@ export type ShiftCancelReason =
   | 'rota_not_started'
   | 'rota_ended'
   | 'rota_closed'
-  | 'outside_timeslot';
+  | 'outside_timeslot'
+  /** The volunteer was anonymised (docs/privacy.md#anonymising-a-user): told to the contacts as their own cancellation. */
+  | 'user_anonymised';
 
 /**
  * Stream `rotas.Shift-<id>`: one booking. Who did it is the events' metadata (`actor`): the
@@ -275,7 +277,7 @@ export type RepeatingShiftEvent =
         organisationId: number;
         endDate: string;
         until: string;
-        reason: 'cancelled' | 'split' | 'ended' | 'rota_archived';
+        reason: 'cancelled' | 'split' | 'ended' | 'rota_archived' | 'user_anonymised';
       };
     };
 

@@ -9,6 +9,7 @@ import { BULK_PROVIDERS } from './rota/bulk.providers.js';
 import { ROTA_PROVIDERS } from './rota/rota.providers.js';
 import { RotaRecords } from './public-records.js';
 import { RotasPolicy } from './rotas.policy.js';
+import { AnonymisedUserShifts } from './booking/anonymised-user-shifts.js';
 import { GenerationReactor } from './booking/generation.reactor.js';
 import { NotificationsReactor } from './notifications/notifications.reactor.js';
 import { RemindersReactor } from './reminders/reminders.reactor.js';
@@ -24,6 +25,7 @@ import { VIEW_PROVIDERS } from './views/views.providers.js';
     RotasPolicy,
     RotaIds,
     RotaRecords,
+    AnonymisedUserShifts,
     ...SHIFT_PATTERN_PROVIDERS,
     ...ROTA_PROVIDERS,
     ...BULK_PROVIDERS,
@@ -44,6 +46,7 @@ import { VIEW_PROVIDERS } from './views/views.providers.js';
     RotasPolicy,
     RotaIds,
     RotaRecords,
+    AnonymisedUserShifts,
     IdentityModule,
     ...SHIFT_PATTERN_PROVIDERS,
     ...ROTA_PROVIDERS,

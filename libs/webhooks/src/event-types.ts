@@ -3,13 +3,13 @@
  * docs/webhooks.md#event-types. `record` says which record the `data` is and which id of the
  * internal event names it.
  */
-export type RecordKind = 'shift' | 'repeating_shift' | 'rota' | 'claim' | 'expense';
+export type RecordKind = 'shift' | 'repeating_shift' | 'rota' | 'claim' | 'expense' | 'user';
 
 export interface PublicEventSource {
   readonly publicType: string;
   readonly record: RecordKind;
   /** The internal event's data field holding the record's id. */
-  readonly idField: 'id' | 'expenseId';
+  readonly idField: 'id' | 'expenseId' | 'userId';
   /** Added to the record: `{ cancelled: true }`, `{ deleted: true }`. */
   readonly extra?: Record<string, true>;
 }
@@ -18,7 +18,7 @@ const src = (
   publicType: string,
   record: RecordKind,
   extra?: Record<string, true>,
-  idField: 'id' | 'expenseId' = 'id',
+  idField: 'id' | 'expenseId' | 'userId' = 'id',
 ) => ({
   publicType,
   record,
@@ -57,6 +57,8 @@ export const EVENT_SOURCES: Readonly<Record<string, PublicEventSource>> = {
   'expenses.ExpenseClaimed': src('expense.updated', 'expense', undefined, 'expenseId'),
   'expenses.ExpenseReleased': src('expense.updated', 'expense', undefined, 'expenseId'),
   'expenses.ExpenseDeleted': src('expense.deleted', 'expense', { deleted: true }),
+  // docs/privacy.md#anonymising-a-user: `{ id }` only, so subscribers can erase their copies.
+  'identity.UserAnonymised': src('user.anonymised', 'user', undefined, 'userId'),
 };
 
 /** `ping` is sent on request only (POST /api/webhooks/{id}/ping). */

@@ -203,6 +203,36 @@ export const catalogue: Record<string, CommandInfo> = {
     ),
   },
 
+  'users:anonymise': {
+    usage: 'users:anonymise <user...>',
+    summary: 'anonymise users for good (requests made by post; docs/privacy.md)',
+    help: lines(
+      'Anonymises each user named, for good, as POST /api/users/{id}/anonymise does (docs/privacy.md#anonymising-a-user):',
+      'they cannot log in and every token of theirs is dead; their shifts that have not started are cancelled and',
+      'their series end today; their expenses and claims stay with their texts emptied and attachments removed;',
+      'wherever they appear they are "Anonymised user". It cannot be undone. Users already anonymised are skipped.',
+      'After a restore from a backup, run it with the ids privacy:anonymised printed to apply them again.',
+      '',
+      'Arguments:',
+      '  <user...>       e-mail addresses (any case) or user ids; an anonymised user has no address left, so only',
+      '                  their id names them. If any names no user: exit 2 and nobody is anonymised.',
+      '',
+      'Output: one line of JSON on stdout, the ids this run anonymised: {"anonymised":[5,9]}.',
+    ),
+  },
+
+  'privacy:anonymised': {
+    usage: 'privacy:anonymised',
+    summary: 'every anonymised user, oldest first, to keep outside the backups',
+    help: lines(
+      'Lists every anonymised user of every organisation, oldest anonymisation first. Keep it outside the',
+      'backups: a backup taken before an anonymisation still holds the user; after a restore, users:anonymise',
+      'with these ids applies them again (docs/privacy.md#anonymising-a-user).',
+      '',
+      'Output: a JSON array on stdout: [{"user_id":5,"organisation":"riverside","anonymised_at":"2026-03-02T10:00:00.000Z"}].',
+    ),
+  },
+
   'projections:status': {
     usage: 'projections:status',
     summary: 'each projection and reactor with its checkpoint and how far behind the log it is',

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
-import { Checkpoints, ProjectionRegistry, ProjectionReplayer } from '#app/event-store';
+import { Checkpoints, ProjectionRegistry, ProjectionReplayer, systemActor } from '#app/event-store';
 import {
   AddUsersCommand,
   type AddUsersResult,
@@ -16,8 +16,10 @@ import {
   RevokePermissionsCommand,
   type UserAccess,
   PersonalDataOfUsers,
+  anonymisedUsers,
+  usersNamed,
 } from '#app/identity';
-import { PersonalDataExport } from '#app/privacy';
+import { type AnonymisedUser, AnonymiseUsersCommand, PersonalDataExport } from '#app/privacy';
 import { bucketProblem, copyFilesToBucket, describeS3Error, s3Client } from '#app/files';
 import { APP_CONFIG, type AppConfig, QueueAdmin, runMigrationsLocked } from '#app/platform';
 import { Failure, UsageError } from '../usage.js';
@@ -107,6 +109,29 @@ export const runners: Record<string, Run> = {
     if (!data) throw new UsageError(`no user has the e-mail address or id "${reference!.trim()}"`);
     io.out(json(data));
     io.err(`exported the personal data of user ${user.id}`);
+  },
+
+  async 'users:anonymise'(app, names, io) {
+    const found = await usersNamed(app.get(DataSource), names);
+    const unknown = names.filter((n) => !found.get(n));
+    if (unknown.length)
+      throw new UsageError(`no user is named ${unknown.map((n) => `"${n}"`).join(', ')}; nobody was anonymised`);
+    const ids = [...found.values()].map((u) => u!.id);
+    const done: AnonymisedUser[] = await app
+      .get(CommandBus)
+      .execute(
+        new AnonymiseUsersCommand({ userIds: ids, requestedBy: 'operator', actor: systemActor('cli users:anonymise') }),
+      );
+    const anonymised = done.map((u) => u.id);
+    io.out(json({ anonymised }));
+    const skipped = [...new Set(ids)].length - anonymised.length;
+    io.err(
+      `anonymised ${count(anonymised.length, 'user')}${skipped ? `; ${skipped} anonymised already, skipped` : ''}`,
+    );
+  },
+
+  async 'privacy:anonymised'(app, _args, io) {
+    io.out(json(await anonymisedUsers(app.get(DataSource))));
   },
 
   async 'projections:status'(app, _args, io) {

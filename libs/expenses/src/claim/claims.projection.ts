@@ -1,15 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { AsProjection, defineProjection, op } from '#app/event-store';
+import type { UserAnonymisedEvent } from '#app/identity';
 import type { ClaimEvent } from '../expenses.events.js';
 
 /** Claims as the API lists them. */
 @AsProjection()
 @Injectable()
-export class ClaimsProjection extends defineProjection<ClaimEvent>({
+export class ClaimsProjection extends defineProjection<ClaimEvent | UserAnonymisedEvent>({
   name: 'expenses.claims',
   version: 1,
   tables: ['claims'],
   on: {
+    // docs/privacy.md#anonymising-a-user: the claims stay (finance records), their texts become "".
+    'identity.UserAnonymised': ({ data: d }) => [
+      op.update('claims', { user_id: d.userId }, { notes: '' }),
+      op.update('claims', { user_id: d.userId, approved: true }, { approval_note: '' }),
+      op.update('claims', { user_id: d.userId, rejected: true }, { rejection_note: '' }),
+    ],
     'expenses.ClaimCreated': ({ data: d, recordedAt: at }) => [
       op.upsert('claims', ['id'], {
         id: d.id,

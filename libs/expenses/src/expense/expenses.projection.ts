@@ -1,15 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { AsProjection, defineProjection, op } from '#app/event-store';
+import type { UserAnonymisedEvent } from '#app/identity';
 import type { ExpenseData, ExpenseEvent } from '../expenses.events.js';
 
 /** Expenses with their attachments and claim; a rejected claim releases its expenses here too. */
 @AsProjection()
 @Injectable()
-export class ExpensesProjection extends defineProjection<ExpenseEvent>({
+export class ExpensesProjection extends defineProjection<ExpenseEvent | UserAnonymisedEvent>({
   name: 'expenses.expenses',
   version: 1,
   tables: ['expenses', 'expense_attachments'],
   on: {
+    // docs/privacy.md#anonymising-a-user: the expenses stay (finance records), their descriptions become "";
+    // their attachments are removed by the anonymise write itself (AttachmentRemoved on each expense's stream).
+    'identity.UserAnonymised': ({ data: d }) => [op.update('expenses', { user_id: d.userId }, { description: '' })],
     'expenses.ExpenseRecorded': ({ data, recordedAt: at }) => [
       op.upsert('expenses', ['id'], { ...row(data), claim_id: null, claimed: false, created_at: at, updated_at: at }),
     ],

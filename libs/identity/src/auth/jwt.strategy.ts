@@ -61,7 +61,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   private async liveSession(id: string): Promise<SessionRow | null> {
     const [row] = await this.db.query<SessionRow>(
       `SELECT s.current_jti, s.user_id, s.organisation_id, u.permissions FROM sessions s JOIN users u ON u.id = s.user_id
-        WHERE s.id = $1 AND s.revoked_at IS NULL`,
+        WHERE s.id = $1 AND s.revoked_at IS NULL AND u.anonymised_at IS NULL`,
       [id],
     );
     return row ?? null;

@@ -78,7 +78,26 @@ export type DirectoryEvent =
    */
   | { type: 'identity.UserHeld'; data: { userId: number; organisationId: number } }
   /** `users:release`: the user's status is `active` again. */
-  | { type: 'identity.UserReleased'; data: { userId: number; organisationId: number } };
+  | { type: 'identity.UserReleased'; data: { userId: number; organisationId: number } }
+  /**
+   * docs/privacy.md#anonymising-a-user: the user is anonymised, for good. No personal data: who asked
+   * (`requestedBy`; the actor is the metadata's) and when. Every read table holding their personal data
+   * reacts to it in an inline projection, in the same transaction.
+   */
+  | { type: 'identity.UserAnonymised'; data: UserAnonymisedData };
+
+export type AnonymisationRequester = 'self' | 'manager' | 'operator' | 'retention';
+
+export interface UserAnonymisedData {
+  userId: number;
+  organisationId: number;
+  requestedBy: AnonymisationRequester;
+  /** ISO instant. */
+  anonymisedAt: string;
+}
+
+/** The event other contexts' projections key on (by its type string). */
+export type UserAnonymisedEvent = { type: 'identity.UserAnonymised'; data: UserAnonymisedData };
 
 export const streamOf = {
   organisation: (id: number) => `identity.Organisation-${id}`,

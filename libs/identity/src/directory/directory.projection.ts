@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { AsProjection, defineProjection, op } from '#app/event-store';
 import type { DirectoryEvent } from './directory.events.js';
 
+/** How an anonymised user is named wherever a record shows them (docs/privacy.md#anonymising-a-user). */
+export const ANONYMISED_NAME = 'Anonymised user';
+
 /** Organisations, teams, role profiles, categories, users and roles as the API reads them. */
 @AsProjection()
 @Injectable()
@@ -66,6 +69,24 @@ export class DirectoryProjection extends defineProjection<DirectoryEvent>({
     // docs/http-conventions.md#user-summary: an on-hold user still logs in; bookings of them need ignore_on_hold.
     'identity.UserHeld': ({ data: d }) => [op.update('users', { id: d.userId }, { status: 'on_hold' })],
     'identity.UserReleased': ({ data: d }) => [op.update('users', { id: d.userId }, { status: 'active' })],
+    // docs/privacy.md#anonymising-a-user: nothing personal stays; id, organisation, roles and dates do.
+    'identity.UserAnonymised': ({ data: d }) => [
+      op.update(
+        'users',
+        { id: d.userId },
+        {
+          email: null,
+          password_hash: null,
+          display_name: ANONYMISED_NAME,
+          title: '',
+          phone: null,
+          status: 'anonymised',
+          two_factor: null,
+          totp_secret: null,
+          anonymised_at: d.anonymisedAt,
+        },
+      ),
+    ],
     'identity.RoleAssigned': ({ data: d }) => [
       op.upsert('roles', ['id'], {
         id: d.id,

@@ -20,6 +20,7 @@ export interface UserBase {
 const STATUS = {
   active: { id: 'active', name: 'Active', contactable: true },
   on_hold: { id: 'on_hold', name: 'On hold', contactable: false },
+  anonymised: { id: 'anonymised', name: 'Anonymised', contactable: false },
 } as const;
 
 /** A user's `status` object as every record shows it, from the users table's status id. */
@@ -98,7 +99,8 @@ export class UserBases {
     const q = tenantSql(
       tenant,
     )`SELECT u.id, u.email FROM users u WHERE ${tenantScope('u')} AND u.id = ANY(${ids}::bigint[])`;
-    const rows: { id: string; email: string }[] = await this.prepared.query(q.text, q.values);
-    return new Map(rows.map((r) => [Number(r.id), r.email]));
+    const rows: { id: string; email: string | null }[] = await this.prepared.query(q.text, q.values);
+    // An anonymised user has no address (docs/privacy.md#anonymising-a-user): absent, as unknown ids are.
+    return new Map(rows.filter((r) => r.email !== null).map((r) => [Number(r.id), r.email!]));
   }
 }

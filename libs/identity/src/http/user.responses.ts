@@ -14,7 +14,7 @@ const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;
 
 @ApiSchema({ name: 'UserStatus' })
 export class UserStatusDto {
-  @ApiProperty({ type: 'string', enum: [...USER_STATUSES] }) id!: string;
+  @ApiProperty({ type: 'string', enum: [...USER_STATUSES, 'anonymised'] }) id!: string;
   @ApiProperty({ type: 'string', example: 'Active' }) name!: string;
   @ApiProperty({ type: 'boolean' }) contactable!: boolean;
 }

@@ -81,6 +81,8 @@ export class CreateJwtHandler implements ICommandHandler<CreateJwtCommand> {
     if (!row) throw new DomainError('unauthorized', REFUSALS.invalidToken);
     const key = cmd.key?.trim() || undefined;
     const user = await userById(this.dataSource, Number(row.user_id));
+    // An anonymised user's token (docs/privacy.md#anonymising-a-user) is redeemed by no one.
+    if (!user) throw new DomainError('unauthorized', REFUSALS.invalidToken);
     const preAuth = loginStreamOf.preAuth(row.id);
     const session = loginStreamOf.session(ids.sessionId);
     const spentBy = user?.totpSecret && key ? streamOf.user(user.id) : null;

@@ -47,15 +47,16 @@ function toUser(r: Row): LoginUser {
 /** Log-in knows only an e-mail address; the organisation follows from the user. */
 export async function userByEmail(db: Pick<EntityManager, 'query'>, email: string): Promise<LoginUser | null> {
   const [row] = await db.query(
-    `SELECT ${COLUMNS} FROM users u JOIN organisations o ON o.id = u.organisation_id WHERE lower(u.email) = lower($1)`,
+    `SELECT ${COLUMNS} FROM users u JOIN organisations o ON o.id = u.organisation_id WHERE lower(u.email) = lower($1) AND u.anonymised_at IS NULL`,
     [email],
   );
   return row ? toUser(row) : null;
 }
 
+/** An anonymised user is nobody to log in as (docs/privacy.md#anonymising-a-user): null, as for an unknown id. */
 export async function userById(db: Pick<EntityManager, 'query'>, id: number): Promise<LoginUser | null> {
   const [row] = await db.query(
-    `SELECT ${COLUMNS} FROM users u JOIN organisations o ON o.id = u.organisation_id WHERE u.id = $1`,
+    `SELECT ${COLUMNS} FROM users u JOIN organisations o ON o.id = u.organisation_id WHERE u.id = $1 AND u.anonymised_at IS NULL`,
     [id],
   );
   return row ? toUser(row) : null;

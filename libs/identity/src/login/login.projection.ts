@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { AsProjection, defineProjection, op } from '#app/event-store';
+import type { UserAnonymisedEvent } from '../directory/directory.events.js';
 import type { PreAuthEvent, SessionEvent } from './login.events.js';
 
 /** Pre-authentication tokens by hash (to find their stream) and sessions (checked on every request). */
 @AsProjection()
 @Injectable()
-export class LoginProjection extends defineProjection<PreAuthEvent | SessionEvent>({
+export class LoginProjection extends defineProjection<PreAuthEvent | SessionEvent | UserAnonymisedEvent>({
   name: 'identity.login',
   version: 1,
   tables: ['pre_auth_tokens', 'sessions'],
@@ -45,6 +46,12 @@ export class LoginProjection extends defineProjection<PreAuthEvent | SessionEven
     'identity.TokenRefreshed': ({ data: d }) => [op.update('sessions', { id: d.id }, { current_jti: d.jti })],
     'identity.SessionRevoked': ({ data: d, recordedAt }) => [
       op.update('sessions', { id: d.id }, { revoked_at: recordedAt, revoked_reason: d.reason }),
+    ],
+    // docs/privacy.md#anonymising-a-user: every log-in of theirs ends (JWT, refresh) and no pending
+    // pre-authentication token or magic link can be redeemed.
+    'identity.UserAnonymised': ({ data: d, recordedAt }) => [
+      op.update('sessions', { user_id: d.userId }, { revoked_at: recordedAt, revoked_reason: 'anonymised' }),
+      op.update('pre_auth_tokens', { user_id: d.userId, status: 'pending' }, { status: 'burned' }),
     ],
   },
 }) {}

@@ -42,6 +42,8 @@ export class RefreshJwtHandler implements ICommandHandler<RefreshJwtCommand> {
   async execute(cmd: RefreshJwtCommand): Promise<{ token: string }> {
     const claims = this.tokens.readExpired(cmd.token);
     if (!claims) throw new DomainError('unauthorized', INVALID);
+    // An anonymised user (docs/privacy.md#anonymising-a-user) refreshes nothing, and nothing is recorded.
+    if (!(await userById(this.dataSource, Number(claims.sub)))) throw new DomainError('unauthorized', INVALID);
     const now = new Date();
     const newJti = randomUUID();
     let decided: { refusal: RecordedRefusal | null } | undefined;

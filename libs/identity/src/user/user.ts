@@ -15,6 +15,8 @@ export interface UserState {
   readonly email: string;
   readonly permissions: readonly Permission[];
   readonly held: boolean;
+  /** docs/privacy.md#anonymising-a-user: for good. */
+  readonly anonymised?: boolean;
 }
 
 export function evolve(state: UserState | null, event: DirectoryEvent): UserState | null {
@@ -34,6 +36,8 @@ export function evolve(state: UserState | null, event: DirectoryEvent): UserStat
       return state && { ...state, held: true };
     case 'identity.UserReleased':
       return state && { ...state, held: false };
+    case 'identity.UserAnonymised':
+      return state && { ...state, anonymised: true };
     default:
       return state;
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AsProjection, defineProjection, op } from '#app/event-store';
+import type { UserAnonymisedEvent } from '#app/identity';
 import type { ShiftEvent, ShiftTimesData } from '../rotas.events.js';
 
 const timeColumns = (d: ShiftTimesData) => ({
@@ -28,7 +29,7 @@ const attendanceColumns = (d: AttendanceRecorded | null, at: Date) => ({
 /** Shifts, booked and cancelled, as the shift routes, the booking rules and the views read them. */
 @AsProjection()
 @Injectable()
-export class ShiftsProjection extends defineProjection<ShiftEvent>({
+export class ShiftsProjection extends defineProjection<ShiftEvent | UserAnonymisedEvent>({
   name: 'rotas.shifts',
   version: 3,
   tables: ['rota_shifts'],
@@ -55,6 +56,10 @@ export class ShiftsProjection extends defineProjection<ShiftEvent>({
     ],
     'rotas.ShiftSeriesChanged': ({ data: d, recordedAt: at }) => [
       op.update('rota_shifts', { id: d.id }, { series_id: d.seriesId, updated_at: at }),
+    ],
+    // docs/privacy.md#anonymising-a-user: attendance keeps its status and minutes, not its note.
+    'identity.UserAnonymised': ({ data: d }) => [
+      op.update('rota_shifts', { user_id: d.userId }, { attendance_note: null }),
     ],
     'rotas.ShiftCancelled': ({ data: d, recordedAt: at }) => [
       op.update(

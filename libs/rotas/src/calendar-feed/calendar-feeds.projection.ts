@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AsProjection, defineProjection, op } from '#app/event-store';
+import type { UserAnonymisedEvent } from '#app/identity';
 import type { CalendarFeedEvent } from '../rotas.events.js';
 
 /**
@@ -9,7 +10,7 @@ import type { CalendarFeedEvent } from '../rotas.events.js';
  */
 @AsProjection()
 @Injectable()
-export class CalendarFeedsProjection extends defineProjection<CalendarFeedEvent>({
+export class CalendarFeedsProjection extends defineProjection<CalendarFeedEvent | UserAnonymisedEvent>({
   name: 'rotas.calendar-feeds',
   version: 1,
   tables: ['rota_calendar_feeds'],
@@ -23,5 +24,7 @@ export class CalendarFeedsProjection extends defineProjection<CalendarFeedEvent>
       }),
     ],
     'rotas.CalendarFeedRevoked': ({ data: d }) => [op.delete('rota_calendar_feeds', { user_id: d.userId })],
+    // docs/privacy.md#anonymising-a-user: their feed URL finds nothing (404).
+    'identity.UserAnonymised': ({ data: d }) => [op.delete('rota_calendar_feeds', { user_id: d.userId })],
   },
 }) {}

@@ -129,7 +129,9 @@ export function planNotifications(events: readonly (MailedEvent | RotaChangeEven
   const selfCancelled = new Map<number, SelfCancelNotice['shifts'][number][]>();
   for (const [shiftId, s] of stories) {
     if (s.generated || (s.booked && s.cancelled)) continue;
-    if (s.actor === s.userId) {
+    // An anonymised volunteer's shifts (docs/privacy.md#anonymising-a-user) are told as their own
+    // cancellation, whoever asked: the contacts and managers hear of it, the volunteer of nothing.
+    if (s.actor === s.userId || s.cancelled === 'user_anonymised') {
       if (s.cancelled)
         selfCancelled.set(s.userId, [
           ...(selfCancelled.get(s.userId) ?? []),
@@ -184,6 +186,8 @@ export function reasonText(reason: ShiftCancelReason | null): string | undefined
       return 'the rota is closed that day';
     case 'outside_timeslot':
       return 'no timeslot holds it any more';
+    case 'user_anonymised':
+      return 'the volunteer was anonymised';
   }
 }
 

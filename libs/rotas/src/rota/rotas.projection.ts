@@ -1,3 +1,4 @@
+import type { UserAnonymisedEvent } from '#app/identity';
 import { Injectable } from '@nestjs/common';
 import { AsProjection, defineProjection, op } from '#app/event-store';
 import type { RotaCalendarData, RotaEvent, RotaSettings } from '../rotas.events.js';
@@ -37,7 +38,7 @@ const calendarColumns = (c: RotaCalendarData) => ({
 /** Rotas and their contacts, as the administration routes and the views read them. */
 @AsProjection()
 @Injectable()
-export class RotasProjection extends defineProjection<RotaEvent>({
+export class RotasProjection extends defineProjection<RotaEvent | UserAnonymisedEvent>({
   name: 'rotas.rotas',
   version: 1,
   tables: ['rotas', 'rota_contacts'],
@@ -100,5 +101,7 @@ export class RotasProjection extends defineProjection<RotaEvent>({
       }),
     ],
     'rotas.RotaContactRemoved': ({ data: d }) => [op.delete('rota_contacts', { id: d.id })],
+    // docs/privacy.md#anonymising-a-user: an anonymised user is no longer a contact of any rota.
+    'identity.UserAnonymised': ({ data: d }) => [op.delete('rota_contacts', { user_id: d.userId })],
   },
 }) {}

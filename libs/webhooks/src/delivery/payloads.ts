@@ -32,6 +32,8 @@ export class Payloads {
         return this.expenses.claim(organisationId, id);
       case 'expense':
         return this.expenses.expense(organisationId, id);
+      case 'user':
+        return Promise.resolve({ id });
     }
   }
 }

@@ -153,6 +153,22 @@ export class ExpenseWebhookDto {
   @ApiProperty({ type: ExpenseWebhookDataDto }) data!: ExpenseWebhookDataDto;
 }
 
+@ApiSchema({ name: 'WebhookUserData' })
+export class UserWebhookDataDto {
+  @ApiProperty(ID) id!: number;
+}
+
+@ApiSchema({
+  name: 'WebhookUserEvent',
+  description:
+    'user.anonymised: the id of a user just anonymised; erase your copies of their personal data (docs/privacy.md)',
+})
+export class UserWebhookDto {
+  @ApiProperty(TYPE(['user.anonymised'])) type!: string;
+  @ApiProperty(TIMESTAMP) timestamp!: string;
+  @ApiProperty({ type: UserWebhookDataDto }) data!: UserWebhookDataDto;
+}
+
 @ApiSchema({ name: 'WebhookPingData' })
 export class PingDataDto {
   @ApiProperty(ID) endpoint_id!: number;
@@ -171,6 +187,7 @@ export const WEBHOOK_PAYLOADS = [
   RotaWebhookDto,
   ClaimWebhookDto,
   ExpenseWebhookDto,
+  UserWebhookDto,
   PingWebhookDto,
   ShiftDto,
   RotaDto,

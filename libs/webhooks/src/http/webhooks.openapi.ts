@@ -41,7 +41,7 @@ export const WebhooksDocs = {
           `${PERMISSION} Answers the endpoint with its \`secret\` (\`whsec_\` + base64 of 32 random bytes), shown this once. ` +
           'Every event of a subscribed type is then POSTed to the url, signed per Standard Webhooks; the payload of ' +
           'each type is a schema of this document (WebhookShiftEvent, WebhookRotaEvent, WebhookClaimEvent, ' +
-          'WebhookExpenseEvent, WebhookRepeatingShiftEvent, WebhookPingEvent). `enabled` defaults to true.',
+          'WebhookExpenseEvent, WebhookRepeatingShiftEvent, WebhookUserEvent, WebhookPingEvent). `enabled` defaults to true.',
       }),
       ApiData(EndpointWithSecretDto, { status: 201, description: 'The new endpoint and its secret' }),
       ApiErrors(400, 401, 403, 406, 413, 422, SETTINGS_422),
