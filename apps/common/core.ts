@@ -6,6 +6,7 @@ import { IdentityHttpModule, IdentityModule, IdentityWorkerModule } from '#app/i
 import { OrganisationHttpModule, OrganisationModule } from '#app/organisation';
 import { RotasHttpModule, RotasModule, RotasWorkerModule } from '#app/rotas';
 import { WebhooksHttpModule, WebhooksModule, WebhooksWorkerModule } from '#app/webhooks';
+import { PRIVACY_QUEUES, PrivacyModule, PrivacyWorkerModule } from '#app/privacy';
 import {
   type AppConfig,
   ConfigModule,
@@ -39,7 +40,7 @@ export function coreImports(config: AppConfig, options: { migrate: boolean; requ
 /** The context modules each process role loads; the bounded contexts add themselves here. */
 export const contexts = {
   /** Command handlers, queries, projections: everywhere events are appended or replayed. */
-  domain: [IdentityModule, FilesModule, OrganisationModule, ExpensesModule, RotasModule, WebhooksModule],
+  domain: [IdentityModule, FilesModule, OrganisationModule, ExpensesModule, RotasModule, WebhooksModule, PrivacyModule],
   /** Controllers (and the global JWT guard). */
   http: [
     IdentityHttpModule,
@@ -50,11 +51,17 @@ export const contexts = {
     WebhooksHttpModule,
   ],
   /** BullMQ processors and reactors. */
-  worker: [IdentityWorkerModule, ExpensesWorkerModule, RotasWorkerModule, WebhooksWorkerModule],
+  worker: [IdentityWorkerModule, ExpensesWorkerModule, RotasWorkerModule, WebhooksWorkerModule, PrivacyWorkerModule],
 };
 
 /** Every queue of every context: the operator's tools list them all (docs/operations.md#queues). */
-export const queues: readonly string[] = [...IDENTITY_QUEUES, ...EXPENSES_QUEUES, ...ROTAS_QUEUES, ...WEBHOOKS_QUEUES];
+export const queues: readonly string[] = [
+  ...IDENTITY_QUEUES,
+  ...EXPENSES_QUEUES,
+  ...ROTAS_QUEUES,
+  ...PRIVACY_QUEUES,
+  ...WEBHOOKS_QUEUES,
+];
 
 /** The operator's queue tools: the CLI's commands; in an HTTP process the dashboard, when ADMIN_PASSWORD is set. */
 export function queueTools(config: AppConfig, role: 'http' | 'cli') {

@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '#app/platform';
 import { DirectoryProjection } from './directory/directory.projection.js';
 import { Hierarchy } from './hierarchy/hierarchy.js';
 import { OrganisationFactsReader } from './hierarchy/organisation-facts.js';
+import { UserAccounts } from './hierarchy/user-accounts.js';
 import { Teams } from './hierarchy/teams.js';
 import { Roles } from './hierarchy/roles.js';
 import { UserBases } from './hierarchy/user-base.js';
@@ -39,6 +40,7 @@ import { ProvisionHandler } from './provisioning/provision.command.js';
     Roles,
     Teams,
     OrganisationFactsReader,
+    UserAccounts,
     DirectoryProjection,
     LoginProjection,
     ProvisionHandler,
@@ -49,6 +51,6 @@ import { ProvisionHandler } from './provisioning/provision.command.js';
     // Reactors are known everywhere (projections:status lists them); only the worker runs them.
     TwoFactorMessagesReactor,
   ],
-  exports: [Hierarchy, UserBases, Roles, Teams, OrganisationFactsReader, JwtTokens],
+  exports: [Hierarchy, UserBases, Roles, Teams, OrganisationFactsReader, UserAccounts, JwtTokens],
 })
 export class IdentityModule {}

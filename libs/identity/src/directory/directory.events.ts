@@ -78,7 +78,20 @@ export type DirectoryEvent =
    */
   | { type: 'identity.UserHeld'; data: { userId: number; organisationId: number } }
   /** `users:release`: the user's status is `active` again. */
-  | { type: 'identity.UserReleased'; data: { userId: number; organisationId: number } };
+  | { type: 'identity.UserReleased'; data: { userId: number; organisationId: number } }
+  /**
+   * The user is anonymised (docs/privacy.md#anonymising-a-user; privacy contract §2): who asked and
+   * when, no personal data. Who acted is the metadata's actor, as for every event.
+   */
+  | {
+      type: 'identity.UserAnonymised';
+      data: {
+        userId: number;
+        organisationId: number;
+        requestedBy: 'self' | 'manager' | 'operator' | 'retention';
+        anonymisedAt: string;
+      };
+    };
 
 export const streamOf = {
   organisation: (id: number) => `identity.Organisation-${id}`,

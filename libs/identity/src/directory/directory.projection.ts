@@ -7,7 +7,7 @@ import type { DirectoryEvent } from './directory.events.js';
 @Injectable()
 export class DirectoryProjection extends defineProjection<DirectoryEvent>({
   name: 'identity.directory',
-  version: 2,
+  version: 3,
   tables: ['organisations', 'teams', 'role_profiles', 'activity_categories', 'users', 'roles'],
   on: {
     'identity.OrganisationProvisioned': ({ data: d, recordedAt: at }) => [
@@ -66,6 +66,9 @@ export class DirectoryProjection extends defineProjection<DirectoryEvent>({
     // docs/http-conventions.md#user-summary: an on-hold user still logs in; bookings of them need ignore_on_hold.
     'identity.UserHeld': ({ data: d }) => [op.update('users', { id: d.userId }, { status: 'on_hold' })],
     'identity.UserReleased': ({ data: d }) => [op.update('users', { id: d.userId }, { status: 'active' })],
+    'identity.UserAnonymised': ({ data: d }) => [
+      op.update('users', { id: d.userId }, { anonymised_at: d.anonymisedAt }),
+    ],
     'identity.RoleAssigned': ({ data: d }) => [
       op.upsert('roles', ['id'], {
         id: d.id,
