@@ -27,10 +27,15 @@ export async function run(
       logger: new CliLogger(detailed),
       abortOnError: false,
     });
-    await runners[name]!(app, args, {
-      out: (text) => process.stdout.write(text),
-      err: (line) => process.stderr.write(`${line}\n`),
-    }, options);
+    await runners[name]!(
+      app,
+      args,
+      {
+        out: (text) => process.stdout.write(text),
+        err: (line) => process.stderr.write(`${line}\n`),
+      },
+      options,
+    );
     await app.close();
     return EXIT.done;
   } catch (err) {

@@ -58,8 +58,8 @@ const lines =
 const RETENTION_OPTIONS = ['--as-of <date>', '--org <slug>'];
 const RETENTION_ARGUMENTS = [
   'Options:',
-  '  --as-of <date>  the date (YYYY-MM-DD) to run as, in each organisation\'s zone (default: its today)',
-  "  --org <slug>    one organisation (default: every one); no organisation with the slug: exit 2",
+  "  --as-of <date>  the date (YYYY-MM-DD) to run as, in each organisation's zone (default: its today)",
+  '  --org <slug>    one organisation (default: every one); no organisation with the slug: exit 2',
 ];
 
 async function checkRetention(_args: readonly string[], options: Readonly<Record<string, string>>): Promise<void> {
@@ -314,7 +314,7 @@ export const catalogue: Record<string, CommandInfo> = {
     summary: "run the retention sweep now, as the worker's daily run does: warnings, then anonymisations",
     check: checkRetention,
     help: lines(
-      "Runs the retention sweep as the worker does once a day: each user due (privacy:due) is anonymised, and each",
+      'Runs the retention sweep as the worker does once a day: each user due (privacy:due) is anonymised, and each',
       'user due within 14 days gets the e-mail "Your account will be anonymised on <date>", once per date (a',
       'later activity moves the date, and the new date gets its own warning). --as-of runs it as if that were the',
       'date: for rehearsals on a copy of the data; on a live service it anonymises early.',

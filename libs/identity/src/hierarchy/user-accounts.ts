@@ -36,8 +36,10 @@ export class UserAccounts {
     if (ids.length === 0) return new Map();
     const q = tenantSql(tenant)`SELECT u.id, u.email, u.display_name, u.anonymised_at IS NOT NULL AS anonymised
         FROM users u WHERE ${tenantScope('u')} AND u.id = ANY(${ids}::bigint[])`;
-    const rows: { id: string; email: string; display_name: string; anonymised: boolean }[] =
-      await this.prepared.query(q.text, q.values);
+    const rows: { id: string; email: string; display_name: string; anonymised: boolean }[] = await this.prepared.query(
+      q.text,
+      q.values,
+    );
     return new Map(
       rows.map((r) => [
         Number(r.id),

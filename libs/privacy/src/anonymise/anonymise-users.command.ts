@@ -51,15 +51,18 @@ export class AnonymiseUsersHandler implements ICommandHandler<AnonymiseUsersComm
     const anonymisedAt = (input.at ?? new Date()).toISOString();
     const done: { id: number; anonymised_at: string }[] = [];
     for (const userId of [...new Set(input.userIds)]) {
-      const { events } = await this.store.handle(userStream(userId), evolve, (user) =>
-        !user || user.anonymised
-          ? []
-          : [
-              {
-                type: 'identity.UserAnonymised',
-                data: { userId, organisationId: user.organisationId, requestedBy: input.requestedBy, anonymisedAt },
-              },
-            ],
+      const { events } = await this.store.handle(
+        userStream(userId),
+        evolve,
+        (user) =>
+          !user || user.anonymised
+            ? []
+            : [
+                {
+                  type: 'identity.UserAnonymised',
+                  data: { userId, organisationId: user.organisationId, requestedBy: input.requestedBy, anonymisedAt },
+                },
+              ],
         { metadata: { actor: input.actor } },
       );
       if (events.length > 0) done.push({ id: userId, anonymised_at: anonymisedAt });

@@ -70,7 +70,9 @@ describe('retention: due_on is the day after the last activity’s local date pl
 
 describe('retention: the setting', () => {
   it('given "0", an empty or a nonsense value, then never (0 months)', () => {
-    expect([retentionMonths('0'), retentionMonths(''), retentionMonths('x'), retentionMonths(null)]).toEqual([0, 0, 0, 0]);
+    expect([retentionMonths('0'), retentionMonths(''), retentionMonths('x'), retentionMonths(null)]).toEqual([
+      0, 0, 0, 0,
+    ]);
   });
 
   it('given "24", then 24 months', () => {

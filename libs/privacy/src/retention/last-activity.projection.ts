@@ -38,7 +38,11 @@ type FinanceChange = {
 export type LastActivityEvent = Registered | LoggedIn | ShiftBooked | ShiftCancelled | FinanceChange;
 
 /** A change by a user to an expense or claim is their activity; the system's (a mail recorded) is nobody's. */
-function financeChange({ data, metadata, recordedAt }: StoredEvent<string, { organisationId: number }>): ProjectionOp[] {
+function financeChange({
+  data,
+  metadata,
+  recordedAt,
+}: StoredEvent<string, { organisationId: number }>): ProjectionOp[] {
   const userId = actorUserId(metadata);
   if (userId === null) return [];
   return [

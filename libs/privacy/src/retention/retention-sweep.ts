@@ -68,22 +68,29 @@ export class RetentionSweep {
     const anonymised: number[] = [];
     for (const org of await this.organisations(options.org)) {
       const { warn, due } = await this.plan(org, options.asOf);
+      const sent: number[] = [];
       for (const w of warn) {
         const message = warningMail({ to: w.email, userName: w.name, organisationName: org.name, dueOn: w.dueOn });
-        if ((await this.outbox.sendOnce(warningMailKey(w.userId, w.dueOn), message)) === 'sent') warned.push(w.userId);
+        if ((await this.outbox.sendOnce(warningMailKey(w.userId, w.dueOn), message)) === 'sent') sent.push(w.userId);
       }
-      if (due.length > 0) {
-        const done = await this.commands.execute(
-          new AnonymiseUsersCommand({
-            userIds: due.map((d) => d.user_id),
-            requestedBy: 'retention',
-            actor: systemActor('retention'),
-          }),
+      const done =
+        due.length === 0
+          ? []
+          : await this.commands.execute(
+              new AnonymiseUsersCommand({
+                userIds: due.map((d) => d.user_id),
+                requestedBy: 'retention',
+                actor: systemActor('retention'),
+              }),
+            );
+      warned.push(...sent);
+      anonymised.push(...done.map((d) => d.id));
+      // Ids only: logs never hold personal data (docs/privacy.md).
+      if (sent.length || done.length)
+        this.logger.log(
+          { organisation_id: org.id, warned: sent, anonymised: done.map((d) => d.id) },
+          'retention sweep',
         );
-        anonymised.push(...done.map((d) => d.id));
-      }
-      if (warn.length || due.length)
-        this.logger.log({ organisation_id: org.id, warned: warned.length, anonymised: anonymised.length }, 'swept');
     }
     return { warned: warned.sort((a, b) => a - b), anonymised: anonymised.sort((a, b) => a - b) };
   }
@@ -96,7 +103,9 @@ export class RetentionSweep {
 
   private async plan(org: OrganisationSummary, asOf?: string): Promise<Planned> {
     const tenant = { organisationId: org.id };
-    const months = retentionMonths((await this.settings.values(org.id, [RETENTION_SETTING], { fresh: true }))[RETENTION_SETTING]);
+    const months = retentionMonths(
+      (await this.settings.values(org.id, [RETENTION_SETTING], { fresh: true }))[RETENTION_SETTING],
+    );
     if (months === 0) return { warn: [], due: [] };
     const date = asOf ?? todayIn(org.timezone);
     const steps = (await this.queries.activities(tenant))
@@ -111,7 +120,8 @@ export class RetentionSweep {
     for (const { userId, step } of steps) {
       const account = accounts.get(userId);
       if (!account || account.anonymised || (step.kind !== 'warn' && step.kind !== 'anonymise')) continue;
-      if (step.kind === 'warn') warn.push({ userId, dueOn: step.dueOn, email: account.email, name: account.displayName });
+      if (step.kind === 'warn')
+        warn.push({ userId, dueOn: step.dueOn, email: account.email, name: account.displayName });
       else
         due.push({
           organisation: org.slug,
