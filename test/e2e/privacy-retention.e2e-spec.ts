@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { getQueueToken } from '@nestjs/bullmq';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Queue } from 'bullmq';
 import { DateTime } from 'luxon';
 import request from 'supertest';
 import type { ProvisionResult } from '#app/identity';
@@ -260,6 +262,22 @@ describe('retention: privacy:due and privacy:sweep', () => {
       const replay = await cli('projections:replay', 'privacy.last-activity');
       expect(replay.code).toBe(0);
       expect(await querySql(env, checksum)).toEqual(before);
+    },
+    SLOW,
+  );
+
+  it(
+    'the worker keeps an hourly job scheduler for the sweep in its queue',
+    async () => {
+      const app = await bootStandalone(env.config);
+      try {
+        const queue = app.get<Queue>(getQueueToken('privacy-retention'));
+        expect(await queue.getJobScheduler('privacy-retention-sweep')).toEqual(
+          expect.objectContaining({ key: 'privacy-retention-sweep', every: 3_600_000 }),
+        );
+      } finally {
+        await app.close();
+      }
     },
     SLOW,
   );
