@@ -18,8 +18,8 @@ import { MailAttempts1763700023500 } from './1763700023500-mail-attempts.js';
 import { ShiftAttendance1763700024000 } from './1763700024000-shift-attendance.js';
 import { VolunteerHours1763700024500 } from './1763700024500-volunteer-hours.js';
 import { CalendarUidDomain1763700025000 } from './1763700025000-calendar-uid-domain.js';
-import { UsersAnonymisedAt1763700026000 } from './1763700026000-users-anonymised-at.js';
-import { Retention1763700026500 } from './1763700026500-retention.js';
+import { UsersAnonymisedAt1763700027000 } from './1763700027000-users-anonymised-at.js';
+import { Retention1763700027500 } from './1763700027500-retention.js';
 
 /** Every migration in order; each app hands this list to the database module. */
 export const migrations = [
@@ -43,6 +43,6 @@ export const migrations = [
   ShiftAttendance1763700024000,
   VolunteerHours1763700024500,
   CalendarUidDomain1763700025000,
-  UsersAnonymisedAt1763700026000,
-  Retention1763700026500,
+  UsersAnonymisedAt1763700027000,
+  Retention1763700027500,
 ];

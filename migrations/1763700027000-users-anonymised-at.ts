@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * identity.UserAnonymised. `IF NOT EXISTS`: the anonymise work adds the same column; whichever
  * migration runs first adds it.
  */
-export class UsersAnonymisedAt1763700026000 implements MigrationInterface {
-  name = 'UsersAnonymisedAt1763700026000';
+export class UsersAnonymisedAt1763700027000 implements MigrationInterface {
+  name = 'UsersAnonymisedAt1763700027000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE users ADD COLUMN IF NOT EXISTS anonymised_at timestamptz`);

@@ -7,8 +7,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - `retention_shifts`: one row per booked, not cancelled shift, with its end: the user's last
  *   shift end is their greatest `ends_at`, and a shift whose end is after the sweep's day spares them.
  */
-export class Retention1763700026500 implements MigrationInterface {
-  name = 'Retention1763700026500';
+export class Retention1763700027500 implements MigrationInterface {
+  name = 'Retention1763700027500';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
