@@ -4,7 +4,7 @@ import { ExpensesHttpModule, ExpensesModule, ExpensesWorkerModule } from '#app/e
 import { FilesHttpModule, FilesModule } from '#app/files';
 import { IdentityHttpModule, IdentityModule, IdentityWorkerModule } from '#app/identity';
 import { OrganisationHttpModule, OrganisationModule } from '#app/organisation';
-import { PrivacyHttpModule, PrivacyModule, PrivacyWorkerModule } from '#app/privacy';
+import { PRIVACY_QUEUES, PrivacyHttpModule, PrivacyModule, PrivacyWorkerModule } from '#app/privacy';
 import { RotasHttpModule, RotasModule, RotasWorkerModule } from '#app/rotas';
 import { WebhooksHttpModule, WebhooksModule, WebhooksWorkerModule } from '#app/webhooks';
 import {
@@ -56,7 +56,13 @@ export const contexts = {
 };
 
 /** Every queue of every context: the operator's tools list them all (docs/operations.md#queues). */
-export const queues: readonly string[] = [...IDENTITY_QUEUES, ...EXPENSES_QUEUES, ...ROTAS_QUEUES, ...WEBHOOKS_QUEUES];
+export const queues: readonly string[] = [
+  ...IDENTITY_QUEUES,
+  ...EXPENSES_QUEUES,
+  ...ROTAS_QUEUES,
+  ...PRIVACY_QUEUES,
+  ...WEBHOOKS_QUEUES,
+];
 
 /** The operator's queue tools: the CLI's commands; in an HTTP process the dashboard, when ADMIN_PASSWORD is set. */
 export function queueTools(config: AppConfig, role: 'http' | 'cli') {

@@ -19,4 +19,4 @@ if ('print' in invocation) {
   process.exit(EXIT.done);
 }
 const { run } = await import('./run.js');
-process.exit(await run(invocation.name, invocation.args));
+process.exit(await run(invocation.name, invocation.args, invocation.options));

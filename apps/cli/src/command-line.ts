@@ -4,7 +4,9 @@ import { catalogue as commands, type CommandInfo } from './commands/catalogue.js
 import { InputError, UsageError } from './usage.js';
 
 /** What the arguments ask for: a text to print (help, the version), or a command to run with its arguments. */
-export type Invocation = { readonly print: string } | { readonly name: string; readonly args: string[] };
+export type Invocation =
+  | { readonly print: string }
+  | { readonly name: string; readonly args: string[]; readonly options: Readonly<Record<string, string>> };
 
 const hint = (name?: string) => `npm run cli -- ${name ? `${name} ` : ''}--help`;
 
@@ -54,7 +56,7 @@ const programOf = (command: Command): Parser => (command.parent ? programOf(comm
 const usageOf = (a: Command['registeredArguments'][number]) =>
   a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? ' ...' : ''}]`;
 
-function parser(chosen: (name: string, args: string[]) => void): Parser {
+function parser(chosen: (name: string, args: string[], options?: Record<string, string>) => void): Parser {
   const program = new Parser('npm run cli --')
     .version(packageFile().version, '-V, --version', 'the version of uvol')
     .helpCommand(false)
@@ -70,8 +72,9 @@ function parser(chosen: (name: string, args: string[]) => void): Parser {
       .replace(/ \.\.\./g, '...');
     const command = program.command(name);
     if (args) command.arguments(args);
+    for (const flags of info.options ?? []) command.option(flags);
     command.allowExcessArguments(false).action(function (this: Command) {
-      chosen(name, this.args);
+      chosen(name, this.args, this.opts());
     });
   }
   program.command('help [command]').action(function (this: Command) {
@@ -86,8 +89,8 @@ function parser(chosen: (name: string, args: string[]) => void): Parser {
  */
 export async function parseCommandLine(argv: readonly string[]): Promise<Invocation> {
   if (argv.length === 0) throw new UsageError(`no command given (${hint()} lists the commands)`);
-  let invocation: { name: string; args: string[] } | undefined;
-  const program = parser((name, args) => (invocation = { name, args }));
+  let invocation: { name: string; args: string[]; options: Record<string, string> } | undefined;
+  const program = parser((name, args, options = {}) => (invocation = { name, args, options }));
   try {
     program.parse([...argv], { from: 'user' });
   } catch (err) {
@@ -98,7 +101,7 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Invocat
     const command = asked === program ? undefined : commands[asked.name()];
     return { print: command ? await commandHelp(command) : generalHelp() };
   }
-  const { name, args } = invocation!;
+  const { name, args, options } = invocation!;
   if (name === 'help') {
     const [topic] = args;
     if (topic === undefined || topic === 'help') return { print: generalHelp() };
@@ -106,13 +109,13 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Invocat
     return Object.hasOwn(commands, topic) ? { print: await commandHelp(commands[topic]!) } : parseCommandLine([topic]);
   }
   try {
-    await commands[name]!.check?.(args);
+    await commands[name]!.check?.(args, options);
   } catch (err) {
     if (err instanceof InputError) throw new InputError(`${name}: ${err.message}`);
     if (err instanceof UsageError) throw new UsageError(`${name}: ${err.message} (${hint(name)})`);
     throw err;
   }
-  return { name, args };
+  return { name, args, options };
 }
 
 const EXIT_CODES = [
@@ -129,8 +132,11 @@ const ERRORS = [
   'with LOG_LEVEL=debug (or trace) an unexpected error also prints its stack, and start-up is logged.',
 ];
 
+/** The usage with its options: `privacy:due [--as-of <date>] [--org <slug>]`. */
+const usageLine = (c: CommandInfo) => [c.usage, ...(c.options ?? []).map((o) => `[${o}]`)].join(' ');
+
 export function generalHelp(): string {
-  const width = Math.max(...Object.values(commands).map((c) => c.usage.length)) + 2;
+  const width = Math.max(...Object.values(commands).map((c) => usageLine(c).length)) + 2;
   return [
     'uvol admin command line',
     '',
@@ -139,7 +145,7 @@ export function generalHelp(): string {
     '       npm run cli -- --version             the version of uvol',
     '',
     'Commands:',
-    ...Object.values(commands).map((c) => `  ${c.usage.padEnd(width)}${c.summary}`),
+    ...Object.values(commands).map((c) => `  ${usageLine(c).padEnd(width)}${c.summary}`),
     '',
     "A command's result goes to stdout alone (JSON for provision and the users: commands); progress and messages",
     "go to stderr. Use `npm run -s cli` to keep npm's own lines out of stdout:",
@@ -157,7 +163,7 @@ export function generalHelp(): string {
 
 export async function commandHelp(command: CommandInfo): Promise<string> {
   return [
-    `Usage: npm run cli -- ${command.usage}`,
+    `Usage: npm run cli -- ${usageLine(command)}`,
     '',
     ...(await command.help()),
     '',

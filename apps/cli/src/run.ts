@@ -14,7 +14,11 @@ import { EXIT } from './usage.js';
  * (a refused file: one line per problem) and its exit code; the stack of an unexpected one is shown
  * with LOG_LEVEL debug or trace.
  */
-export async function run(name: string, args: readonly string[]): Promise<number> {
+export async function run(
+  name: string,
+  args: readonly string[],
+  options: Readonly<Record<string, string>> = {},
+): Promise<number> {
   const config = loadConfigOrExit();
   const detailed = config.log.level === 'debug' || config.log.level === 'trace';
   let app: INestApplicationContext | undefined;
@@ -23,10 +27,15 @@ export async function run(name: string, args: readonly string[]): Promise<number
       logger: new CliLogger(detailed),
       abortOnError: false,
     });
-    await runners[name]!(app, args, {
-      out: (text) => process.stdout.write(text),
-      err: (line) => process.stderr.write(`${line}\n`),
-    });
+    await runners[name]!(
+      app,
+      args,
+      {
+        out: (text) => process.stdout.write(text),
+        err: (line) => process.stderr.write(`${line}\n`),
+      },
+      options,
+    );
     await app.close();
     return EXIT.done;
   } catch (err) {

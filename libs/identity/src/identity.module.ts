@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '#app/platform';
 import { DirectoryProjection } from './directory/directory.projection.js';
 import { Hierarchy } from './hierarchy/hierarchy.js';
 import { OrganisationFactsReader } from './hierarchy/organisation-facts.js';
+import { UserAccounts } from './hierarchy/user-accounts.js';
 import { Teams } from './hierarchy/teams.js';
 import { Roles } from './hierarchy/roles.js';
 import { UserBases } from './hierarchy/user-base.js';
@@ -43,6 +44,7 @@ import { PersonalDataOfUsers } from './privacy/personal-data.js';
     Teams,
     OrganisationFactsReader,
     PersonalDataOfUsers,
+    UserAccounts,
     DirectoryProjection,
     LoginProjection,
     ProvisionHandler,
@@ -53,6 +55,16 @@ import { PersonalDataOfUsers } from './privacy/personal-data.js';
     // Reactors are known everywhere (projections:status lists them); only the worker runs them.
     TwoFactorMessagesReactor,
   ],
-  exports: [Hierarchy, UserBases, Roles, Teams, OrganisationFactsReader, JwtTokens, PersonalDataOfUsers, PasswordCheck],
+  exports: [
+    Hierarchy,
+    UserBases,
+    Roles,
+    Teams,
+    OrganisationFactsReader,
+    UserAccounts,
+    JwtTokens,
+    PersonalDataOfUsers,
+    PasswordCheck,
+  ],
 })
 export class IdentityModule {}

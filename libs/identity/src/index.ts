@@ -6,6 +6,7 @@ export { metadataOf } from './auth/metadata.js';
 export { RequirePermission } from './auth/decorators.js';
 export { Hierarchy } from './hierarchy/hierarchy.js';
 export { type OrganisationFacts, OrganisationFactsReader } from './hierarchy/organisation-facts.js';
+export { type OrganisationSummary, type UserAccount, UserAccounts } from './hierarchy/user-accounts.js';
 export { type TeamObject, Teams } from './hierarchy/teams.js';
 export { type UserBase, UserBases } from './hierarchy/user-base.js';
 export { type RoleProfileView, type RoleView, Roles } from './hierarchy/roles.js';

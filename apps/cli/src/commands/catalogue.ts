@@ -13,8 +13,10 @@ export interface CommandInfo {
   readonly summary: string;
   /** `--help`: what it does, its arguments, its output, in lines. */
   help(): Promise<readonly string[]>;
+  /** Its options, as commander takes them (`--as-of <date>`); their values reach the run by camelCase name (`asOf`). */
+  readonly options?: readonly string[];
   /** Checks of the arguments that need no database (a UsageError: exit 2 before anything is opened). */
-  check?(args: readonly string[]): Promise<void>;
+  check?(args: readonly string[], options: Readonly<Record<string, string>>): Promise<void>;
 }
 
 /** The permission names, from identity (loaded only for the commands that name permissions). */
@@ -52,6 +54,21 @@ const lines =
   (...text: string[]) =>
   async () =>
     text;
+
+const RETENTION_OPTIONS = ['--as-of <date>', '--org <slug>'];
+const RETENTION_ARGUMENTS = [
+  'Options:',
+  "  --as-of <date>  the date (YYYY-MM-DD) to run as, in each organisation's zone (default: its today)",
+  '  --org <slug>    one organisation (default: every one); no organisation with the slug: exit 2',
+];
+
+async function checkRetention(_args: readonly string[], options: Readonly<Record<string, string>>): Promise<void> {
+  const asOf = options.asOf;
+  if (asOf === undefined) return;
+  const { parseCalendarDate } = await import('#app/platform');
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(asOf) || !parseCalendarDate(asOf))
+    throw new UsageError(`--as-of must be a date as YYYY-MM-DD, got "${asOf}"`);
+}
 
 export const catalogue: Record<string, CommandInfo> = {
   migrate: {
@@ -315,6 +332,43 @@ export const catalogue: Record<string, CommandInfo> = {
       '',
       'Output: one line of JSON on stdout, {"copied":12,"skipped":3,"bytes":2048576}; a line per file copied and a',
       'summary on stderr.',
+    ),
+  },
+
+  'privacy:due': {
+    usage: 'privacy:due',
+    options: RETENTION_OPTIONS,
+    summary: 'who a retention sweep on a date would anonymise (anonymise_users_after), as JSON; writes nothing',
+    check: checkRetention,
+    help: lines(
+      "Lists who a retention sweep on that date would anonymise under their organisation's anonymise_users_after",
+      '(N months; "0": nobody of that organisation): users whose last activity (log-in, end of their last booked',
+      'shift, change to an expense or claim, registration) was more than N calendar months before, with no shift',
+      'that has not ended, not anonymised already (docs/privacy.md#retention). It writes and sends nothing.',
+      '',
+      ...RETENTION_ARGUMENTS,
+      '',
+      'Output: one JSON array on stdout, soonest due_on first, ties by user id:',
+      '  [{"organisation":"riverside","user_id":5,"email":"alice@riverside.example","last_activity":"2025-01-10",',
+      '    "due_on":"2025-07-11"}]',
+    ),
+  },
+
+  'privacy:sweep': {
+    usage: 'privacy:sweep',
+    options: RETENTION_OPTIONS,
+    summary: "run the retention sweep now, as the worker's daily run does: warnings, then anonymisations",
+    check: checkRetention,
+    help: lines(
+      'Runs the retention sweep as the worker does once a day: each user due (privacy:due) is anonymised, and each',
+      'user due within 14 days gets the e-mail "Your account will be anonymised on <date>", once per date (a',
+      'later activity moves the date, and the new date gets its own warning). --as-of runs it as if that were the',
+      'date: for rehearsals on a copy of the data; on a live service it anonymises early.',
+      '',
+      ...RETENTION_ARGUMENTS,
+      '',
+      'Output: one line of JSON on stdout, {"warned":[ids],"anonymised":[ids]}: the users this run warned and',
+      'anonymised. A one-line summary on stderr.',
     ),
   },
 };

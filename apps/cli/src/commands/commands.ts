@@ -19,7 +19,14 @@ import {
   anonymisedUsers,
   usersNamed,
 } from '#app/identity';
-import { type AnonymisedUser, AnonymiseUsersCommand, PersonalDataExport } from '#app/privacy';
+import {
+  type AnonymisedUser,
+  AnonymiseUsersCommand,
+  type DueUser,
+  PersonalDataExport,
+  RetentionSweep,
+  type SweepResult,
+} from '#app/privacy';
 import { bucketProblem, copyFilesToBucket, describeS3Error, s3Client } from '#app/files';
 import { APP_CONFIG, type AppConfig, QueueAdmin, runMigrationsLocked } from '#app/platform';
 import { Failure, UsageError } from '../usage.js';
@@ -33,7 +40,12 @@ export interface Io {
 }
 
 /** A command's work, once the application is up (its usage and help: catalogue.ts). */
-export type Run = (app: INestApplicationContext, args: readonly string[], io: Io) => Promise<void>;
+export type Run = (
+  app: INestApplicationContext,
+  args: readonly string[],
+  io: Io,
+  options: Readonly<Record<string, string>>,
+) => Promise<void>;
 
 const json = (value: unknown) => `${JSON.stringify(value)}\n`;
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -203,5 +215,17 @@ export const runners: Record<string, Run> = {
     } finally {
       client.destroy();
     }
+  },
+
+  async 'privacy:due'(app, _args, io, { asOf, org }) {
+    const due: DueUser[] = await app.get(RetentionSweep).due({ asOf, org });
+    io.out(json(due));
+    io.err(`${count(due.length, 'user')} due${asOf ? ` as of ${asOf}` : ''}`);
+  },
+
+  async 'privacy:sweep'(app, _args, io, { asOf, org }) {
+    const result: SweepResult = await app.get(RetentionSweep).sweep({ asOf, org });
+    io.out(json(result));
+    io.err(`warned ${count(result.warned.length, 'user')}, anonymised ${count(result.anonymised.length, 'user')}`);
   },
 };

@@ -10,7 +10,7 @@ export const ANONYMISED_NAME = 'Anonymised user';
 @Injectable()
 export class DirectoryProjection extends defineProjection<DirectoryEvent>({
   name: 'identity.directory',
-  version: 2,
+  version: 3,
   tables: ['organisations', 'teams', 'role_profiles', 'activity_categories', 'users', 'roles'],
   on: {
     'identity.OrganisationProvisioned': ({ data: d, recordedAt: at }) => [
