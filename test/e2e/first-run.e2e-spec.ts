@@ -27,6 +27,7 @@ const ALL_PERMISSIONS = [
   'self-approve-claims',
   'manage-rotas',
   'add-user-shifts',
+  'manage-data-protection',
 ];
 
 /**
