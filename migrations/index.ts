@@ -19,6 +19,7 @@ import { ShiftAttendance1763700024000 } from './1763700024000-shift-attendance.j
 import { VolunteerHours1763700024500 } from './1763700024500-volunteer-hours.js';
 import { CalendarUidDomain1763700025000 } from './1763700025000-calendar-uid-domain.js';
 import { PersonalDataKeys1763700027000 } from './1763700027000-personal-data-keys.js';
+import { SealPersonalData1763700027100 } from './1763700027100-seal-personal-data.js';
 
 /** Every migration in order; each app hands this list to the database module. */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   VolunteerHours1763700024500,
   CalendarUidDomain1763700025000,
   PersonalDataKeys1763700027000,
+  SealPersonalData1763700027100,
 ];

@@ -3,13 +3,13 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import ts from 'typescript';
 import { personalData } from '#app/event-store';
-// Each context's declarations (docs/privacy.md, "Sealed fields in the log").
-import '../libs/expenses/src/expenses.personal-data.js';
-import '../libs/files/src/files.personal-data.js';
-import '../libs/identity/src/identity.personal-data.js';
-import '../libs/organisation/src/organisation.personal-data.js';
-import '../libs/rotas/src/rotas.personal-data.js';
-import '../libs/webhooks/src/webhooks.personal-data.js';
+// Each context's declarations (docs/privacy.md, "Sealed fields in the log"), made when it loads.
+import '#app/expenses';
+import '#app/files';
+import '#app/identity';
+import '#app/organisation';
+import '#app/rotas';
+import '#app/webhooks';
 
 /**
  * Field names that look like a person's data. Matched case-insensitively anywhere in the name

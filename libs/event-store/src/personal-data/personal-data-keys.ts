@@ -63,7 +63,7 @@ export class PersonalDataKeys {
    * null is returned and the caller takes the path that can create them in its transaction.
    */
   async seal(
-    events: readonly { readonly type: string; readonly data: unknown }[],
+    events: readonly { readonly type: string; readonly data: unknown; readonly owner?: number }[],
     query: KeyQuery,
     create: boolean,
   ): Promise<unknown[] | null> {
@@ -73,7 +73,7 @@ export class PersonalDataKeys {
       const spec = personalData.fieldsOf(e.type);
       specs.push(spec && hasValues(spec, e.data) ? spec : undefined);
       if (!specs[specs.length - 1]) continue;
-      const owner = spec!.owner(e.data);
+      const owner = e.owner ?? spec!.owner(e.data);
       if (owner === null || owner === undefined || !Number.isSafeInteger(owner))
         throw new Error(`${e.type}: personal data without an owner cannot be appended (its owner is ${owner})`);
       (owners ??= new Set()).add(owner);
@@ -95,12 +95,12 @@ export class PersonalDataKeys {
     return events.map((e, i) => {
       const spec = specs[i];
       if (!spec) return e.data;
-      const owner = spec.owner(e.data)!;
+      const owner = e.owner ?? spec.owner(e.data)!;
       const key = keys.get(owner);
       const data = structuredClone(e.data) as Record<string, unknown>;
       spec.paths.forEach((path, f) => {
         const value = get(data, path);
-        if (value === null || value === undefined) return;
+        if (value === null || value === undefined || isSealed(value)) return;
         set(
           data,
           path,
@@ -179,7 +179,7 @@ const placeholderOf = (placeholder: unknown, data: unknown): unknown =>
 function hasValues(spec: PersonalFields, data: unknown): boolean {
   for (const path of spec.paths) {
     const v = get(data, path);
-    if (v !== null && v !== undefined) return true;
+    if (v !== null && v !== undefined && !isSealed(v)) return true;
   }
   return false;
 }
