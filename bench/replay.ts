@@ -180,7 +180,7 @@ async function sealedReplay(
     fields: { description: '' },
   });
   const keys = new PersonalDataKeys({ secretsKey: randomBytes(32) });
-  const query = (text: string, params: unknown[]) => q.query(text, params) as Promise<any[]>;
+  const query = (text: string, params: unknown[]) => q.query(text, params) as Promise<unknown[]>;
   // The plain replay in the same minute, over the clear log: the sealed run's baseline.
   const { seconds: plainSeconds } = await replay(q, plain, batchSize, events);
   const started = performance.now();

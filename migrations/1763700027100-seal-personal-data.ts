@@ -27,7 +27,7 @@ export class SealPersonalData1763700027100 implements MigrationInterface {
     if (types.length === 0) return;
     // Made at the first row to seal: a database whose log holds none (a new one) needs no SECRETS_KEY here.
     let keys: PersonalDataKeys | undefined;
-    const query = (text: string, params: unknown[]) => q.query(text, params) as Promise<any[]>;
+    const query = (text: string, params: unknown[]) => q.query(text, params) as Promise<unknown[]>;
     const streamOwners = new Map<string, number | undefined>();
     const streamOwner = async (streamId: string): Promise<number | undefined> => {
       if (streamOwners.has(streamId)) return streamOwners.get(streamId);

@@ -104,7 +104,10 @@ export class EventStore {
     return this.retrying(options.retries, async () => {
       const { state, version } = options.expect
         ? { state: null, version: 0 }
-        : this.fold(evolve, await this.opened(await this.prepared.query<EventRow>(READ_STREAM, [streamId]), this.keyQuery));
+        : this.fold(
+            evolve,
+            await this.opened(await this.prepared.query<EventRow>(READ_STREAM, [streamId]), this.keyQuery),
+          );
       const events = await decide(state);
       if (events.length === 0) return { streamId, nextExpectedVersion: version, events: [], state };
       const [result] = await this.appendNow(

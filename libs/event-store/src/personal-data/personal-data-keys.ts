@@ -5,7 +5,7 @@ import { APP_CONFIG, type AppConfig, SecretBox } from '#app/platform';
 import { personalData, type PersonalFields } from './registry.js';
 
 /** Runs one statement on whatever connection the read or write uses. */
-export type KeyQuery = (text: string, params: unknown[]) => Promise<any[]>;
+export type KeyQuery = (text: string, params: unknown[]) => Promise<unknown[]>;
 
 /**
  * The sealed value of a personal field, in the log: `{ "$sealed": "<owner id>.<sealed>" }`, the
@@ -155,10 +155,9 @@ export class PersonalDataKeys {
   }
 
   private async rows(ids: readonly number[], query: KeyQuery): Promise<Map<number, string | null>> {
-    const rows: { user_id: string; sealed_key: string | null }[] = await query(
-      `SELECT user_id, sealed_key FROM personal_data_keys WHERE user_id = ANY($1::bigint[])`,
-      [ids],
-    );
+    const rows = (await query(`SELECT user_id, sealed_key FROM personal_data_keys WHERE user_id = ANY($1::bigint[])`, [
+      ids,
+    ])) as { user_id: string; sealed_key: string | null }[];
     return new Map(rows.map((r) => [Number(r.user_id), r.sealed_key]));
   }
 

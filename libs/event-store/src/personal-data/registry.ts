@@ -9,7 +9,7 @@
  * every timeslot) and `*` stands for any key of a record. Only top-level and plain nested object
  * paths can be personal (sealed); organisation paths may use arrays and `*`.
  */
-export interface PersonalDataDeclaration<D = any> {
+export interface PersonalDataDeclaration<D = Record<string, unknown>> {
   /** The user whose data the fields are (their key seals them); null/undefined: nobody's, nothing to seal. */
   readonly owner: (data: D) => number | null | undefined;
   /**
@@ -19,10 +19,11 @@ export interface PersonalDataDeclaration<D = any> {
   readonly fields: Readonly<Record<string, Placeholder<D>>>;
 }
 
-export type Placeholder<D = any> = unknown | ((data: D) => unknown);
+export type Placeholder<D = Record<string, unknown>> = unknown | ((data: D) => unknown);
 
 export interface PersonalFields {
-  readonly owner: (data: any) => number | null | undefined;
+  /** The declared owner function; called with the event's data as stored (the declared type's shape). */
+  readonly owner: (data: unknown) => number | null | undefined;
   readonly paths: readonly (readonly string[])[];
   readonly placeholders: readonly unknown[];
   /** The dotted paths, as declared. */
@@ -34,7 +35,10 @@ class PersonalDataRegistry {
   private readonly organisations = new Map<string, Set<string>>();
 
   /** The personal fields of `types` (each type is declared once). */
-  declare<D = any>(types: string | readonly string[], declaration: PersonalDataDeclaration<D>): void {
+  declare<D = Record<string, unknown>>(
+    types: string | readonly string[],
+    declaration: PersonalDataDeclaration<D>,
+  ): void {
     for (const type of typeof types === 'string' ? [types] : types) {
       const existing = this.personal.get(type);
       const names = Object.keys(declaration.fields);

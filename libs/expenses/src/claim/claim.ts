@@ -193,7 +193,13 @@ export function decideUpdate(state: ClaimState | null, cmd: UpdateClaim, ctx: Up
     if (state.approved) throw new ConflictError('The claim is approved already.');
     events.push({
       type: 'expenses.ClaimApproved',
-      data: { ...base, userId: state.userId, approvedBy: actorId, approvedAt: ctx.now, note: update.approvalNote ?? null },
+      data: {
+        ...base,
+        userId: state.userId,
+        approvedBy: actorId,
+        approvedAt: ctx.now,
+        note: update.approvalNote ?? null,
+      },
     });
   }
   if (update.submitted === true) {
