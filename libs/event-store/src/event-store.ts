@@ -369,12 +369,13 @@ export class EventStore {
     const one = appends.length === 1;
     const sorted = one ? appends : [...appends].sort(byStreamId);
     // Personal fields go to the log sealed; the projections and the caller see them in clear. A
-    // user without a key yet gets one inside a transaction: that write takes the transaction path.
+    // user without a key yet, or whose key is destroyed, takes the transactional path: the key is
+    // made there, and there the projections see the events as stored (placeholders for an erased user).
     const sealed = this.personal
       ? await this.personal.seal(
           sorted.flatMap((a) => a.events),
           (text, params) => (inTx ?? this.dataSource).query(text, params),
-          !!inTx,
+          false,
         )
       : null;
     if (this.personal && !sealed) return viaTransaction();

@@ -63,14 +63,18 @@ export class PersonalDataKeys {
   /**
    * The data of `events` as the log stores it: registered personal fields sealed with their
    * owner's key (a destroyed key: the placeholder). Returns the same object where an event has
-   * nothing to seal. Keys missing are created (INSERT … ON CONFLICT DO NOTHING, then read back, so
-   * concurrent first appends for one user share the one key that won) when `create`; otherwise
-   * null is returned and the caller takes the path that can create them in its transaction.
+   * nothing to seal. `inTransaction` (the append's own transaction): keys missing are created
+   * (INSERT … ON CONFLICT DO NOTHING, then read back, so concurrent first appends for one user share
+   * the one key that won), and the key rows are read FOR SHARE, so an anonymisation destroying one
+   * waits for this append (and its projections) to commit. Otherwise (the one-statement append) null
+   * is returned when a key is missing or destroyed, and the caller takes the transactional path: there
+   * the projections see the events as stored and opened, placeholders included, never data the user's
+   * erasure forbids.
    */
   async seal(
     events: readonly { readonly type: string; readonly data: unknown; readonly owner?: number }[],
     query: KeyQuery,
-    create: boolean,
+    inTransaction: boolean,
   ): Promise<unknown[] | null> {
     let owners: Set<number> | undefined;
     const specs: (PersonalFields | undefined)[] = [];
@@ -85,16 +89,16 @@ export class PersonalDataKeys {
     }
     if (!owners) return events.map((e) => e.data);
     const ids = [...owners];
-    let rows = await this.rows(ids, query);
+    let rows = await this.rows(ids, query, inTransaction);
     const missing = ids.filter((id) => !rows.has(id));
+    if (!inTransaction && (missing.length > 0 || [...rows.values()].includes(null))) return null;
     if (missing.length > 0) {
-      if (!create) return null;
       await query(
         `INSERT INTO personal_data_keys (user_id, sealed_key)
          SELECT * FROM unnest($1::bigint[], $2::text[]) ON CONFLICT (user_id) DO NOTHING`,
         [missing, missing.map(() => this.box.seal(randomBytes(32).toString('base64')))],
       );
-      rows = await this.rows(ids, query);
+      rows = await this.rows(ids, query, true);
     }
     const keys = this.keysOf(rows);
     return events.map((e, i) => {
@@ -154,10 +158,11 @@ export class PersonalDataKeys {
     return rows;
   }
 
-  private async rows(ids: readonly number[], query: KeyQuery): Promise<Map<number, string | null>> {
-    const rows = (await query(`SELECT user_id, sealed_key FROM personal_data_keys WHERE user_id = ANY($1::bigint[])`, [
-      ids,
-    ])) as { user_id: string; sealed_key: string | null }[];
+  private async rows(ids: readonly number[], query: KeyQuery, share = false): Promise<Map<number, string | null>> {
+    const rows = (await query(
+      `SELECT user_id, sealed_key FROM personal_data_keys WHERE user_id = ANY($1::bigint[])${share ? ' FOR SHARE' : ''}`,
+      [ids],
+    )) as { user_id: string; sealed_key: string | null }[];
     return new Map(rows.map((r) => [Number(r.user_id), r.sealed_key]));
   }
 
