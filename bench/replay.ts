@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import {
   EventUpcasters,
   op,
+  PersonalDataKeys,
+  personalData,
   type Projection,
   ProjectionRegistry,
   ProjectionReplayer,
@@ -23,6 +26,8 @@ export interface ReplayBenchOptions {
   readonly profile: boolean;
   /** Events of the write-only profile (built in memory; the read profile covers the whole log). */
   readonly profileWriteEvents: number;
+  /** Also seal every event's `description` with its submitter's key and replay the sealed log (issue 32). */
+  readonly sealed: boolean;
   readonly log?: (line: string) => void;
 }
 
@@ -41,6 +46,12 @@ export interface ReplayFigures {
   readonly sweep: { batchSize: number; seconds: number }[];
   /** Each part of the replay on its own over `events` events (see README). */
   readonly profile: { name: string; events: number; seconds: number; note: string }[];
+  /**
+   * The same replay after every event's `description` was sealed with its submitter's key (50
+   * users): the replayer opens each (one key query per batch). The plain replay just before it,
+   * in the same minute, is its baseline. Null: not run.
+   */
+  readonly sealed: { sealSeconds: number; plainSeconds: number; sealedSeconds: number } | null;
 }
 
 const TABLE = 'bench_rows';
@@ -149,6 +160,61 @@ async function replay(
     throw new Error(`replay read pages of ${page} events, asked for ${batchSize}`);
   }
   return { seconds, batchSize: page };
+}
+
+/**
+ * Seals the log's `description` of every event with its submitter's key, in place (as the
+ * migration of issue 32 does), then replays it plainly once more and sealed once: the sealed
+ * replayer opens every description, and the table must equal the raw copy of the clear log.
+ */
+async function sealedReplay(
+  q: DataSource,
+  registry: ProjectionRegistry,
+  plain: ProjectionReplayer,
+  batchSize: number,
+  events: number,
+  log: (line: string) => void,
+): Promise<NonNullable<ReplayFigures['sealed']>> {
+  personalData.declare<{ submittedBy: number }>(EVENT_TYPES, {
+    owner: (d) => d.submittedBy,
+    fields: { description: '' },
+  });
+  const keys = new PersonalDataKeys({ secretsKey: randomBytes(32) });
+  const query = (text: string, params: unknown[]) => q.query(text, params) as Promise<unknown[]>;
+  // The plain replay in the same minute, over the clear log: the sealed run's baseline.
+  const { seconds: plainSeconds } = await replay(q, plain, batchSize, events);
+  const started = performance.now();
+  await q.query(`ALTER TABLE events DISABLE TRIGGER events_append_only`);
+  for (let after = '0'; ;) {
+    const rows: { position: string; type: string; data: unknown }[] = await q.query(
+      `SELECT position, type, data FROM events WHERE position > $1 ORDER BY position LIMIT 10000`,
+      [after],
+    );
+    if (rows.length === 0) break;
+    after = rows[rows.length - 1]!.position;
+    const sealedData = (await keys.seal(rows, query, true))!;
+    await q.query(
+      `UPDATE events e SET data = v.data FROM jsonb_to_recordset($1::jsonb) AS v(position bigint, data jsonb)
+        WHERE e.position = v.position`,
+      [JSON.stringify(rows.map((r, i) => ({ position: r.position, data: sealedData[i] })))],
+    );
+  }
+  await q.query(`ALTER TABLE events ENABLE TRIGGER events_append_only`);
+  await q.query('VACUUM (ANALYZE) events');
+  const sealSeconds = secondsSince(started);
+  const [{ clear }] = await q.query(
+    `SELECT count(*)::int AS clear FROM events WHERE NOT (data->'description' ? '$sealed')`,
+  );
+  if (clear !== 0) throw new Error(`${clear} events still hold their description in clear`);
+  log(`replay: sealed ${events} descriptions in ${sealSeconds.toFixed(1)} s`);
+  await q.query(`SELECT count(*), sum(length(data::text)) FROM events`);
+  const sealedReplayer = new ProjectionReplayer(q, registry, new EventUpcasters(), keys);
+  const { seconds: sealedSeconds } = await replay(q, sealedReplayer, batchSize, events);
+  await verify(q);
+  log(
+    `replay: sealed log ${(events / sealedSeconds).toFixed(0)} ev/s (plain ${(events / plainSeconds).toFixed(0)} ev/s)`,
+  );
+  return { sealSeconds, plainSeconds, sealedSeconds };
 }
 
 /** The replayed table holds exactly what the raw INSERT … SELECT wrote. */
@@ -389,6 +455,10 @@ export async function benchReplay(options: ReplayBenchOptions): Promise<ReplayFi
           log,
         )
       : [];
+    // Last: it rewrites the log the runs above read in clear.
+    const sealed = options.sealed
+      ? await sealedReplay(dataSource, registry, replayer, headline.batchSize, options.events, log)
+      : null;
     return {
       events: options.events,
       generateSeconds,
@@ -399,6 +469,7 @@ export async function benchReplay(options: ReplayBenchOptions): Promise<ReplayFi
       rawRuns: raws,
       sweep,
       profile: profiled,
+      sealed,
     };
   } finally {
     await dataSource?.destroy().catch(() => undefined);

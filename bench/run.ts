@@ -15,6 +15,9 @@
  *   BENCH_SWEEP    further replay batch sizes, comma-separated (default none), e.g. 1000,5000,10000
  *   BENCH_PROFILE  0 to skip the read-only / write-only sub-measurements (default on)
  *   BENCH_PROFILE_WRITE_EVENTS  events of the write-only profile (default 200000)
+ *   BENCH_SEALED   0 to skip the replay of sealed personal data (default on; issue 32): the log's
+ *                  descriptions sealed per submitter, replayed beside a plain replay of the same
+ *                  log; scale it down with BENCH_EVENTS for a quick run
  *   BENCH_HOURS_*  the volunteer hours report's bench: hours.ts
  */
 import os from 'node:os';
@@ -117,6 +120,7 @@ async function main(): Promise<void> {
       sweep,
       profile: env.BENCH_PROFILE !== '0',
       profileWriteEvents: int(env.BENCH_PROFILE_WRITE_EVENTS, 200_000),
+      sealed: env.BENCH_SEALED !== '0',
       log,
     });
     const replayRate = r.events / r.replaySeconds;
@@ -148,6 +152,30 @@ async function main(): Promise<void> {
         `\ngoals: replay ≥ 50,000 ev/s: ${replayRate >= 50_000 ? 'met' : 'MISSED'}; ` +
         `replay ≥ 30% of raw: ${r.rawSeconds / r.replaySeconds >= 0.3 ? 'met' : 'MISSED'}`,
     );
+    if (r.sealed) {
+      const s = r.sealed;
+      out.push(
+        `\nReplay of sealed personal data (the same log, every description sealed with its submitter's key, 50 users; sealing took ${s.sealSeconds.toFixed(1)} s)\n` +
+          table(
+            ['run', 'seconds', 'events/s', 'vs plain'],
+            [
+              [
+                'ProjectionReplayer.replay, plain log (same minute)',
+                s.plainSeconds.toFixed(2),
+                rate(r.events, s.plainSeconds),
+                '100.0%',
+              ],
+              [
+                'ProjectionReplayer.replay, sealed log, opened',
+                s.sealedSeconds.toFixed(2),
+                rate(r.events, s.sealedSeconds),
+                pct(s.plainSeconds, s.sealedSeconds),
+              ],
+            ],
+          ) +
+          `\ngoal: sealed replay ≥ 80% of plain: ${s.plainSeconds / s.sealedSeconds >= 0.8 ? 'met' : 'MISSED'}`,
+      );
+    }
     if (r.profile.length) {
       out.push(
         `\nReplay profile (batch size ${r.batchSize}; each part alone)\n` +

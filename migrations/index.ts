@@ -20,6 +20,8 @@ import { VolunteerHours1763700024500 } from './1763700024500-volunteer-hours.js'
 import { CalendarUidDomain1763700025000 } from './1763700025000-calendar-uid-domain.js';
 import { ShiftCancelledAt1763700026000 } from './1763700026000-shift-cancelled-at.js';
 import { UserAnonymisation1763700026500 } from './1763700026500-user-anonymisation.js';
+import { PersonalDataKeys1763700027000 } from './1763700027000-personal-data-keys.js';
+import { SealPersonalData1763700027100 } from './1763700027100-seal-personal-data.js';
 import { Retention1763700027500 } from './1763700027500-retention.js';
 
 /** Every migration in order; each app hands this list to the database module. */
@@ -46,5 +48,7 @@ export const migrations = [
   CalendarUidDomain1763700025000,
   ShiftCancelledAt1763700026000,
   UserAnonymisation1763700026500,
+  PersonalDataKeys1763700027000,
+  SealPersonalData1763700027100,
   Retention1763700027500,
 ];

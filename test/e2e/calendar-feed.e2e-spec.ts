@@ -4,7 +4,7 @@ import { DateTime } from 'luxon';
 import ical, { type VEvent } from 'node-ical';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ProjectionReplayer } from '#app/event-store';
+import { EventStore, ProjectionReplayer } from '#app/event-store';
 import type { ProvisionResult } from '#app/identity';
 import { addCalendarMonths, todayIn } from '#app/platform';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
@@ -197,9 +197,16 @@ describe('calendar feeds (issue 16 item 1)', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.token_hash).not.toContain(token);
     const [issued] = await ds.query(
-      `SELECT data FROM events WHERE type = 'rotas.CalendarFeedIssued' ORDER BY position DESC LIMIT 1`,
+      `SELECT stream_id, data FROM events WHERE type = 'rotas.CalendarFeedIssued' ORDER BY position DESC LIMIT 1`,
     );
+    // The hash is the user's personal data: sealed in the log (docs/privacy.md), the store opens it.
     expect(issued.data).toEqual({
+      userId: org.users.ann,
+      organisationId: org.organisation.id,
+      tokenHash: { $sealed: expect.any(String) },
+    });
+    const opened = (await app.get(EventStore).readStream(issued.stream_id)).at(-1)!;
+    expect(opened.data).toEqual({
       userId: org.users.ann,
       organisationId: org.organisation.id,
       tokenHash: rows[0]!.token_hash,

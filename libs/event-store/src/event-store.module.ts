@@ -6,6 +6,7 @@ import { HistoryReader } from './history/history-reader.js';
 import { InlineProjections } from './inline-projections.js';
 import { ProjectionRegistry } from './projection-registry.js';
 import { ReactorRegistry } from './reactor-registry.js';
+import { PersonalDataKeys } from './personal-data/personal-data-keys.js';
 import { ProjectionReplayer } from './replay.js';
 import { EventUpcasters } from './upcasters.js';
 
@@ -17,6 +18,7 @@ const exported = [
   Checkpoints,
   ProjectionReplayer,
   HistoryReader,
+  PersonalDataKeys,
 ];
 
 /** The log and its projections; every process imports it. Needs the database module. */

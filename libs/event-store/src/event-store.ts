@@ -28,6 +28,7 @@ import { lockGates, sortedGates } from './gate-locks.js';
 import { InlineProjections } from './inline-projections.js';
 import { LOCKS } from './locks.js';
 import { pendingEvent } from './pending-event.js';
+import { type KeyQuery, PersonalDataKeys } from './personal-data/personal-data-keys.js';
 import { EventUpcasters } from './upcasters.js';
 
 /**
@@ -72,7 +73,16 @@ export class EventStore {
     private readonly prepared: PreparedStatements,
     // Absent only where a benchmark builds the store by hand.
     @Optional() private readonly metrics?: Metrics,
+    // Absent only where a benchmark builds the store by hand: nothing is sealed then.
+    @Optional() private readonly personal?: PersonalDataKeys,
   ) {}
+
+  /** `rows` with their sealed personal fields opened (docs/privacy.md, "Sealed fields in the log"). */
+  private opened<R extends EventRow>(rows: R[], query: KeyQuery): Promise<R[]> | R[] {
+    return this.personal ? this.personal.open(rows, query) : rows;
+  }
+
+  private readonly keyQuery: KeyQuery = (text, params) => this.dataSource.query(text, params);
 
   /**
    * The write path for domain code (docs/adr/0005-one-write-path.md): reads the stream, folds it
@@ -94,7 +104,10 @@ export class EventStore {
     return this.retrying(options.retries, async () => {
       const { state, version } = options.expect
         ? { state: null, version: 0 }
-        : this.fold(evolve, await this.prepared.query<EventRow>(READ_STREAM, [streamId]));
+        : this.fold(
+            evolve,
+            await this.opened(await this.prepared.query<EventRow>(READ_STREAM, [streamId]), this.keyQuery),
+          );
       const events = await decide(state);
       if (events.length === 0) return { streamId, nextExpectedVersion: version, events: [], state };
       const [result] = await this.appendNow(
@@ -225,9 +238,12 @@ export class EventStore {
     }
     const read = streams.filter((s) => !s.expect);
     if (read.length === 0) return folded;
-    const rows = await (read.length === 1
-      ? query(READ_STREAM, [read[0]!.streamId])
-      : query(READ_STREAMS, [read.map((s) => s.streamId)]));
+    const rows = await this.opened(
+      await (read.length === 1
+        ? query(READ_STREAM, [read[0]!.streamId])
+        : query(READ_STREAMS, [read.map((s) => s.streamId)])),
+      query as KeyQuery,
+    );
     const rowsOf = groupBy(rows, (row) => row.stream_id);
     for (const s of read)
       folded.set(s.streamId, this.fold(s.evolve!.bind(s) as Evolve<unknown, never>, rowsOf.get(s.streamId) ?? []));
@@ -352,6 +368,18 @@ export class EventStore {
     }
     const one = appends.length === 1;
     const sorted = one ? appends : [...appends].sort(byStreamId);
+    // Personal fields go to the log sealed; the projections and the caller see them in clear. A
+    // user without a key yet, or whose key is destroyed, takes the transactional path: the key is
+    // made there, and there the projections see the events as stored (placeholders for an erased user).
+    const sealed = this.personal
+      ? await this.personal.seal(
+          sorted.flatMap((a) => a.events),
+          (text, params) => (inTx ?? this.dataSource).query(text, params),
+          false,
+        )
+      : null;
+    if (this.personal && !sealed) return viaTransaction();
+    let nth = 0;
     const recordedAt = new Date();
     const meta = JSON.stringify(metadata);
     const pending: StoredEvent[] = [];
@@ -364,6 +392,8 @@ export class EventStore {
       for (let i = 0; i < events.length; i++) {
         const e = events[i]!;
         const data = JSON.stringify(e.data ?? {});
+        const toStore = sealed ? sealed[nth++] : e.data;
+        const storedData = toStore === e.data ? data : JSON.stringify(toStore ?? {});
         const fields = {
           eventId: randomUUID(),
           streamId,
@@ -374,7 +404,7 @@ export class EventStore {
         };
         const where = one ? '' : `"o":${pending.length},"s":${JSON.stringify(streamId)},`;
         const head = `${pending.length ? ',' : ''}{${where}"id":"${fields.eventId}","n":${i + 1}`;
-        eventsJson += `${head},"type":${JSON.stringify(fields.type)},"schema_version":${fields.schemaVersion},"data":${data}}`;
+        eventsJson += `${head},"type":${JSON.stringify(fields.type)},"schema_version":${fields.schemaVersion},"data":${storedData}}`;
         pending.push(pendingEvent(fields, data, meta));
       }
     }
@@ -436,6 +466,7 @@ export class EventStore {
       `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND stream_version > $2 ORDER BY stream_version`,
       [streamId, afterVersion],
     );
+    await this.opened(rows, (text, params) => (tx ?? this.dataSource).query(text, params));
     return rows.map((r) => toStoredEvent(r, this.upcasters));
   }
 
@@ -455,6 +486,7 @@ export class EventStore {
       `SELECT ${EVENT_COLUMNS} FROM events WHERE transaction_id = $1::xid8 ${types ? 'AND type = ANY($3::text[])' : ''} ORDER BY position LIMIT $2`,
       [transactionId, limit ?? null, ...(types ? [types] : [])],
     );
+    await this.opened(rows, this.keyQuery);
     return rows.map((r) => toStoredEvent(r, this.upcasters));
   }
 
@@ -491,6 +523,7 @@ export class EventStore {
         ? [cursor.transactionId, cursor.position, limit, [...new Set(types)]]
         : [cursor.transactionId, cursor.position, limit],
     );
+    await this.opened(rows, (text, params) => (tx ?? this.dataSource).query(text, params));
     return rows.map((r) => toStoredEvent(r, this.upcasters));
   }
 
@@ -523,6 +556,17 @@ export class EventStore {
       for (const r of rows) results.push({ streamId: r.stream_id, nextExpectedVersion: r.version, events: [] });
     }
     if (writing.length === 0) return results;
+    // Personal fields go to the log sealed; missing keys are created here, in the append's transaction.
+    const txQuery: KeyQuery = (text, params) => tx.query(text, params);
+    const sealed = this.personal
+      ? await this.personal.seal(
+          writing.flatMap((a) => a.events),
+          txQuery,
+          true,
+        )
+      : null;
+    let nth = 0;
+    const storedData = (e: NewEvent) => (sealed ? sealed[nth++] : e.data) ?? {};
     let rows: (EventRow & { stale?: string | null })[];
     if (writing.length === 1) {
       const [{ streamId, expectedVersion, events }] = writing as [StreamAppend];
@@ -541,7 +585,7 @@ export class EventStore {
               n: i + 1,
               type: e.type,
               schema_version: e.schemaVersion ?? 1,
-              data: e.data ?? {},
+              data: storedData(e),
             })),
           ),
           JSON.stringify(metadata),
@@ -563,7 +607,7 @@ export class EventStore {
           n: i + 1,
           type: e.type,
           schema_version: e.schemaVersion ?? 1,
-          data: e.data ?? {},
+          data: storedData(e),
         })),
       );
       rows = await tx
@@ -579,6 +623,8 @@ export class EventStore {
       if (stale !== null)
         throw new ConcurrencyError(stale, String(writing.find((a) => a.streamId === stale)?.expectedVersion));
     }
+    // The rows come back as stored: opened for the projections and the caller.
+    await this.opened(rows, txQuery);
     // Grouped once: a write of 20,000 streams (a bulk archive) must not scan every row per stream.
     const rowsOf = groupBy(rows, (r) => r.stream_id);
     for (const a of writing) {

@@ -34,3 +34,5 @@ export {
   userRef,
 } from './history/history.js';
 export { HistoryReader } from './history/history-reader.js';
+export { PersonalDataKeys } from './personal-data/personal-data-keys.js';
+export { personalData, type PersonalDataDeclaration } from './personal-data/registry.js';

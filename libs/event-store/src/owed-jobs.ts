@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from './event-rows.js';
 import type { StoredEvent } from './event.types.js';
+import { PersonalDataKeys } from './personal-data/personal-data-keys.js';
 import { EventUpcasters } from './upcasters.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -16,6 +17,7 @@ export class OwedJobs {
   constructor(
     private readonly dataSource: DataSource,
     private readonly upcasters: EventUpcasters,
+    private readonly personal: PersonalDataKeys,
   ) {}
 
   /** In the transaction that moves the reactor's checkpoint past these events. */
@@ -62,6 +64,7 @@ export class OwedJobs {
       `SELECT ${EVENT_COLUMNS} FROM events WHERE event_id = ANY($1::uuid[]) ORDER BY events.transaction_id, events.position`,
       [eventIds],
     );
+    await this.personal.open(rows, (text, params) => this.dataSource.query(text, params));
     return rows.map((r) => toStoredEvent(r, this.upcasters));
   }
 }

@@ -64,14 +64,35 @@ export type ClaimEvent =
         expenseIds: number[];
       };
     }
-  | { type: 'expenses.ClaimChanged'; data: { id: number; organisationId: number; notes: string; assignedTo: number } }
+  /**
+   * `userId`: the claimant, whose key seals the texts (expenses.personal-data.ts); events from
+   * before issue 32 lack it.
+   */
+  | {
+      type: 'expenses.ClaimChanged';
+      data: { id: number; organisationId: number; userId?: number; notes: string; assignedTo: number };
+    }
   | {
       type: 'expenses.ClaimApproved';
-      data: { id: number; organisationId: number; approvedBy: number | null; approvedAt: string; note: string | null };
+      data: {
+        id: number;
+        organisationId: number;
+        userId?: number;
+        approvedBy: number | null;
+        approvedAt: string;
+        note: string | null;
+      };
     }
   | {
       type: 'expenses.ClaimRejected';
-      data: { id: number; organisationId: number; rejectedBy: number; note: string; expenseIds: number[] };
+      data: {
+        id: number;
+        organisationId: number;
+        userId?: number;
+        rejectedBy: number;
+        note: string;
+        expenseIds: number[];
+      };
     }
   | {
       type: 'expenses.ClaimSubmitted';

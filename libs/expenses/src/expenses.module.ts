@@ -19,6 +19,8 @@ import { SubmissionMailReactor } from './submission/submission-mail.reactor.js';
 import { ExpenseSettingsQueries } from './types/expense-settings.queries.js';
 import { DeleteListedSettingHandler } from './types/delete-listed-setting.command.js';
 import { SaveListedSettingHandler } from './types/save-listed-setting.command.js';
+// Declares which fields of expenses's events are whose personal data (sealed in the log).
+import './expenses.personal-data.js';
 
 @Module({
   imports: [IdentityModule, FilesModule, OrganisationModule],

@@ -11,6 +11,8 @@ import { LocalFileStorage } from './storage/local-file-storage.js';
 import { S3FileStorage, s3Client } from './storage/s3-file-storage.js';
 import { UploadFileHandler } from './upload/upload-file.command.js';
 import { UrlSigner } from './url-signer.js';
+// Declares which fields of files's events are whose personal data (sealed in the log).
+import './files.personal-data.js';
 
 @Module({
   imports: [IdentityModule],

@@ -20,6 +20,8 @@ import { RefreshJwtHandler } from './login/refresh-jwt.command.js';
 import { TwoFactorMessagesReactor } from './messages/two-factor-messages.reactor.js';
 import { ProvisionHandler } from './provisioning/provision.command.js';
 import { PersonalDataOfUsers } from './privacy/personal-data.js';
+// Declares which fields of identity's events are whose personal data (sealed in the log).
+import './identity.personal-data.js';
 
 /** The identity context's domain: commands, projections and the queries other contexts use. */
 @Module({

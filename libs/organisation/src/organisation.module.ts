@@ -6,6 +6,8 @@ import { SettingsPolicy } from './settings/settings-policy.js';
 import { SettingsProjection } from './settings/settings.projection.js';
 import { SettingsViews } from './settings/settings-views.js';
 import { UpdateSettingsHandler } from './settings/update-settings.command.js';
+// Declares which fields of organisation's events are whose personal data (sealed in the log).
+import './organisation.personal-data.js';
 
 /**
  * The organisation's settings. Global so provisioning (identity) finds the settings policy

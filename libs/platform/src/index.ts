@@ -9,6 +9,7 @@ export { ReadCache, type Watch } from './database/read-cache.js';
 export { sql, Sql, tenantScope, tenantSql, type Tenant, type TenantStatement } from './database/tenant-sql.js';
 export { startEmbeddedPostgres, type EmbeddedPostgres } from './database/embedded-postgres.js';
 export { runMigrationsLocked } from './database/run-migrations.js';
+export { migrationConfig } from './database/migration-config.js';
 export {
   STARTUP_PROGRESS,
   StartupProgressModule,

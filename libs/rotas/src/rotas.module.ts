@@ -18,6 +18,8 @@ import { REPEATING_SHIFT_PROVIDERS } from './booking/repeating-shift.providers.j
 import { SHIFT_PROVIDERS } from './booking/shift.providers.js';
 import { SHIFT_PATTERN_PROVIDERS } from './shift-pattern/shift-pattern.providers.js';
 import { VIEW_PROVIDERS } from './views/views.providers.js';
+// Declares which fields of rotas's events are whose personal data (sealed in the log).
+import './rotas.personal-data.js';
 
 @Module({
   imports: [IdentityModule, OrganisationModule],

@@ -14,6 +14,8 @@ import { EndpointSettingsCheck } from './endpoint/endpoint-settings-check.js';
 import { EndpointsProjection } from './endpoint/endpoints.projection.js';
 import { RotateSecretHandler } from './endpoint/rotate-secret.command.js';
 import { UpdateEndpointHandler } from './endpoint/update-endpoint.command.js';
+// Declares which fields of webhooks's events are whose personal data (sealed in the log).
+import './webhooks.personal-data.js';
 
 /** Providers shared by the api and worker roles (docs/webhooks.md). */
 @Module({

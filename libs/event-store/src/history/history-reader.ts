@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { offsetOf, type PageRequest } from '#app/platform';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from '../event-rows.js';
+import { PersonalDataKeys } from '../personal-data/personal-data-keys.js';
 import { EventUpcasters } from '../upcasters.js';
 import { type History, historyEntries, type HistoryEntry, type UserResolver } from './history.js';
 
@@ -19,6 +20,7 @@ export class HistoryReader {
   constructor(
     private readonly dataSource: DataSource,
     private readonly upcasters: EventUpcasters,
+    private readonly personal: PersonalDataKeys,
   ) {}
 
   async page<U>(
@@ -34,6 +36,7 @@ export class HistoryReader {
         ORDER BY stream_version ${direction} LIMIT $3 OFFSET $4`,
       [streamId, history.types, page.perPage, offsetOf(page)],
     );
+    await this.personal.open(rows, (text, params) => this.dataSource.query(text, params));
     // Past the last page the window has no row to count on.
     const total = rows.length > 0 ? Number(rows[0]!.total) : page.page > 1 ? await this.count(streamId, history) : 0;
     return {

@@ -108,7 +108,7 @@ describe('creating a claim', () => {
         },
         {
           type: 'expenses.ClaimApproved',
-          data: { id: 9, organisationId: 1, approvedBy: null, approvedAt: now, note: null },
+          data: { id: 9, organisationId: 1, userId: 5, approvedBy: null, approvedAt: now, note: null },
         },
       ]);
   });
@@ -200,13 +200,17 @@ describe('updating a claim (the claim state table)', () => {
       claim
         .given([created])
         .when(byOwner({ notes: 'bus' }), ctx)
-        .then([{ type: 'expenses.ClaimChanged', data: { id: 9, organisationId: 1, notes: 'bus', assignedTo: 6 } }]);
+        .then([
+          { type: 'expenses.ClaimChanged', data: { id: 9, organisationId: 1, userId: 5, notes: 'bus', assignedTo: 6 } },
+        ]);
     });
     it('given an open claim, when the owner changes notes and authoriser, then both change', () => {
       claim
         .given([created])
         .when(byOwner({ notes: 'new', assignedTo: 8 }), ctx)
-        .then([{ type: 'expenses.ClaimChanged', data: { id: 9, organisationId: 1, notes: 'new', assignedTo: 8 } }]);
+        .then([
+          { type: 'expenses.ClaimChanged', data: { id: 9, organisationId: 1, userId: 5, notes: 'new', assignedTo: 8 } },
+        ]);
     });
     it('given an open claim, when the owner sends the current notes and authoriser, then nothing happens', () => {
       claim
@@ -242,7 +246,7 @@ describe('updating a claim (the claim state table)', () => {
         .then([
           {
             type: 'expenses.ClaimApproved',
-            data: { id: 9, organisationId: 1, approvedBy: 6, approvedAt: now, note: 'fine' },
+            data: { id: 9, organisationId: 1, userId: 5, approvedBy: 6, approvedAt: now, note: 'fine' },
           },
         ]);
     });
@@ -253,7 +257,7 @@ describe('updating a claim (the claim state table)', () => {
         .then([
           {
             type: 'expenses.ClaimApproved',
-            data: { id: 9, organisationId: 1, approvedBy: 5, approvedAt: now, note: null },
+            data: { id: 9, organisationId: 1, userId: 5, approvedBy: 5, approvedAt: now, note: null },
           },
         ]);
     });
@@ -345,7 +349,7 @@ describe('updating a claim (the claim state table)', () => {
         .then([
           {
             type: 'expenses.ClaimApproved',
-            data: { id: 9, organisationId: 1, approvedBy: 6, approvedAt: now, note: null },
+            data: { id: 9, organisationId: 1, userId: 5, approvedBy: 6, approvedAt: now, note: null },
           },
           {
             type: 'expenses.ClaimSubmitted',
@@ -363,7 +367,7 @@ describe('updating a claim (the claim state table)', () => {
         .then([
           {
             type: 'expenses.ClaimRejected',
-            data: { id: 9, organisationId: 1, rejectedBy: 6, note: 'receipts missing', expenseIds: [1, 2] },
+            data: { id: 9, organisationId: 1, userId: 5, rejectedBy: 6, note: 'receipts missing', expenseIds: [1, 2] },
           },
         ]);
     });

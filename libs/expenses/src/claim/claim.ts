@@ -105,7 +105,7 @@ export function decideCreate(state: ClaimState | null, cmd: CreateClaim, ctx: Cr
   if (!ctx.requireAuthorisation)
     events.push({
       type: 'expenses.ClaimApproved',
-      data: { ...base, approvedBy: null, approvedAt: ctx.now, note: null },
+      data: { ...base, userId: cmd.userId, approvedBy: null, approvedAt: ctx.now, note: null },
     });
   return events;
 }
@@ -164,7 +164,7 @@ export function decideUpdate(state: ClaimState | null, cmd: UpdateClaim, ctx: Up
     const assignedTo = update.assignedTo ?? state.assignedTo;
     // Values equal to the current ones change nothing, so nothing is recorded.
     if (notes !== state.notes || assignedTo !== state.assignedTo)
-      events.push({ type: 'expenses.ClaimChanged', data: { ...base, notes, assignedTo } });
+      events.push({ type: 'expenses.ClaimChanged', data: { ...base, userId: state.userId, notes, assignedTo } });
   }
   if (update.rejectionNote !== undefined) {
     if (!ctx.approvesOwner) throw new ForbiddenError('Rejecting a claim needs approve-claims over its owner.');
@@ -174,7 +174,13 @@ export function decideUpdate(state: ClaimState | null, cmd: UpdateClaim, ctx: Up
       );
     events.push({
       type: 'expenses.ClaimRejected',
-      data: { ...base, rejectedBy: actorId, note: update.rejectionNote, expenseIds: [...state.expenseIds] },
+      data: {
+        ...base,
+        userId: state.userId,
+        rejectedBy: actorId,
+        note: update.rejectionNote,
+        expenseIds: [...state.expenseIds],
+      },
     });
     return events;
   }
@@ -187,7 +193,13 @@ export function decideUpdate(state: ClaimState | null, cmd: UpdateClaim, ctx: Up
     if (state.approved) throw new ConflictError('The claim is approved already.');
     events.push({
       type: 'expenses.ClaimApproved',
-      data: { ...base, approvedBy: actorId, approvedAt: ctx.now, note: update.approvalNote ?? null },
+      data: {
+        ...base,
+        userId: state.userId,
+        approvedBy: actorId,
+        approvedAt: ctx.now,
+        note: update.approvalNote ?? null,
+      },
     });
   }
   if (update.submitted === true) {

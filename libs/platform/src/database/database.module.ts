@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { progressOnStderr, STARTUP_PROGRESS, type StartupProgress } from './startup-progress.js';
 import { ChangeFeed } from './change-feed.js';
 import { PreparedStatements } from './prepared-statements.js';
+import { recordMigrationConfig } from './migration-config.js';
 import { pendingCount, runMigrationsLocked } from './run-migrations.js';
 import { StartRefusal } from '../logging/start-logs.js';
 
@@ -57,6 +58,7 @@ export class DatabaseModule {
           inject: [APP_CONFIG, { token: STARTUP_PROGRESS, optional: true }],
           useFactory: (config: AppConfig, given?: StartupProgress) => {
             progress = given ?? progressOnStderr(config);
+            recordMigrationConfig(config);
             return openDatabaseEndpoint(config, progress);
           },
         },
