@@ -50,9 +50,12 @@ export class PersonalDataKeys {
    * no key yet gets a destroyed row, so nothing appended for them later is sealed with a fresh key:
    * their personal fields are written as the placeholders.
    */
-  async destroy(userIds: readonly number[], manager: EntityManager): Promise<void> {
+  async destroy(
+    userIds: readonly number[],
+    db: { query(text: string, params?: unknown[]): Promise<unknown> } | EntityManager,
+  ): Promise<void> {
     if (userIds.length === 0) return;
-    await manager.query(
+    await db.query(
       `INSERT INTO personal_data_keys (user_id, sealed_key, destroyed_at)
        SELECT u, NULL, now() FROM unnest($1::bigint[]) AS u
        ON CONFLICT (user_id) DO UPDATE SET sealed_key = NULL, destroyed_at = coalesce(personal_data_keys.destroyed_at, now())`,

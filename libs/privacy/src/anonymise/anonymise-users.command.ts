@@ -1,6 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { type Actor, EventStore, type StreamEvents, type StreamRead } from '#app/event-store';
+import { type Actor, EventStore, PersonalDataKeys, type StreamEvents, type StreamRead } from '#app/event-store';
 import { ExpenseRecords } from '#app/expenses';
 import {
   type AnonymisationRequester,
@@ -51,6 +51,7 @@ export class AnonymiseUsersHandler implements ICommandHandler<AnonymiseUsersComm
     private readonly dataSource: DataSource,
     private readonly shifts: AnonymisedUserShifts,
     private readonly expenses: ExpenseRecords,
+    private readonly keys: PersonalDataKeys,
   ) {}
 
   async execute({ request }: AnonymiseUsersCommand): Promise<AnonymisedUser[]> {
@@ -92,11 +93,10 @@ export class AnonymiseUsersHandler implements ICommandHandler<AnonymiseUsersComm
       );
       return {
         // Inside the write's transaction, before the append.
-        facts: async () => {
-          // ─── Personal-data keys ──────────────────────────────────────────────────────────────
-          // The coordinator wires the log's sealing here (contract §5), in this transaction:
-          //   await personalDataKeys.destroy(userIds, manager);
-          // ─────────────────────────────────────────────────────────────────────────────────────
+        // Their keys go in this transaction: from its commit nothing opens their sealed fields
+        // (docs/privacy.md#sealed-fields-in-the-log). Rolled back with the write if it is planned again.
+        facts: async (db) => {
+          await this.keys.destroy(userIds, db);
           return undefined;
         },
         streams: { ...userStreams, ...shiftsPlan.streams, ...expenseStreams },
