@@ -18,6 +18,7 @@ import { MailAttempts1763700023500 } from './1763700023500-mail-attempts.js';
 import { ShiftAttendance1763700024000 } from './1763700024000-shift-attendance.js';
 import { VolunteerHours1763700024500 } from './1763700024500-volunteer-hours.js';
 import { CalendarUidDomain1763700025000 } from './1763700025000-calendar-uid-domain.js';
+import { FileObjects1763700026000 } from './1763700026000-file-objects.js';
 
 /** Every migration in order; each app hands this list to the database module. */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   ShiftAttendance1763700024000,
   VolunteerHours1763700024500,
   CalendarUidDomain1763700025000,
+  FileObjects1763700026000,
 ];

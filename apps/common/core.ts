@@ -1,7 +1,7 @@
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '#app/event-store';
 import { ExpensesHttpModule, ExpensesModule, ExpensesWorkerModule } from '#app/expenses';
-import { FilesHttpModule, FilesModule } from '#app/files';
+import { FILES_QUEUES, FilesHttpModule, FilesModule, FilesWorkerModule } from '#app/files';
 import { IdentityHttpModule, IdentityModule, IdentityWorkerModule } from '#app/identity';
 import { OrganisationHttpModule, OrganisationModule } from '#app/organisation';
 import { RotasHttpModule, RotasModule, RotasWorkerModule } from '#app/rotas';
@@ -50,11 +50,17 @@ export const contexts = {
     WebhooksHttpModule,
   ],
   /** BullMQ processors and reactors. */
-  worker: [IdentityWorkerModule, ExpensesWorkerModule, RotasWorkerModule, WebhooksWorkerModule],
+  worker: [IdentityWorkerModule, FilesWorkerModule, ExpensesWorkerModule, RotasWorkerModule, WebhooksWorkerModule],
 };
 
 /** Every queue of every context: the operator's tools list them all (docs/operations.md#queues). */
-export const queues: readonly string[] = [...IDENTITY_QUEUES, ...EXPENSES_QUEUES, ...ROTAS_QUEUES, ...WEBHOOKS_QUEUES];
+export const queues: readonly string[] = [
+  ...IDENTITY_QUEUES,
+  ...FILES_QUEUES,
+  ...EXPENSES_QUEUES,
+  ...ROTAS_QUEUES,
+  ...WEBHOOKS_QUEUES,
+];
 
 /** The operator's queue tools: the CLI's commands; in an HTTP process the dashboard, when ADMIN_PASSWORD is set. */
 export function queueTools(config: AppConfig, role: 'http' | 'cli') {
