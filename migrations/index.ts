@@ -19,6 +19,8 @@ import { ShiftAttendance1763700024000 } from './1763700024000-shift-attendance.j
 import { VolunteerHours1763700024500 } from './1763700024500-volunteer-hours.js';
 import { CalendarUidDomain1763700025000 } from './1763700025000-calendar-uid-domain.js';
 import { FileObjects1763700026000 } from './1763700026000-file-objects.js';
+import { RateLimitHashes1763700026100 } from './1763700026100-rate-limit-hashes.js';
+import { WebhookDeliveryUsers1763700026200 } from './1763700026200-webhook-delivery-users.js';
 
 /** Every migration in order; each app hands this list to the database module. */
 export const migrations = [
@@ -43,4 +45,6 @@ export const migrations = [
   VolunteerHours1763700024500,
   CalendarUidDomain1763700025000,
   FileObjects1763700026000,
+  RateLimitHashes1763700026100,
+  WebhookDeliveryUsers1763700026200,
 ];

@@ -136,8 +136,8 @@ describe.each(['disk', 'bucket'] as const)('an anonymised user’s files (%s)', 
     await queue(FILE_DELETION_SWEEP).pause();
     await anonymise('c');
     await eventually(async () => {
-      const counts = await queue(FILE_DELETION).getJobCounts('paused', 'waiting');
-      return (counts.paused ?? 0) + (counts.waiting ?? 0) > 0;
+      const counts = await queue(FILE_DELETION).getJobCounts('wait', 'waiting');
+      return Object.values(counts).some((n) => n > 0);
     }, 10_000);
     expect(await stored(keys)).toEqual(keys);
     const [{ n }] = await ds.query(

@@ -1,3 +1,4 @@
+import { WebhookPersonalDataProjection } from './delivery/webhook-personal-data.projection.js';
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { ExpensesModule } from '#app/expenses';
@@ -25,6 +26,7 @@ import { UpdateEndpointHandler } from './endpoint/update-endpoint.command.js';
   ],
   providers: [
     EndpointsProjection,
+    WebhookPersonalDataProjection,
     EndpointQueries,
     EndpointSettingsCheck,
     CreateEndpointHandler,

@@ -22,7 +22,9 @@ export class Mailer implements OnModuleDestroy {
       : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   }
 
+  /** A message to nobody (a blank `to`: an anonymised user has no address) is dropped, not sent. */
   async send(message: MailMessage): Promise<void> {
+    if (!message.to.trim()) return;
     const sent = await this.transport.sendMail(this.toOptions(message));
     // With `buffer: true` the stream transport hands back the whole rendered message.
     if (this.toSink) await writeSinkFile(this.config.mail.sinkDir, 'eml', sent.message as Buffer);

@@ -20,7 +20,9 @@ export class OutboxMailer {
     private readonly dataSource: DataSource,
   ) {}
 
-  async sendOnce(key: string, message: MailMessage): Promise<'sent' | 'already sent'> {
+  /** A message to nobody (an anonymised user has no address) is dropped: nothing is sent or recorded. */
+  async sendOnce(key: string, message: MailMessage): Promise<'sent' | 'already sent' | 'dropped'> {
+    if (!message.to.trim()) return 'dropped';
     const attempt = await this.attempt(key);
     if (attempt === 'already sent') return attempt;
     const messageId = message.messageId ?? key;

@@ -14,7 +14,9 @@ const WEBHOOK_TIMEOUT_MS = 10_000;
 export class SmsSender {
   constructor(@Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'sms'>) {}
 
+  /** A text to nobody (a blank `to`: an anonymised user has no phone) is dropped, not sent. */
   async send(to: string, body: string): Promise<void> {
+    if (!to.trim()) return;
     const { webhookUrl, sinkDir } = this.config.sms;
     if (webhookUrl) {
       await postToWebhook(webhookUrl, { to, body });
