@@ -248,7 +248,8 @@ function viewOf(r: DeliveryView): DeliveryView {
 
 /**
  * The users a delivery's body names: every object in it with a numeric `id` and a `display_name`
- * (the UserBase shape every record uses for a person). An anonymisation purges the deliveries that
+ * (the UserBase shape every record uses for a person), and every numeric `user_id` (the owner of an
+ * expense or claim, whose texts the body carries). An anonymisation purges the deliveries that
  * name its user (webhook-personal-data.projection.ts).
  */
 export function usersNamedIn(body: string): number[] {
@@ -258,6 +259,7 @@ export function usersNamedIn(body: string): number[] {
     if (value === null || typeof value !== 'object') return;
     const record = value as Record<string, unknown>;
     if (typeof record.id === 'number' && 'display_name' in record) found.add(record.id);
+    if (typeof record.user_id === 'number') found.add(record.user_id);
     Object.values(record).forEach(walk);
   };
   walk(JSON.parse(body));
