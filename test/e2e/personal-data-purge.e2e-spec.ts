@@ -75,6 +75,7 @@ describe('personal data in rate limits, logs, owed messages and webhook deliveri
         userFile('b', ['create-expenses'], ['north-shop']),
         userFile('mailer', [], ['north-shop'], { two_factor: 'email' }),
         userFile('burner', [], ['north-shop'], { two_factor: 'email' }),
+        userFile('sender', [], ['north-shop'], { two_factor: 'email' }),
       ]),
     );
     tokens = await logInAll(app, ['admin', 'a', 'b']);
@@ -129,6 +130,22 @@ describe('personal data in rate limits, logs, owed messages and webhook deliveri
     // The mailer's code went (the previous test); the burner's did not.
     expect(mail.mails.filter((m) => m.to.includes(`burner${DOMAIN}`))).toEqual([]);
     expect(mail.mails.filter((m) => m.to.includes(`mailer${DOMAIN}`)).length).toBeGreaterThan(0);
+    // The queue keeps the done job, without the address or the code.
+    expect((await queue.getJob(job))!.data).toMatchObject({ userId: org.users.burner, destination: '', sealedKey: '' });
+  });
+
+  it('a two-factor message sent before the anonymisation: its job, kept by the queue, loses its address', async () => {
+    const queue = app.get<Queue>(getQueueToken(IDENTITY_MESSAGES), { strict: false });
+    await preAuth(`sender${DOMAIN}`).expect(200);
+    await mail.waitFor(`sender${DOMAIN}`);
+    const [{ event_id: job }] = await ds.query(
+      `SELECT event_id::text FROM events WHERE type = 'identity.TwoFactorChallengeIssued' ORDER BY position DESC LIMIT 1`,
+    );
+    await eventually(async () => (await queue.getJobState(job)) === 'completed', 30_000);
+    expect((await queue.getJob(job))!.data.destination).toBe(`sender${DOMAIN}`);
+    await anonymise('sender');
+    await eventually(async () => (await queue.getJob(job))!.data.destination === '', 30_000);
+    expect((await queue.getJob(job))!.data).toMatchObject({ userId: org.users.sender, sealedKey: '' });
   });
 
   it('the webhook deliveries whose bodies hold an anonymised user’s data are purged in the same transaction', async () => {

@@ -15,6 +15,7 @@ import { LoginProjection } from './login/login.projection.js';
 import { LogoutHandler } from './login/logout.command.js';
 import { PasswordHasher } from './login/password-hasher.js';
 import { RefreshJwtHandler } from './login/refresh-jwt.command.js';
+import { MessagePurgeReactor } from './messages/message-purge.reactor.js';
 import { TwoFactorMessagesReactor } from './messages/two-factor-messages.reactor.js';
 import { ProvisionHandler } from './provisioning/provision.command.js';
 
@@ -48,6 +49,7 @@ import { ProvisionHandler } from './provisioning/provision.command.js';
     LogoutHandler,
     // Reactors are known everywhere (projections:status lists them); only the worker runs them.
     TwoFactorMessagesReactor,
+    MessagePurgeReactor,
   ],
   exports: [Hierarchy, UserBases, Roles, Teams, OrganisationFactsReader, JwtTokens],
 })

@@ -5,6 +5,7 @@ import { EventStore } from '#app/event-store';
 import { APP_CONFIG, type AppConfig, Mailer, SecretBox, SmsSender } from '#app/platform';
 import { streamOf } from '../directory/directory.events.js';
 import { CHALLENGE_TTL_SECONDS } from '../login/two-factor.js';
+import { redacted } from './message-purge.processor.js';
 import { IDENTITY_MESSAGES, type TwoFactorMessageJob } from './two-factor-messages.reactor.js';
 
 const MINUTES = Math.round(CHALLENGE_TTL_SECONDS / 60);
@@ -26,7 +27,10 @@ export class TwoFactorMessagesProcessor extends WorkerHost {
     const { method, destination, sealedKey, expiresAt, userId } = job.data;
     if (new Date(expiresAt) <= new Date()) return; // too late to be of use
     // A message still owed to a user anonymised since is dropped (docs/privacy.md, effect 5).
-    if (await this.anonymised(userId)) return;
+    if (await this.anonymised(userId)) {
+      await job.updateData(redacted(job.data));
+      return;
+    }
     const key = this.secrets.open(sealedKey);
     if (method === 'sms')
       return this.sms.send(destination, `Your sign-in code is ${key}. It expires in ${MINUTES} minutes.`);
