@@ -23,8 +23,6 @@ const png = () =>
 /** The queues of libs/files/src/deletion. */
 const FILE_DELETION = 'files-deletion';
 const FILE_DELETION_SWEEP = 'files-deletion-sweep';
-/** Jobs waiting in a paused queue (Redis counts them as waiting, BullMQ's PostgreSQL backend as paused). */
-const queued = (c: Record<string, number>) => (c.wait ?? 0) + (c.waiting ?? 0) + (c.paused ?? 0) > 0;
 
 /**
  * docs/privacy.md, "Anonymising a user", 3 and 6: when identity.UserAnonymised is appended, the
@@ -137,9 +135,11 @@ describe.each(['disk', 'bucket'] as const)('an anonymised user’s files (%s)', 
     await queue(FILE_DELETION).pause();
     await queue(FILE_DELETION_SWEEP).pause();
     await anonymise('c');
-    await eventually(async () => {
-      return queued(await queue(FILE_DELETION).getJobCounts());
-    }, 10_000);
+    // The reactor's job is the event's id: held in the paused queue.
+    const [{ event_id: job }] = await ds.query(
+      `SELECT event_id::text FROM events WHERE type = 'identity.UserAnonymised' ORDER BY position DESC LIMIT 1`,
+    );
+    await eventually(async () => (await queue(FILE_DELETION).getJob(job)) !== undefined, 30_000);
     expect(await stored(keys)).toEqual(keys);
     const [{ n }] = await ds.query(
       `SELECT count(*)::int AS n FROM file_objects WHERE deletion_owed_since IS NOT NULL AND file_id = ANY($1)`,
