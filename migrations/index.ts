@@ -18,7 +18,10 @@ import { MailAttempts1763700023500 } from './1763700023500-mail-attempts.js';
 import { ShiftAttendance1763700024000 } from './1763700024000-shift-attendance.js';
 import { VolunteerHours1763700024500 } from './1763700024500-volunteer-hours.js';
 import { CalendarUidDomain1763700025000 } from './1763700025000-calendar-uid-domain.js';
+import { FileObjects1763700025500 } from './1763700025500-file-objects.js';
 import { ShiftCancelledAt1763700026000 } from './1763700026000-shift-cancelled-at.js';
+import { RateLimitHashes1763700026100 } from './1763700026100-rate-limit-hashes.js';
+import { WebhookDeliveryUsers1763700026200 } from './1763700026200-webhook-delivery-users.js';
 import { UserAnonymisation1763700026500 } from './1763700026500-user-anonymisation.js';
 import { PersonalDataKeys1763700027000 } from './1763700027000-personal-data-keys.js';
 import { SealPersonalData1763700027100 } from './1763700027100-seal-personal-data.js';
@@ -46,7 +49,10 @@ export const migrations = [
   ShiftAttendance1763700024000,
   VolunteerHours1763700024500,
   CalendarUidDomain1763700025000,
+  FileObjects1763700025500,
   ShiftCancelledAt1763700026000,
+  RateLimitHashes1763700026100,
+  WebhookDeliveryUsers1763700026200,
   UserAnonymisation1763700026500,
   PersonalDataKeys1763700027000,
   SealPersonalData1763700027100,

@@ -1,7 +1,7 @@
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventStoreModule } from '#app/event-store';
 import { ExpensesHttpModule, ExpensesModule, ExpensesWorkerModule } from '#app/expenses';
-import { FilesHttpModule, FilesModule } from '#app/files';
+import { FILES_QUEUES, FilesHttpModule, FilesModule, FilesWorkerModule } from '#app/files';
 import { IdentityHttpModule, IdentityModule, IdentityWorkerModule } from '#app/identity';
 import { OrganisationHttpModule, OrganisationModule } from '#app/organisation';
 import { PRIVACY_QUEUES, PrivacyHttpModule, PrivacyModule, PrivacyWorkerModule } from '#app/privacy';
@@ -52,12 +52,20 @@ export const contexts = {
     PrivacyHttpModule,
   ],
   /** BullMQ processors and reactors. */
-  worker: [IdentityWorkerModule, ExpensesWorkerModule, RotasWorkerModule, WebhooksWorkerModule, PrivacyWorkerModule],
+  worker: [
+    IdentityWorkerModule,
+    FilesWorkerModule,
+    ExpensesWorkerModule,
+    RotasWorkerModule,
+    WebhooksWorkerModule,
+    PrivacyWorkerModule,
+  ],
 };
 
 /** Every queue of every context: the operator's tools list them all (docs/operations.md#queues). */
 export const queues: readonly string[] = [
   ...IDENTITY_QUEUES,
+  ...FILES_QUEUES,
   ...EXPENSES_QUEUES,
   ...ROTAS_QUEUES,
   ...PRIVACY_QUEUES,

@@ -104,6 +104,8 @@ describe('npm run cli', () => {
     const reactors = [...stdout.matchAll(/^(\S+)\s+reactor\s/gm)].map((m) => m[1]).sort();
     expect(reactors).toEqual([
       'expenses.submission-mail',
+      'files.deletion',
+      'identity.message-purge',
       'identity.two-factor-messages',
       'rotas.cover-alerts',
       'rotas.notifications',

@@ -93,6 +93,22 @@ describe('OpsWriter', () => {
     expect(statements[0]!.text).toBe('DELETE FROM "t__rebuild" WHERE "id" = $1');
   });
 
+  it('given op.has in a where clause, matches the rows whose array column holds the value, one statement per op', async () => {
+    const { sql, statements } = recorder();
+    const writer = new OpsWriter(sql, new ColumnTypes());
+    await writer.write([
+      op.delete('t', { org: 1, ids: op.has(7) }),
+      op.update('t', { org: 1, ids: op.has(8) }, { name: '' }),
+      op.update('t', { org: 1, ids: op.has(9) }, { name: '' }),
+    ]);
+    await writer.flush();
+    expect(statements.map((st) => [st.text, st.params])).toEqual([
+      ['DELETE FROM "t" WHERE "org" = $1 AND $2 = ANY("ids")', [1, 7]],
+      ['UPDATE "t" SET "name" = $1 WHERE "org" = $2 AND $3 = ANY("ids")', ['', 1, 8]],
+      ['UPDATE "t" SET "name" = $1 WHERE "org" = $2 AND $3 = ANY("ids")', ['', 1, 9]],
+    ]);
+  });
+
   it('refuses an update or delete with no where clause', async () => {
     const { sql } = recorder();
     await expect(new OpsWriter(sql, new ColumnTypes()).write([op.delete('t', {})])).rejects.toThrow(/where/);

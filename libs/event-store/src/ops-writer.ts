@@ -1,5 +1,5 @@
 import { groupBy } from '#app/platform';
-import type { ProjectionOp, Row } from './projection.js';
+import { Holds, type ProjectionOp, type Row } from './projection.js';
 
 export type Sql = (text: string, params?: unknown[]) => Promise<unknown>;
 type Upsert = Extract<ProjectionOp, { kind: 'upsert' }>;
@@ -255,6 +255,10 @@ export class OpsWriter {
 
   private condition(where: Row, params: unknown[]): string {
     const parts = Object.entries(where).map(([c, v]) => {
+      if (v instanceof Holds) {
+        params.push(v.value);
+        return `$${params.length} = ANY(${quote(c)})`;
+      }
       params.push(v);
       return Array.isArray(v) ? `${quote(c)} = ANY($${params.length})` : `${quote(c)} = $${params.length}`;
     });
@@ -266,7 +270,7 @@ export class OpsWriter {
 
 /** An update whose where clause names single values (a list is `= ANY`, which one source row cannot match). */
 const batchable = (o: Update) =>
-  Object.values(o.where).every((v) => !Array.isArray(v) && v !== null && v !== undefined);
+  Object.values(o.where).every((v) => !Array.isArray(v) && !(v instanceof Holds) && v !== null && v !== undefined);
 
 function keyOf(o: Upsert): string {
   return JSON.stringify(o.key.map((k) => o.row[k]));

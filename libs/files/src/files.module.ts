@@ -3,6 +3,8 @@ import { Module } from '@nestjs/common';
 import { IdentityModule } from '#app/identity';
 import { APP_CONFIG, type AppConfig } from '#app/platform';
 import { FileReadRule } from './access/file-read-rule.js';
+import { FileDeletionReactor } from './deletion/file-deletion.reactor.js';
+import { FileObjectsProjection } from './deletion/file-objects.projection.js';
 import { FileReferencesProjection } from './access/file-references.projection.js';
 import { FileRecords } from './file-records.js';
 import { FilesProjection } from './files.projection.js';
@@ -27,6 +29,8 @@ import './files.personal-data.js';
     FileRecords,
     FilesProjection,
     FileReferencesProjection,
+    FileObjectsProjection,
+    FileDeletionReactor,
     FileReadRule,
     UploadFileHandler,
   ],

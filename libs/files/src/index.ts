@@ -1,5 +1,7 @@
 export { FilesModule } from './files.module.js';
 export { FilesHttpModule } from './files-http.module.js';
+export { FILES_QUEUES, FilesWorkerModule } from './files-worker.module.js';
+export { FileDeletions } from './deletion/file-deletion.processor.js';
 export { FileRecords, type FileRecord, type FileView } from './file-records.js';
 export { UrlSigner } from './url-signer.js';
 export { FileReadRule } from './access/file-read-rule.js';

@@ -17,6 +17,7 @@ import { LogoutHandler } from './login/logout.command.js';
 import { PasswordCheck } from './login/password-check.js';
 import { PasswordHasher } from './login/password-hasher.js';
 import { RefreshJwtHandler } from './login/refresh-jwt.command.js';
+import { MessagePurgeReactor } from './messages/message-purge.reactor.js';
 import { TwoFactorMessagesReactor } from './messages/two-factor-messages.reactor.js';
 import { ProvisionHandler } from './provisioning/provision.command.js';
 import { PersonalDataOfUsers } from './privacy/personal-data.js';
@@ -56,6 +57,7 @@ import './identity.personal-data.js';
     LogoutHandler,
     // Reactors are known everywhere (projections:status lists them); only the worker runs them.
     TwoFactorMessagesReactor,
+    MessagePurgeReactor,
   ],
   exports: [
     Hierarchy,

@@ -80,6 +80,7 @@ export { exitIfPortTaken } from './http/port-check.js';
 export { groupBy } from './collections/group-by.js';
 export { BodyLimit, DEFAULT_BODY_LIMIT } from './http/json-body.js';
 export { SecretBox } from './security/secret-box.js';
+export { KeyedHash } from './security/keyed-hash.js';
 export { RateLimiter, RateLimitedError } from './security/rate-limiter.js';
 export type { MailAttachment, MailMessage } from './messaging/mail-message.js';
 export { Mailer } from './messaging/mailer.js';

@@ -1,3 +1,4 @@
+import { WebhookPersonalDataProjection } from './delivery/webhook-personal-data.projection.js';
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { ExpensesModule } from '#app/expenses';
@@ -27,6 +28,7 @@ import './webhooks.personal-data.js';
   ],
   providers: [
     EndpointsProjection,
+    WebhookPersonalDataProjection,
     EndpointQueries,
     EndpointSettingsCheck,
     CreateEndpointHandler,

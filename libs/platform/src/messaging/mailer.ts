@@ -3,6 +3,7 @@ import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { MailMessage } from './mail-message.js';
 import { writeSinkFile } from './sink-file.js';
+import { nonBlank } from './recipient.js';
 
 /**
  * Sends mail through SMTP_URL when it is set. Without it the message is rendered exactly as it
@@ -22,7 +23,9 @@ export class Mailer implements OnModuleDestroy {
       : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   }
 
+  /** A message to nobody (a blank `to`: an anonymised user has no address) is dropped, not sent. */
   async send(message: MailMessage): Promise<void> {
+    if (!nonBlank(message.to)) return;
     const sent = await this.transport.sendMail(this.toOptions(message));
     // With `buffer: true` the stream transport hands back the whole rendered message.
     if (this.toSink) await writeSinkFile(this.config.mail.sinkDir, 'eml', sent.message as Buffer);

@@ -56,6 +56,16 @@ describe('OutboxMailer records the attempt, then the send', () => {
     expect([...(await outbox.recorded(['booking-1', 'never']))]).toEqual(['booking-1']);
   });
 
+  it('a message to nobody (an anonymised user has no address) is dropped: nothing sent, nothing recorded', async () => {
+    const before = mail.mails.length;
+    for (const nobody of ['', '  ', null])
+      await expect(
+        outbox.sendOnce('to-nobody-1', { to: nobody as string, subject: 'Booked', text: 'You are booked.' }),
+      ).resolves.toBe('dropped');
+    expect(mail.mails.length).toBe(before);
+    expect(await ds.query(`SELECT key FROM mail_deliveries WHERE key = 'to-nobody-1'`)).toEqual([]);
+  });
+
   it('a crash between the send and its record: the retry sends the same Message-ID once more and logs a possible duplicate', async () => {
     const message = { to: 'crash@x.example', subject: 'Booked', text: 'You are booked.' };
     await ds.query(`

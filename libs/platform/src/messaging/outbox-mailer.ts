@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { MailMessage } from './mail-message.js';
 import { Mailer } from './mailer.js';
 import { MessagingModule } from './messaging.module.js';
+import { nonBlank } from './recipient.js';
 
 /**
  * Sends an outbox message once per key, with the key as its Message-ID. The attempt is recorded
@@ -20,7 +21,9 @@ export class OutboxMailer {
     private readonly dataSource: DataSource,
   ) {}
 
-  async sendOnce(key: string, message: MailMessage): Promise<'sent' | 'already sent'> {
+  /** A message to nobody (an anonymised user has no address) is dropped: nothing is sent or recorded. */
+  async sendOnce(key: string, message: MailMessage): Promise<'sent' | 'already sent' | 'dropped'> {
+    if (!nonBlank(message.to)) return 'dropped';
     const attempt = await this.attempt(key);
     if (attempt === 'already sent') return attempt;
     const messageId = message.messageId ?? key;

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { writeSinkFile } from './sink-file.js';
+import { nonBlank } from './recipient.js';
 
 // Long enough for a slow gateway, short enough that a queued job fails and is retried rather
 // than holding a worker while the person waits for a code.
@@ -14,7 +15,9 @@ const WEBHOOK_TIMEOUT_MS = 10_000;
 export class SmsSender {
   constructor(@Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'sms'>) {}
 
+  /** A text to nobody (a blank `to`: an anonymised user has no phone) is dropped, not sent. */
   async send(to: string, body: string): Promise<void> {
+    if (!nonBlank(to)) return;
     const { webhookUrl, sinkDir } = this.config.sms;
     if (webhookUrl) {
       await postToWebhook(webhookUrl, { to, body });

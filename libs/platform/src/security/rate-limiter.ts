@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainError } from '../errors/domain-error.js';
+import { KeyedHash } from './keyed-hash.js';
 
 export class RateLimitedError extends DomainError {
   constructor(readonly retryAfterSeconds: number) {
@@ -12,10 +13,17 @@ export class RateLimitedError extends DomainError {
  * Fixed-window counters in Postgres, so every API process sees the same count (and the embedded
  * mode, which has no Redis, works the same). One statement per attempt: counting and the window
  * reset happen in a single upsert, so concurrent attempts cannot both slip under the limit.
+ *
+ * A key names an e-mail or a network address (`login:account:<email>:<address>`): the table holds
+ * its keyed hash only (KeyedHash), never the key (docs/privacy.md: records keyed by an address
+ * hold a keyed hash of it, before and after an anonymisation).
  */
 @Injectable()
 export class RateLimiter {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly hash: KeyedHash,
+  ) {}
 
   /** Counts one attempt against `key`; throws RateLimitedError once `limit` is passed. */
   async hit(key: string, limit: number, windowSeconds = 60): Promise<void> {
@@ -25,13 +33,13 @@ export class RateLimiter {
          hits = CASE WHEN rate_limits.window_start <= now() - make_interval(secs => $2) THEN 1 ELSE rate_limits.hits + 1 END,
          window_start = CASE WHEN rate_limits.window_start <= now() - make_interval(secs => $2) THEN now() ELSE rate_limits.window_start END
        RETURNING hits, ceil(extract(epoch FROM window_start + make_interval(secs => $2) - now()))::int AS retry_after`,
-      [key, windowSeconds],
+      [this.hash.of(key), windowSeconds],
     );
     if (row.hits > limit) throw new RateLimitedError(Math.max(1, row.retry_after));
   }
 
   /** Forgets `key`, e.g. an account's failures after a successful log-in. */
   async reset(key: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM rate_limits WHERE key = $1`, [key]);
+    await this.dataSource.query(`DELETE FROM rate_limits WHERE key = $1`, [this.hash.of(key)]);
   }
 }

@@ -73,9 +73,11 @@ export class Deliveries {
   async add(rows: readonly NewDelivery[]): Promise<void> {
     if (rows.length === 0) return;
     await this.dataSource.query(
-      `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event_type, body, status, next_attempt_at)
-       SELECT d.id, d.organisation_id, d.endpoint_id, d.event_id, d.event_type, d.body, 'pending', now()
-         FROM jsonb_to_recordset($1::jsonb) AS d(id text, organisation_id bigint, endpoint_id bigint, event_id uuid, event_type text, body text)
+      `INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event_type, body, status, next_attempt_at, user_ids)
+       SELECT d.id, d.organisation_id, d.endpoint_id, d.event_id, d.event_type, d.body, 'pending', now(),
+              ARRAY(SELECT jsonb_array_elements_text(d.user_ids)::bigint)
+         FROM jsonb_to_recordset($1::jsonb)
+           AS d(id text, organisation_id bigint, endpoint_id bigint, event_id uuid, event_type text, body text, user_ids jsonb)
        ON CONFLICT DO NOTHING`,
       [
         JSON.stringify(
@@ -86,6 +88,7 @@ export class Deliveries {
             event_id: r.eventId,
             event_type: r.eventType,
             body: r.body,
+            user_ids: usersNamedIn(r.body),
           })),
         ),
       ],
@@ -241,4 +244,24 @@ function viewOf(r: DeliveryView): DeliveryView {
     next_attempt_at: r.next_attempt_at,
     response_status: r.response_status === null ? null : Number(r.response_status),
   };
+}
+
+/**
+ * The users a delivery's body names: every object in it with a numeric `id` and a `display_name`
+ * (the UserBase shape every record uses for a person), and every numeric `user_id` (the owner of an
+ * expense or claim, whose texts the body carries). An anonymisation purges the deliveries that
+ * name its user (webhook-personal-data.projection.ts).
+ */
+export function usersNamedIn(body: string): number[] {
+  const found = new Set<number>();
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(walk);
+    if (value === null || typeof value !== 'object') return;
+    const record = value as Record<string, unknown>;
+    if (typeof record.id === 'number' && 'display_name' in record) found.add(record.id);
+    if (typeof record.user_id === 'number') found.add(record.user_id);
+    Object.values(record).forEach(walk);
+  };
+  walk(JSON.parse(body));
+  return [...found];
 }
