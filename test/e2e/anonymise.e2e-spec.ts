@@ -1,8 +1,11 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DateTime } from 'luxon';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { ProjectionRegistry, ProjectionReplayer } from '#app/event-store';
 import type { ProvisionResult } from '#app/identity';
 import { todayIn } from '#app/platform';
 import { eventually } from '../support/eventually.js';
@@ -357,6 +360,64 @@ describe('anonymising a user (issue 32)', () => {
       data: { id: seen.vol },
     });
   }, 90_000);
+
+  it('the database forgets: no table holds their strings (nor pg_dump, with a server) while others’ stay; a replay of every projection gives the same anonymised tables', async () => {
+    // Their strings, and another user's that must still be there (the check can fail both ways).
+    const theirs = [
+      'vol name',
+      'vol title',
+      address('vol'),
+      'Opened up, spoke of their health',
+      'Taxi to my doctor',
+      'Please pay soon',
+      'receipt.pdf',
+    ];
+    const others = ['dpo name', 'dpo title', address('dpo')];
+    // Owed file bytes and webhook deliveries are the worker's: wait until they have gone.
+    await eventually(
+      async () =>
+        (await ds.query(`SELECT count(*)::int AS n FROM file_objects WHERE deletion_owed_since IS NOT NULL`))[0].n ===
+        0,
+      90_000,
+    );
+    const tables = (await ds.query(
+      `SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) AS t FROM information_schema.tables
+        WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1`,
+    )) as { t: string }[];
+    let text = '';
+    for (const { t } of tables)
+      text += (await ds.query(`SELECT coalesce(string_agg(x::text, E'\\n'), '') AS s FROM ${t} x`))[0].s + '\n';
+    const found = (all: string, strings: string[]) =>
+      strings.filter((s) => all.toLowerCase().includes(s.toLowerCase()));
+    expect(found(text, theirs)).toEqual([]);
+    expect(found(text, others)).toEqual(others);
+    if (!env.embedded) {
+      const dump = await promisify(execFile)('pg_dump', ['--data-only', env.config.database.url!], {
+        maxBuffer: 256 * 1024 * 1024,
+      });
+      expect(found(dump.stdout, theirs)).toEqual([]);
+      expect(found(dump.stdout, others)).toEqual(others);
+    }
+
+    // Replay: every projection's tables come back as they were, still anonymised.
+    const checksums = async () => {
+      const out: Record<string, string> = {};
+      for (const t of app!
+        .get(ProjectionRegistry)
+        .select([])
+        .flatMap((p) => p.tables))
+        out[t] = (
+          await ds.query(`SELECT md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS s FROM ${t} x`)
+        )[0].s;
+      return out;
+    };
+    const before = await checksums();
+    expect(Object.keys(before).length).toBeGreaterThan(10);
+    await app!.get(ProjectionReplayer).replay([]);
+    expect(await checksums()).toEqual(before);
+    const [row] = await ds.query(`SELECT display_name, email, status FROM users WHERE id = $1`, [seen.vol]);
+    expect(row).toEqual({ display_name: 'Anonymised user', email: null, status: 'anonymised' });
+  }, 180_000);
 
   it('a user anonymised already: 409, and nothing changes', async () => {
     const n = await eventCount(ds);

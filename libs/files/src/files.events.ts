@@ -6,7 +6,16 @@ export interface Thumbnail {
   readonly size: number;
 }
 
-export type FileEvent = {
+export type FileEvent =
+  | FileUploaded
+  /**
+   * The worker removed the file's objects (bytes and thumbnails) from the storage after its owner's
+   * anonymisation (docs/privacy.md#what-is-purged-and-file-deletion): in the log, so a replay of
+   * file_objects owes nothing the worker already deleted.
+   */
+  | { type: 'files.FileObjectsDeleted'; data: { id: number; organisationId: number } };
+
+export type FileUploaded = {
   type: 'files.FileUploaded';
   data: {
     id: number;

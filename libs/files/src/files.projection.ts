@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AsProjection, defineProjection, op } from '#app/event-store';
 import type { UserAnonymised } from './deletion/user-anonymised.js';
-import type { FileEvent } from './files.events.js';
+import type { FileUploaded } from './files.events.js';
 
 /**
  * Uploaded files and their thumbnails. An anonymised user's file records go, names included
@@ -10,7 +10,7 @@ import type { FileEvent } from './files.events.js';
  */
 @AsProjection()
 @Injectable()
-export class FilesProjection extends defineProjection<FileEvent | UserAnonymised>({
+export class FilesProjection extends defineProjection<FileUploaded | UserAnonymised>({
   name: 'files.files',
   version: 1,
   tables: ['files'],

@@ -2,7 +2,8 @@ import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { AsReconciler, type ReconcileReason, type Reconciles } from '#app/event-store';
+import { AsReconciler, EventStore, type ReconcileReason, type Reconciles, systemActor } from '#app/event-store';
+import { fileStream } from '../files.events.js';
 import { FILE_STORAGE, type FileStorage } from '../storage/file-storage.js';
 import { FILE_DELETION, FILE_DELETION_SWEEP, type FileDeletionData } from './file-deletion.reactor.js';
 
@@ -12,7 +13,7 @@ const PAGE = 100;
 /**
  * The owed deletions of file objects (file_objects rows marked deletion_owed_since; docs/privacy.md
  * #what-is-purged-and-file-deletion): each row's objects are removed from the storage (the disk or
- * the bucket; an absent key is no error), then the row. A crash between the two leaves the row,
+ * the bucket; an absent key is no error), then files.FileObjectsDeleted removes the row. A crash between the two leaves the row,
  * and the next drain removes the same keys again. Two workers draining at once remove nothing twice
  * that matters. Logs hold counts and file ids only.
  */
@@ -22,6 +23,7 @@ export class FileDeletions {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly store: EventStore,
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
   ) {}
 
@@ -30,8 +32,8 @@ export class FileDeletions {
     let deleted = 0;
     let after = 0;
     for (;;) {
-      const rows: { file_id: string; storage_keys: string[] }[] = await this.dataSource.query(
-        `SELECT file_id, storage_keys FROM file_objects
+      const rows: { file_id: string; organisation_id: string; storage_keys: string[] }[] = await this.dataSource.query(
+        `SELECT file_id, organisation_id, storage_keys FROM file_objects
           WHERE deletion_owed_since IS NOT NULL AND file_id > $1
             AND ($2::bigint IS NULL OR (organisation_id = $2 AND owner_id = $3))
           ORDER BY file_id LIMIT ${PAGE}`,
@@ -39,9 +41,15 @@ export class FileDeletions {
       );
       for (const row of rows) {
         for (const key of row.storage_keys) await this.storage.remove(key);
-        await this.dataSource.query(`DELETE FROM file_objects WHERE file_id = $1 AND deletion_owed_since IS NOT NULL`, [
-          row.file_id,
-        ]);
+        // The row goes with the event (the projection's), so a replay owes nothing deleted already.
+        const id = Number(row.file_id);
+        const organisationId = Number(row.organisation_id);
+        await this.store.handle(
+          fileStream(id),
+          () => null,
+          () => [{ type: 'files.FileObjectsDeleted', data: { id, organisationId } }],
+          { expect: 'any', metadata: { organisationId, actor: systemActor('file deletion') } },
+        );
         deleted++;
       }
       if (rows.length < PAGE) break;

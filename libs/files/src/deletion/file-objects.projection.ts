@@ -15,15 +15,14 @@ export const storageKeysOf = (d: Extract<FileEvent, { type: 'files.FileUploaded'
  * The stored objects of each file, by storage key (no name, no description), and the deletions
  * owed (docs/privacy.md#what-is-purged-and-file-deletion): identity.UserAnonymised marks that
  * user's rows in the anonymising transaction, so the owed work is in PostgreSQL the moment the
- * request answers. The worker (file-deletion.processor.ts) deletes the objects, then the row; a
- * replay marks the rows of anonymised users again and the worker deletes nothing twice (an absent
- * key is no error).
+ * request answers. The worker (file-deletion.processor.ts) deletes the objects, then records
+ * files.FileObjectsDeleted, which removes the row: a replay gives the same table.
  */
 @AsProjection()
 @Injectable()
 export class FileObjectsProjection extends defineProjection<FileEvent | UserAnonymised>({
   name: 'files.objects',
-  version: 1,
+  version: 2,
   tables: ['file_objects'],
   on: {
     'files.FileUploaded': ({ data: d }) => [
@@ -42,5 +41,6 @@ export class FileObjectsProjection extends defineProjection<FileEvent | UserAnon
         { deletion_owed_since: recordedAt },
       ),
     ],
+    'files.FileObjectsDeleted': ({ data: d }) => [op.delete('file_objects', { file_id: d.id })],
   },
 }) {}

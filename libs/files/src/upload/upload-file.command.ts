@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { EventStore } from '#app/event-store';
 import { type Caller, metadataOf } from '#app/identity';
 import { APP_CONFIG, type AppConfig, DomainError, ValidationError } from '#app/platform';
-import { type FileEvent, fileStream } from '../files.events.js';
+import { type FileUploaded, fileStream } from '../files.events.js';
 import { FILE_STORAGE, type FileStorage, type Received } from '../storage/file-storage.js';
 import { checkImage, checkPdf } from './content-check.js';
 import { displayName, sniff } from './content-type.js';
@@ -89,10 +89,10 @@ export class UploadFileHandler implements ICommandHandler<UploadFileCommand> {
   /** A new stream under a drawn id, appended without reading it ('no_stream'): there is no state to fold. */
   private async record(
     caller: Caller,
-    file: Omit<FileEvent['data'], 'id' | 'organisationId' | 'ownerId'>,
+    file: Omit<FileUploaded['data'], 'id' | 'organisationId' | 'ownerId'>,
   ): Promise<number> {
     const id = Number((await this.dataSource.query(`SELECT nextval('files_ids') AS id`))[0].id);
-    const event: FileEvent = {
+    const event: FileUploaded = {
       type: 'files.FileUploaded',
       data: { id, organisationId: caller.organisationId, ownerId: caller.userId, ...file },
     };
