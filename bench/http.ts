@@ -4,13 +4,14 @@
  * the worker beside the store's append rate, with one booking's latency (shifts), and the rota
  * views over a month of 10,000 shifts beside the raw statement (rota-views). `npm run bench`
  * runs them after the event-store benchmarks; alone: `node dist/bench/http.js`
- * (BENCH_ONLY=login|writes|expenses|shifts|archive|rota-views; DATABASE_URL: the admin URL for the scratch databases).
+ * (BENCH_ONLY=login|writes|expenses|shifts|archive|anonymise|rota-views; DATABASE_URL: the admin URL for the scratch databases).
  */
 import { archiveReport, benchArchive } from './rota-archive.js';
 import { benchExpenses } from './expenses.js';
 import { benchLogin } from './login.js';
 import { benchRotaViews, rotaViewsReport } from './rota-views.js';
 import { benchShifts, shiftsReport } from './shifts.js';
+import { anonymiseReport, benchAnonymise } from './anonymise.js';
 import { benchWebhooks, webhooksReport } from './webhooks.js';
 import { benchWritePaths } from './write-paths.js';
 
@@ -67,6 +68,11 @@ if (!only || only === 'archive') {
   const figures = await benchArchive((line) => process.stderr.write(`  · ${line}\n`));
   // Its line `archive: <rotas> rotas, <shifts> shifts, answer <s> s, …` (issue 21) ends its output.
   process.stdout.write(archiveReport(figures));
+}
+if (!only || only === 'anonymise') {
+  const figures = await benchAnonymise((line) => process.stderr.write(`  · ${line}\n`));
+  // Its line `anonymise: … answer <ms> ms, append alone <ms> ms (<n> events), ratio …` (issue 32) ends its output.
+  process.stdout.write(anonymiseReport(figures));
 }
 if (!only || only === 'rota-views') {
   const figures = await benchRotaViews((line) => process.stderr.write(`  · ${line}\n`));

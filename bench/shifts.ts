@@ -676,7 +676,7 @@ function selfTimes(profile: V8Profile): Pick<ProfileSummary, 'areas' | 'function
  * Client) from the call to the answer, by statement text, while it is installed. The wait includes
  * the round trip and the server's work: the part of a chunk's time spent on the database.
  */
-class StatementTally {
+export class StatementTally {
   private readonly original = pg.Client.prototype.query;
   private readonly byText = new Map<string, { count: number; ms: number }>();
 
