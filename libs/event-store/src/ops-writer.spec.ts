@@ -90,7 +90,26 @@ describe('OpsWriter', () => {
     const { sql, statements } = recorder();
     const writer = new OpsWriter(sql, new ColumnTypes(), new Map([['t', 't__rebuild']]));
     await writer.write([op.delete('t', { id: 1 })]);
+    await writer.flush();
     expect(statements[0]!.text).toBe('DELETE FROM "t__rebuild" WHERE "id" = $1');
+  });
+
+  it('given consecutive deletes of one table by one column, when written, then one statement deletes them all', async () => {
+    const { sql, statements } = recorder();
+    const writer = new OpsWriter(sql, new ColumnTypes());
+    await writer.write([
+      op.delete('t', { id: 1 }),
+      op.delete('t', { id: 2 }),
+      op.delete('t', { id: 3 }),
+      op.delete('u', { id: 4 }),
+      op.upsert('t', ['id'], { id: 1 }),
+    ]);
+    await writer.flush();
+    expect(statements.map((s) => [s.text, s.params])).toEqual([
+      ['DELETE FROM "t" WHERE "id" = ANY($1)', [[1, 2, 3]]],
+      ['DELETE FROM "u" WHERE "id" = $1', [4]],
+      [expect.stringContaining('INSERT INTO "t"'), expect.anything()],
+    ]);
   });
 
   it('given op.has in a where clause, matches the rows whose array column holds the value, one statement per op', async () => {

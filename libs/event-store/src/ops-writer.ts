@@ -4,6 +4,7 @@ import { Holds, type ProjectionOp, type Row } from './projection.js';
 export type Sql = (text: string, params?: unknown[]) => Promise<unknown>;
 type Upsert = Extract<ProjectionOp, { kind: 'upsert' }>;
 type Update = Extract<ProjectionOp, { kind: 'update' }>;
+type Delete = Extract<ProjectionOp, { kind: 'delete' }>;
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 /** The `ROWS FROM` source of column i of a columnar upsert: one array parameter per column. */
@@ -70,6 +71,7 @@ export class OpsWriter {
   private batchKeys = new Set<string>();
   private updates: Update[] = [];
   private updateKeys = new Set<string>();
+  private deletes: Delete[] = [];
 
   constructor(
     private readonly sql: Sql,
@@ -84,31 +86,50 @@ export class OpsWriter {
 
   async write(ops: readonly ProjectionOp[]): Promise<void> {
     for (const o of ops) {
-      if (o.kind === 'upsert' && this.updates.length === 0 && this.fits(o)) {
+      if (o.kind === 'upsert' && this.updates.length === 0 && this.deletes.length === 0 && this.fits(o)) {
         this.add(o);
         continue;
       }
-      if (o.kind === 'update' && this.batch.length === 0 && this.fitsUpdate(o)) {
+      if (o.kind === 'update' && this.batch.length === 0 && this.deletes.length === 0 && this.fitsUpdate(o)) {
         this.addUpdate(o);
+        continue;
+      }
+      if (o.kind === 'delete' && this.batch.length === 0 && this.updates.length === 0 && this.fitsDelete(o)) {
+        this.deletes.push(o);
         continue;
       }
       await this.flush();
       if (o.kind === 'upsert') this.add(o);
       else if (o.kind === 'update' && batchable(o)) this.addUpdate(o);
       else if (o.kind === 'update') await this.update(o.table, o.where, o.set);
+      else if (batchableDelete(o)) this.deletes.push(o);
       else await this.delete(o.table, o.where);
     }
   }
 
   async flush(): Promise<void> {
-    const [batch, updates] = [this.batch, this.updates];
+    const [batch, updates, deletes] = [this.batch, this.updates, this.deletes];
     this.batch = [];
     this.batchKeys.clear();
     this.updates = [];
     this.updateKeys.clear();
+    this.deletes = [];
     if (batch.length > 0) await this.upsert(batch);
     if (updates.length === 1) await this.update(updates[0]!.table, updates[0]!.where, updates[0]!.set);
     else if (updates.length > 1) await this.updateMany(updates);
+    if (deletes.length === 1) await this.delete(deletes[0]!.table, deletes[0]!.where);
+    else if (deletes.length > 1) {
+      // Consecutive deletes of one table by one column: one statement (an anonymisation cancels
+      // hundreds of shifts, each deleting its row of two read models; bench/README.md, anonymise).
+      const [column] = Object.keys(deletes[0]!.where);
+      await this.delete(deletes[0]!.table, { [column!]: deletes.map((d) => d.where[column!]) });
+    }
+  }
+
+  private fitsDelete(o: Delete): boolean {
+    if (!batchableDelete(o)) return false;
+    const first = this.deletes[0];
+    return !first || (first.table === o.table && sameList(Object.keys(first.where), Object.keys(o.where)));
   }
 
   // Consecutive updates of one table by the same key and set columns become one statement; as for
@@ -267,6 +288,12 @@ export class OpsWriter {
     return parts.join(' AND ');
   }
 }
+
+/** A delete by one column's single value: consecutive ones of a table become one `= ANY` delete. */
+const batchableDelete = (o: Delete) => {
+  const values = Object.values(o.where);
+  return values.length === 1 && !Array.isArray(values[0]) && !(values[0] instanceof Holds) && values[0] != null;
+};
 
 /** An update whose where clause names single values (a list is `= ANY`, which one source row cannot match). */
 const batchable = (o: Update) =>
