@@ -30,6 +30,7 @@ export {
   type AnonymisationRequester,
   type DirectoryEvent,
   streamOf as identityStreamOf,
+  gateOf as identityGateOf,
   type UserAnonymisedData,
   type UserAnonymisedEvent,
 } from './directory/directory.events.js';
