@@ -40,9 +40,10 @@ describe('anonymising a user, concurrently (issue 32)', () => {
   const anonymisedEvents = async (id: number) =>
     Number(
       (
-        await ds.query(`SELECT count(*)::int AS n FROM events WHERE stream_id = $1 AND type = 'identity.UserAnonymised'`, [
-          `identity.User-${id}`,
-        ])
+        await ds.query(
+          `SELECT count(*)::int AS n FROM events WHERE stream_id = $1 AND type = 'identity.UserAnonymised'`,
+          [`identity.User-${id}`],
+        )
       )[0].n,
     );
 
@@ -108,7 +109,12 @@ describe('anonymising a user, concurrently (issue 32)', () => {
       ) as Promise<AnonymisedUser[]>;
     const [answers, runs] = await Promise.all([
       Promise.all(
-        Array.from({ length: 10 }, () => http().post(`/api/users/${id}/anonymise`).set(as('dpo')).then((r) => r)),
+        Array.from({ length: 10 }, () =>
+          http()
+            .post(`/api/users/${id}/anonymise`)
+            .set(as('dpo'))
+            .then((r) => r),
+        ),
       ),
       Promise.all([cli(), cli()]),
     ]);
@@ -206,8 +212,7 @@ describe('anonymising a user, concurrently (issue 32)', () => {
 
   it('a user’s own request: wrong passwords past AUTH_RATE_LIMIT answer 429 with Retry-After and the error body, and change nothing', async () => {
     const id = org.users.guesser!;
-    const ask = (password: string) =>
-      http().post('/api/users/me/anonymise').set(as('guesser')).send({ password });
+    const ask = (password: string) => http().post('/api/users/me/anonymise').set(as('guesser')).send({ password });
     for (let i = 0; i < 5; i++) await ask('not my password').expect(422);
     const refused = await ask('not my password').expect(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { EventStore, type WriteQuery } from '#app/event-store';
-import { type Caller, identityGateOf, metadataOf, Roles } from '#app/identity';
+import { EventStore } from '#app/event-store';
+import { type Caller, identityGateOf, metadataOf, Roles, userGone } from '#app/identity';
 import { DomainError } from '#app/platform';
 import { SettingsViews } from '#app/organisation';
 import { type ExpenseData, streams } from '../expenses.events.js';
@@ -63,7 +63,7 @@ export class SaveExpenseHandler implements ICommandHandler<SaveExpenseCommand> {
       // too (docs/privacy.md#anonymising-a-user).
       const { events } = await this.store.write({
         gates: { hold: [identityGateOf.user(caller.userId)] },
-        facts: (db) => anonymised(db, caller.userId),
+        facts: (db) => userGone(db, caller.userId),
         streams: { expense: { streamId: streams.expense(expenseId), expect: 'no_stream' as const } },
         decide: (_, gone) => {
           if (gone) throw new DomainError('unauthorized', 'Unauthenticated.');
@@ -103,12 +103,4 @@ export class SaveExpenseHandler implements ICommandHandler<SaveExpenseCommand> {
     const maxAge = Number(values.expenses_max_age);
     return { today: todayIn(String(values.timezone)), maxAgeMonths: maxAge > 0 ? maxAge : null };
   }
-}
-
-/** Whether the user is anonymised, read with a write's own query. */
-async function anonymised(db: WriteQuery, userId: number): Promise<boolean> {
-  const rows = await db.query<{ gone: boolean }>(`SELECT anonymised_at IS NOT NULL AS gone FROM users WHERE id = $1`, [
-    userId,
-  ]);
-  return rows[0]?.gone ?? true;
 }
