@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventStore, type StreamEvents } from '#app/event-store';
+import { EventStore, type StreamEvents, type WriteQuery } from '#app/event-store';
 import { PreparedStatements } from '#app/platform';
 import type { Caller } from '#app/identity';
 import { ClaimQueries, type ClaimView } from './claim/claim.queries.js';
@@ -29,9 +29,9 @@ export class ExpenseRecords {
    * docs/privacy.md#anonymising-a-user, 3: the anonymise write removes every attachment of the users'
    * expenses, each an AttachmentRemoved on its expense's stream (appended without reading it).
    */
-  async attachmentRemovals(userIds: readonly number[]): Promise<StreamEvents[]> {
+  async attachmentRemovals(userIds: readonly number[], db: WriteQuery = this.prepared): Promise<StreamEvents[]> {
     if (userIds.length === 0) return [];
-    const rows = await this.prepared.query<{ expense_id: string; file_id: string; organisation_id: string }>(
+    const rows = await db.query<{ expense_id: string; file_id: string; organisation_id: string }>(
       `SELECT a.expense_id, a.file_id, a.organisation_id FROM expense_attachments a JOIN expenses e ON e.id = a.expense_id
         WHERE e.user_id = ANY($1::bigint[]) ORDER BY a.expense_id, a.file_id`,
       [userIds],

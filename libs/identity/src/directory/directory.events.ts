@@ -107,3 +107,13 @@ export const streamOf = {
   user: (id: number) => `identity.User-${id}`,
   role: (id: number) => `identity.Role-${id}`,
 };
+
+/**
+ * Gates (docs/adr/0011-declarative-writes.md) of identity's. `user`: an anonymisation advances it;
+ * a write that adds personal data of the user's in another context (a booking) holds it and reads
+ * the user's standing after it, so it either commits before the anonymisation plans (which then
+ * sees it) or sees the user anonymised (docs/privacy.md#anonymising-a-user).
+ */
+export const gateOf = {
+  user: (id: number) => `identity.UserGate-${id}`,
+};

@@ -10,12 +10,16 @@ export interface OrganisationFacts {
   readonly today: string;
 }
 
+/** Something to query with: a pooled connection, or a write's own query (WriteQuery). */
+export type Queries = { query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]> };
+
 @Injectable()
 export class OrganisationFactsReader {
   constructor(private readonly prepared: PreparedStatements) {}
 
-  async of(tenant: Pick<Caller, 'organisationId'>): Promise<OrganisationFacts> {
-    const rows: { timezone: string; features: string[] }[] = await this.prepared.query(
+  /** `db`: a write's own query, inside its transaction (else a pooled connection). */
+  async of(tenant: Pick<Caller, 'organisationId'>, db: Queries = this.prepared): Promise<OrganisationFacts> {
+    const rows: { timezone: string; features: string[] }[] = await db.query(
       `SELECT timezone, features FROM organisations WHERE id = $1`,
       [tenant.organisationId],
     );

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { sql, tenantScope, tenantSql, PreparedStatements } from '#app/platform';
 import type { Caller } from '../auth/caller.js';
+import type { Queries } from './organisation-facts.js';
 
 type Tenant = Pick<Caller, 'organisationId'>;
 
@@ -79,7 +80,11 @@ export class Teams {
   }
 
   /** The teams each of `userIds` sees, in one query (users of other organisations see nothing). */
-  async seenByEach(tenant: Tenant, userIds: readonly number[]): Promise<Map<number, Set<number>>> {
+  async seenByEach(
+    tenant: Tenant,
+    userIds: readonly number[],
+    db: Queries = this.prepared,
+  ): Promise<Map<number, Set<number>>> {
     const seen = new Map<number, Set<number>>(userIds.map((id) => [id, new Set<number>()]));
     if (userIds.length === 0) return seen;
     const q = tenantSql(tenant)`WITH RECURSIVE reach AS (
@@ -88,7 +93,7 @@ export class Teams {
          UNION
          SELECT reach.user_id, c.id FROM teams c JOIN reach ON c.parent_id = reach.id
        ) SELECT user_id, id FROM reach`;
-    const rows: { user_id: string; id: string }[] = await this.prepared.query(q.text, q.values);
+    const rows: { user_id: string; id: string }[] = await db.query(q.text, q.values);
     for (const r of rows) seen.get(Number(r.user_id))?.add(Number(r.id));
     return seen;
   }
@@ -123,22 +128,26 @@ export class Teams {
   /**
    * What the booking rules need of each user (docs/rota-domain.md#booking-rules, rules 3–5), in two queries:
    * whether they are on hold, the role profiles of the roles they hold, and the teams they see. Users of other
-   * organisations (or unknown) are absent.
+   * organisations (or unknown), and anonymised users, are absent.
    */
   async bookersOf(
     tenant: Tenant,
     userIds: readonly number[],
+    db: Queries = this.prepared,
   ): Promise<Map<number, { onHold: boolean; roleProfileIds: Set<number>; seen: Set<number> }>> {
     if (userIds.length === 0) return new Map();
     const q = tenantSql(
       tenant,
     )`SELECT u.id, u.status, coalesce(array_agg(DISTINCT r.role_profile_id) FILTER (WHERE r.role_profile_id IS NOT NULL), '{}') AS profiles
          FROM users u LEFT JOIN roles r ON r.user_id = u.id
-        WHERE ${tenantScope('u')} AND u.id = ANY(${userIds}::bigint[]) GROUP BY u.id, u.status`;
-    const [rows, seen] = await Promise.all([
-      this.prepared.query(q.text, q.values) as Promise<{ id: string; status: string; profiles: string[] }[]>,
-      this.seenByEach(tenant, userIds),
-    ]);
+        WHERE ${tenantScope('u')} AND u.id = ANY(${userIds}::bigint[]) AND u.anonymised_at IS NULL
+        GROUP BY u.id, u.status`;
+    const rowsOf = () => db.query(q.text, q.values) as Promise<{ id: string; status: string; profiles: string[] }[]>;
+    // In parallel on the pool; one after the other on a write's one connection.
+    const [rows, seen] =
+      db === this.prepared
+        ? await Promise.all([rowsOf(), this.seenByEach(tenant, userIds)])
+        : [await rowsOf(), await this.seenByEach(tenant, userIds, db)];
     return new Map(
       rows.map((r) => [
         Number(r.id),

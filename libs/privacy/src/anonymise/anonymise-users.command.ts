@@ -6,6 +6,7 @@ import {
   type AnonymisationRequester,
   type AnonymisationSubject,
   evolveUser,
+  identityGateOf,
   identityStreamOf,
   type UserState,
   usersNamed,
@@ -41,8 +42,9 @@ export class AnonymiseUsersCommand extends Command<AnonymisedUser[]> {
  * One write per organisation: every user's stream (identity.UserAnonymised), the shifts of theirs
  * that have not started (cancelled) and their series (ended that day), and the attachments of their
  * expenses (removed), appended together with every context's inline projection of them, so all of
- * it is in the read tables when the command answers. A shift or series that moved meanwhile makes the
- * store plan the write again.
+ * it is in the read tables when the command answers. Each user's identity gate is advanced first and
+ * the plan read after it, so a booking racing it is either cancelled or refused. A shift or series
+ * that moved meanwhile makes the store plan the write again.
  */
 @CommandHandler(AnonymiseUsersCommand)
 export class AnonymiseUsersHandler implements ICommandHandler<AnonymiseUsersCommand> {
@@ -77,45 +79,49 @@ export class AnonymiseUsersHandler implements ICommandHandler<AnonymiseUsersComm
     at: Date,
   ): Promise<AnonymisedUser[]> {
     const userIds = users.map((u) => u.id);
-    const written = await this.store.write(async () => {
-      const [shiftsPlan, attachments] = await Promise.all([
-        this.shifts.plan(
+    // Each user's identity gate advanced first: a booking holding it has committed (the plan below
+    // sees its shift) or waits, and then finds the user anonymised (docs/privacy.md#anonymising-a-user).
+    // The plan is read after the gates, in the facts step.
+    const written = await this.store.write({
+      gates: { advance: userIds.map(identityGateOf.user) },
+      // Inside the write's transaction, after the gates, before the append.
+      // Their keys go in this transaction: from its commit nothing opens their sealed fields
+      // (docs/privacy.md#sealed-fields-in-the-log). Rolled back with the write if it is planned again.
+      facts: async (db) => {
+        await this.keys.destroy(userIds, db);
+        // One after the other: one connection, the write's.
+        const shiftsPlan = await this.shifts.plan(
           users.map((u) => ({ userId: u.id, organisationId })),
           at,
-        ),
-        this.expenses.attachmentRemovals(userIds),
-      ]);
-      const userStreams: Record<string, StreamRead<UserState, never>> = Object.fromEntries(
-        userIds.map((id) => [`user-${id}`, { streamId: identityStreamOf.user(id), evolve: evolveUser as never }]),
-      );
-      const expenseStreams: Record<string, StreamRead> = Object.fromEntries(
-        attachments.map((a) => [`expense-${a.streamId}`, { streamId: a.streamId, expect: 'any' as const }]),
-      );
-      return {
-        // Inside the write's transaction, before the append.
-        // Their keys go in this transaction: from its commit nothing opens their sealed fields
-        // (docs/privacy.md#sealed-fields-in-the-log). Rolled back with the write if it is planned again.
-        facts: async (db) => {
-          await this.keys.destroy(userIds, db);
-          return undefined;
-        },
-        streams: { ...userStreams, ...shiftsPlan.streams, ...expenseStreams },
-        decide: (states: Readonly<Record<string, unknown>>): StreamEvents[] => {
-          const anonymised: StreamEvents[] = [];
-          for (const id of userIds) {
-            const events = decideAnonymise(states[`user-${id}`] as UserState | null, {
-              userId: id,
-              requestedBy: request.requestedBy,
-              at,
-            });
-            if (events.length) anonymised.push({ streamId: identityStreamOf.user(id), events });
-          }
-          // Anonymised meanwhile by another request: nothing else to do for them.
-          if (anonymised.length === 0) return [];
-          return [...anonymised, ...shiftsPlan.decide(states, at.getTime()), ...attachments];
-        },
-        metadata: { organisationId, actor: request.actor },
-      };
+          db,
+        );
+        const attachments = await this.expenses.attachmentRemovals(userIds, db);
+        return { shiftsPlan, attachments };
+      },
+      streams: ({ shiftsPlan, attachments }) => {
+        const userStreams: Record<string, StreamRead<UserState, never>> = Object.fromEntries(
+          userIds.map((id) => [`user-${id}`, { streamId: identityStreamOf.user(id), evolve: evolveUser as never }]),
+        );
+        const expenseStreams: Record<string, StreamRead> = Object.fromEntries(
+          attachments.map((a) => [`expense-${a.streamId}`, { streamId: a.streamId, expect: 'any' as const }]),
+        );
+        return { ...userStreams, ...shiftsPlan.streams, ...expenseStreams };
+      },
+      decide: (states: Readonly<Record<string, unknown>>, { shiftsPlan, attachments }): StreamEvents[] => {
+        const anonymised: StreamEvents[] = [];
+        for (const id of userIds) {
+          const events = decideAnonymise(states[`user-${id}`] as UserState | null, {
+            userId: id,
+            requestedBy: request.requestedBy,
+            at,
+          });
+          if (events.length) anonymised.push({ streamId: identityStreamOf.user(id), events });
+        }
+        // Anonymised meanwhile by another request: nothing else to do for them.
+        if (anonymised.length === 0) return [];
+        return [...anonymised, ...shiftsPlan.decide(states, at.getTime()), ...attachments];
+      },
+      metadata: { organisationId, actor: request.actor },
     });
     return written.events
       .filter((e) => e.type === 'identity.UserAnonymised')

@@ -1,5 +1,6 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { userActor } from '#app/event-store';
 import { type Caller, CurrentCaller, Hierarchy, PasswordCheck, subjectIn } from '#app/identity';
@@ -24,11 +25,15 @@ export class AnonymiseController {
   @Post('me/anonymise')
   @HttpCode(200)
   @AnonymiseDocs.self()
-  async self(@CurrentCaller() caller: Caller, @Body() body: unknown): Promise<{ data: AnonymisedUserDto }> {
+  async self(
+    @CurrentCaller() caller: Caller,
+    @Body() body: unknown,
+    @Req() req: FastifyRequest,
+  ): Promise<{ data: AnonymisedUserDto }> {
     const password = (body as { password?: unknown } | null | undefined)?.password;
     if (typeof password !== 'string' || password === '')
       throw new ValidationError({ password: ['Give your password.'] });
-    if (!(await this.passwords.matches(caller.userId, password)))
+    if (!(await this.passwords.matches(caller.userId, password, req.ip)))
       throw new ValidationError({ password: ['The password is wrong.'] });
     return { data: await this.anonymise(caller, caller.userId, 'self') };
   }

@@ -16,11 +16,17 @@ export const AnonymiseDocs = {
       ApiOperation({
         operationId: 'anonymiseCurrentUser',
         summary: 'Anonymise the caller',
-        description: `Permission: any logged-in user, who gives their password again. ${EFFECTS}`,
+        description:
+          'Permission: any logged-in user, who gives their password again. Rate limited as the log-in is (429 with ' +
+          'Retry-After): AUTH_RATE_LIMIT attempts a minute for the account from one client address, twenty times that per ' +
+          `15 minutes from anywhere; a refused attempt changes nothing. ${EFFECTS}`,
       }),
       ApiBody({ type: AnonymiseSelfBody }),
       ApiData(AnonymisedUserDto),
-      ApiErrors(400, 401, 406, 413, 422, { 422: 'The password is wrong or missing (`password`); nothing changed.' }),
+      ApiErrors(400, 401, 406, 413, 422, 429, {
+        422: 'The password is wrong or missing (`password`); nothing changed.',
+        429: 'Too many attempts for the account: wait `Retry-After` seconds; nothing changed.',
+      }),
     ),
   user: () =>
     ApiDocs(

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { StreamEvents, StreamRead } from '#app/event-store';
+import type { StreamEvents, StreamRead, WriteQuery } from '#app/event-store';
 import { OrganisationFactsReader } from '#app/identity';
 import { PreparedStatements, tenantScope, tenantSql } from '#app/platform';
 import { streamOf } from '../rotas.events.js';
@@ -53,22 +53,22 @@ export class AnonymisedUserShifts {
   ) {}
 
   /** The users' bookings that have not started and their series not yet ended, read now; `decide` takes the states of `streams`. */
-  async plan(users: readonly AnonymisedUser[], now: Date): Promise<UserShiftsEndPlan> {
+  /** `db`: the anonymisation's own query, inside its write after its gates. */
+  async plan(users: readonly AnonymisedUser[], now: Date, db: WriteQuery = this.prepared): Promise<UserShiftsEndPlan> {
     const shiftIds: number[] = [];
     const series: { id: number; today: string }[] = [];
     for (const organisationId of new Set(users.map((u) => u.organisationId))) {
       const ids = users.filter((u) => u.organisationId === organisationId).map((u) => u.userId);
       const tenant = { organisationId };
-      const { today } = await this.organisations.of(tenant);
+      const { today } = await this.organisations.of(tenant, db);
       const s = tenantSql(tenant)`SELECT id FROM rota_shifts WHERE ${tenantScope()}
           AND user_id = ANY(${ids}::bigint[]) AND status = 'booked' AND starts_at > ${now.toISOString()}::timestamptz
           ORDER BY id`;
       const r = tenantSql(tenant)`SELECT id FROM rota_repeating_shifts WHERE ${tenantScope()}
           AND user_id = ANY(${ids}::bigint[]) AND (end_date IS NULL OR end_date > ${today}::date) ORDER BY id`;
-      const [shiftRows, seriesRows] = await Promise.all([
-        this.prepared.query<{ id: string }>(s.text, s.values),
-        this.prepared.query<{ id: string }>(r.text, r.values),
-      ]);
+      // One after the other: `db` may be a write's one connection.
+      const shiftRows = await db.query<{ id: string }>(s.text, s.values);
+      const seriesRows = await db.query<{ id: string }>(r.text, r.values);
       shiftIds.push(...shiftRows.map((row) => Number(row.id)));
       series.push(...seriesRows.map((row) => ({ id: Number(row.id), today })));
     }

@@ -1,6 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '#app/event-store';
-import { type Caller, metadataOf, OrganisationFactsReader } from '#app/identity';
+import { type Caller, identityGateOf, metadataOf, OrganisationFactsReader } from '#app/identity';
 import { type FieldErrors, NotFoundError, ValidationError } from '#app/platform';
 import {
   type RecurrenceInput,
@@ -42,8 +42,9 @@ export class BookShiftsCommand extends Command<number[]> {
 /**
  * `POST /api/rota/shifts` (decideBookShifts). Before the write: the organisation's zone and today,
  * every item's times and recurrence (all problems of every item in one 422), the caller's reach and
- * the ids, the users' standing. Then one write (docs/adr/0011): the gates of each rota-day and
- * user-day the shifts touch, each rota's calendar held; the rotas and the shifts that could clash
+ * the ids. Then one write (docs/adr/0011): the gates of each rota-day and user-day the shifts
+ * touch advanced, each rota's calendar and each user's identity gate held; the users' standing
+ * read after them (an anonymised user is nobody to book, docs/privacy.md#anonymising-a-user); the rotas and the shifts that could clash
  * read after them, so concurrent bookings queue on a shared day and the second to the last place
  * gets the 422 of rule 6 or 7; every shift (and series) stream appended together.
  */
@@ -108,17 +109,18 @@ export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
     });
     const rotaIds = [...new Set(items.map((i) => i.rotaId))];
     const userIds = [...new Set(items.map((i) => i.userId))];
-    const bookers = await this.facts.bookers(caller, userIds);
     await this.store.write({
       gates: {
         advance: items.flatMap((i) => [
           gateOf.rotaDay(i.rotaId, i.times.date),
           ...datesTouched(i.times, zone).map((d) => gateOf.userDay(i.userId, d)),
         ]),
-        hold: rotaIds.map(gateOf.rotaCalendar),
+        // Each user's identity gate held: an anonymisation of theirs commits before the standing
+        // below is read (absent: refused), or waits for this booking and cancels it.
+        hold: [...rotaIds.map(gateOf.rotaCalendar), ...userIds.map(identityGateOf.user)],
       },
-      facts: (db) =>
-        this.facts.read(
+      facts: async (db) => ({
+        ...(await this.facts.read(
           db,
           caller,
           {
@@ -127,7 +129,9 @@ export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
             days: items.map((i) => ({ rotaId: i.rotaId, date: i.times.date })),
           },
           zone,
-        ),
+        )),
+        bookers: await this.facts.bookers(caller, userIds, db),
+      }),
       streams: Object.fromEntries(
         items.flatMap((i) => [
           [`shift ${i.shiftId}`, { streamId: streamOf.shift(i.shiftId), expect: 'no_stream' as const }],
@@ -142,7 +146,6 @@ export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
         return decideBookShifts(items, {
           organisationId: caller.organisationId,
           ...facts,
-          bookers,
           reach,
           now: Date.now(),
         });

@@ -49,7 +49,7 @@ const SPAN_FIELDS = sql.raw(`s.id, s.user_id, s.rota_id, s.date, s.starts_at, s.
  * The reads of the booking rules, tenant-scoped. `read` is one statement for the rotas and the
  * shifts that could clash; writes call it as their `facts`, inside the write after its gates, so it
  * sees every booking that passed them first (docs/adr/0011-declarative-writes.md). The users'
- * standing (identity's) is not gated and is read before the write.
+ * standing (identity's) is read inside a booking's write too, each user's identity gate held.
  */
 @Injectable()
 export class BookingFactsReader {
@@ -105,7 +105,8 @@ export class BookingFactsReader {
     return (await this.read(this.dataSource, tenant, { rotaIds: ids }, zone)).rotas;
   }
 
-  bookers(tenant: Tenant, userIds: readonly number[]): Promise<Map<number, Booker>> {
-    return this.teams.bookersOf(tenant, [...new Set(userIds)]);
+  /** `db`: inside a write, its own query (after its gates). */
+  bookers(tenant: Tenant, userIds: readonly number[], db?: WriteQuery): Promise<Map<number, Booker>> {
+    return this.teams.bookersOf(tenant, [...new Set(userIds)], db);
   }
 }
