@@ -1,7 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '#app/event-store';
-import { type Caller, identityGateOf, metadataOf, Roles, userGone } from '#app/identity';
-import { DomainError } from '#app/platform';
+import { type Caller, metadataOf, Roles } from '#app/identity';
 import { SettingsViews } from '#app/organisation';
 import { type ExpenseData, streams } from '../expenses.events.js';
 import { IdBlocks } from '../next-id.js';
@@ -48,8 +47,8 @@ export class SaveExpenseHandler implements ICommandHandler<SaveExpenseCommand> {
 
   /**
    * A create draws its id and looks everything up first, then appends at 'no_stream' without
-   * reading, in one transaction that holds the user's identity gate and checks they are not
-   * anonymised (a create racing their anonymisation: docs/privacy.md#anonymising-a-user). An update's lookups depend on the expense (its rate and role unless the
+   * reading: the event and its projection rows in one statement, one round trip (the hot path,
+   * bench/README.md). An update's lookups depend on the expense (its rate and role unless the
    * values change them), so they run in the decision, which `handle` calls outside any transaction
    * (the embedded database serves one at a time); a change in between loses the race (409).
    */
@@ -58,19 +57,12 @@ export class SaveExpenseHandler implements ICommandHandler<SaveExpenseCommand> {
       const expenseId = await this.ids.next('expense');
       const cmd = { id: expenseId, organisationId: caller.organisationId, userId: caller.userId, values };
       const ctx = await this.lookUp(caller, null, values);
-      // The user's identity gate held and their standing read after it: an anonymisation of theirs
-      // has committed (refused: their session is over) or waits and then empties this description
-      // too (docs/privacy.md#anonymising-a-user).
-      const { events } = await this.store.write({
-        gates: { hold: [identityGateOf.user(caller.userId)] },
-        facts: (db) => userGone(db, caller.userId),
-        streams: { expense: { streamId: streams.expense(expenseId), expect: 'no_stream' as const } },
-        decide: (_, gone) => {
-          if (gone) throw new DomainError('unauthorized', 'Unauthenticated.');
-          return [{ streamId: streams.expense(expenseId), events: decideCreate(null, cmd, ctx) }];
-        },
-        metadata: metadataOf(caller),
-      });
+      const { events } = await this.store.handle(
+        streams.expense(expenseId),
+        evolve,
+        (state) => decideCreate(state, cmd, ctx),
+        { expect: 'no_stream', metadata: metadataOf(caller) },
+      );
       return { id: expenseId, data: events[0]!.data as ExpenseData, recordedAt: events[0]!.recordedAt };
     }
     const cmd = { id, organisationId: caller.organisationId, userId: caller.userId, values };
