@@ -50,8 +50,10 @@ export async function startEmbeddedPostgres(
   }
   const db = await PGlite.create(dataDir);
   // Every BullMQ queue and worker keeps connections of its own beside the application's pool (the
-  // rota context alone has five queues): 32 was reached, and a refused connection fails a request.
-  const server = new PGLiteSocketServer({ db, path: socket, maxConnections: 128 });
+  // rota context alone has five queues): 32 was reached, then 128 once files, identity and privacy
+  // added five queues (the dashboard opens every queue: "read ECONNRESET"), and a refused connection
+  // fails a request.
+  const server = new PGLiteSocketServer({ db, path: socket, maxConnections: 512 });
   groupPipelines(server);
   await server.start();
   return {
