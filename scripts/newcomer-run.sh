@@ -116,7 +116,12 @@ bash -euo pipefail -c "$block"$'\n''printf "\nJWT=%s\n" "$JWT"' >"$work/login.lo
 grep -v '^JWT=' "$work/login.log"
 me=$(grep -v '^JWT=' "$work/login.log" | grep . | tail -n 1)
 jwt=$(sed -n 's/^JWT=//p' "$work/login.log")
-node -e 'const me = JSON.parse(process.argv[1]).data; if (me.display_name !== "Ada Admin" || me.permissions.length !== 8) process.exit(1)' "$me" ||
+# Every permission the service knows (libs/identity/src/permissions.ts), not a count kept here.
+node -e 'const me = JSON.parse(process.argv[1]).data;
+  const src = require("fs").readFileSync(process.argv[2], "utf8");
+  const all = [...src.slice(src.indexOf("PERMISSIONS = ["), src.indexOf("] as const")).matchAll(/\x27([a-z-]+)\x27/g)].map((m) => m[1]).sort();
+  if (me.display_name !== "Ada Admin" || JSON.stringify([...me.permissions].sort()) !== JSON.stringify(all) || all.length < 9) process.exit(1)' \
+  "$me" libs/identity/src/permissions.ts ||
   fail "GET /api/users/me did not answer the admin with every permission"
 # One more authenticated call, one that needs a permission the admin has (manage-organisation).
 organisation=$(curl -fsS "http://127.0.0.1:$port/api/organisation/detailed" -H "Authorization: Bearer $jwt") ||
