@@ -37,7 +37,6 @@ export {
 export { ANONYMISED_NAME } from './directory/directory.projection.js';
 export { evolve as evolveUser, type UserState } from './user/user.js';
 export { PasswordCheck } from './login/password-check.js';
-export { userGone } from './user/user-standing.js';
 export { ARGON2_OPTIONS } from './login/password-hasher.js';
 export {
   type IdentityPersonalData,
