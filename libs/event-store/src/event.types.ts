@@ -102,14 +102,6 @@ export interface HandleOptions {
   readonly retries?: number;
 }
 
-/** One stream of `EventStore.handleMany`: read and folded with `evolve`, or not read (`expect`). */
-export type HandledStream<S = unknown, E = never> = StreamRead<S, E>;
-
-/** The states a multi-stream decision sees, one per stream in the order given (null: no events, or not read). */
-export type StatesOf<T extends readonly HandledStream[]> = {
-  -readonly [K in keyof T]: T[K] extends { evolve(state: never, event: never): infer R } ? R : null;
-};
-
 /** What `EventStore.handle` did: the state the decision saw, and the append (no events: nothing to append). */
 export interface Handled<S> extends AppendResult {
   readonly state: S | null;
@@ -124,7 +116,7 @@ export interface StreamRead<S = unknown, E = never> {
 }
 
 /** The streams of a write, by name: the decision sees their states under the same names. */
-export type StreamReads = Readonly<Record<string, StreamRead<any, any>>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type StreamReads = Readonly<Record<string, StreamRead<unknown, never>>>;
 
 /** The folded state of each named stream (null: no events yet, or not read). */
 export type StatesByName<R extends StreamReads> = {
@@ -136,32 +128,51 @@ export interface WriteQuery {
   query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
+/** What a write's planning phase may use: the attempt's instant, and streams read and folded (outside the transaction). */
+export interface Planning {
+  readonly now: number;
+  read<R extends StreamReads>(streams: R): Promise<StatesByName<R>>;
+}
+
+/** What the decision of a write is given beside the states: the plan, the facts and the attempt's instant. */
+export interface Given<P, F> {
+  readonly plan: P;
+  readonly facts: F;
+  readonly now: number;
+}
+
 /**
- * A write described as data (docs/adr/0011-declarative-writes.md), run by `EventStore.write`:
- * 1. `gates`: named locks taken first, in one sorted order (`advance` exclusive, `hold` shared),
- *    and kept until the write commits: writers that share a gate queue, they do not fail;
- * 2. `facts`: one read of what the rules need beyond the streams (read tables), inside the write's
+ * A write described as data (docs/adr/0011-declarative-writes.md), run by `EventStore.write`. Every
+ * attempt runs the phases in order:
+ * 1. `plan`: reads outside the transaction that choose the gates and the streams (the occurrences a
+ *    series edit acts on, what a rota change decides before its cancellations are known);
+ * 2. `gates`: named locks taken first, in one sorted order (`advance` exclusive, `hold` shared), kept
+ *    until the write commits: writers that share a gate queue, they do not fail;
+ * 3. `facts`: one read of what the rules need beyond the streams (read tables), inside the write's
  *    transaction, so it sees every writer that passed the gates before this one;
- * 3. `streams`: read and folded by name (a function of the facts when the facts say which);
- * 4. `decide`: pure, over the states and the facts; it returns the events of each stream;
- * 5. the append, at the versions read, with the projections' rows, in the same transaction.
- * A stream that moved meanwhile (a writer that passes no gate of this one) or a deadlock is a lost
- * race: the store alone runs the whole write again, up to `retries` times, then answers 409.
- * Without gates or facts this is `handleMany`'s one-statement write.
+ * 4. `streams`: read and folded by name;
+ * 5. `holds`: whether the plan still holds for what was read (false: a lost race, planned again);
+ * 6. `decide`: pure, over the states, the plan, the facts and the attempt's `now` (never a clock of
+ *    its own); it returns the events of each stream, or throws a domain refusal;
+ * 7. the append, at the versions read, with the projections' rows, in the same transaction.
+ * A stream that moved meanwhile (a writer that passes no gate of this one), a deadlock or a plan
+ * that no longer holds is a lost race: the store alone runs the whole write again, up to `retries`
+ * times, then answers 409. Without gates or facts the append is one statement (ADR 0002).
  */
-export interface Write<F, R extends StreamReads> {
-  readonly gates?: Gates;
-  readonly facts?: (db: WriteQuery) => Promise<F>;
-  readonly streams: R | ((facts: F) => R);
-  readonly decide: (states: StatesByName<R>, facts: F) => readonly StreamEvents[];
+export interface Write<P, F, R extends StreamReads> {
+  readonly plan?: (planning: Planning) => Promise<P>;
+  readonly gates?: (plan: P) => Gates;
+  readonly facts?: (db: WriteQuery, plan: P) => Promise<F>;
+  readonly streams: (plan: P, facts: F) => R;
+  readonly holds?: (states: StatesByName<R>, given: Given<P, F>) => boolean;
+  readonly decide: (states: StatesByName<R>, given: Given<P, F>) => readonly StreamEvents[];
   readonly metadata?: EventMetadata;
   /** Runs after a lost race (default WRITE_RETRIES). */
   readonly retries?: number;
 }
 
-/** What `EventStore.write` did: the facts and states it decided on, and each stream's append. */
-export interface Written<F, R extends StreamReads> {
-  readonly facts: F;
+/** What `EventStore.write` did: the plan, facts and states it decided on, and each stream's append. */
+export interface Written<P, F, R extends StreamReads> extends Given<P, F> {
   readonly states: StatesByName<R>;
   readonly appended: readonly AppendResult[];
   /** Every event appended, in log order. */
