@@ -119,9 +119,16 @@ describe('EventStore.handle, and write over several streams', () => {
       expect(await tally(id)).toEqual({ note: 'after 2', version: 3 });
     });
 
-    it('gives decide null for a new stream and creates it at version 1', async () => {
+    it("gives decide null for a new stream and the attempt's instant, and creates it at version 1", async () => {
       const id = stream();
-      const result = await ctx.store.handle(id, evolve, (state) => [counted(id, state === null ? 'new' : 'old')]);
+      const before = Date.now();
+      let given: number | undefined;
+      const result = await ctx.store.handle(id, evolve, (state, now) => {
+        given = now;
+        return [counted(id, state === null ? 'new' : 'old')];
+      });
+      expect(given).toBeGreaterThanOrEqual(before);
+      expect(given).toBeLessThanOrEqual(Date.now());
       expect(result.nextExpectedVersion).toBe(1);
       expect(await tally(id)).toEqual({ note: 'new', version: 1 });
     });
@@ -195,11 +202,11 @@ describe('EventStore.handle, and write over several streams', () => {
     it("without a read: 'no_stream' refuses an existing stream, 'any' queues behind the stream's lock", async () => {
       const id = stream();
       await seed(id, 1);
-      const decide = jest.fn((state: Tally | null) => [counted(id, String(state))]);
+      const decide = jest.fn((state: Tally | null, _now: number) => [counted(id, String(state))]);
       await expect(ctx.store.handle(id, evolve, decide, { expect: 'no_stream' })).rejects.toBeInstanceOf(
         ConcurrencyError,
       );
-      expect(decide).toHaveBeenCalledWith(null);
+      expect(decide).toHaveBeenCalledWith(null, expect.any(Number));
       const results = await Promise.allSettled(
         Array.from({ length: 6 }, () => ctx.store.handle(id, evolve, () => [counted(id, 'any')], { expect: 'any' })),
       );
@@ -378,7 +385,7 @@ describe('EventStore.handle, and write over several streams', () => {
           decide: (states) =>
             streams.map((s) => ({
               streamId: s.id,
-              events: [counted(s.id, `after ${(states[s.id] as Tally | null)?.count ?? 0}`)],
+              events: [counted(s.id, `after ${states[s.id]?.count ?? 0}`)],
             })),
         });
       }));
