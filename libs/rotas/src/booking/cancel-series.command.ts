@@ -6,7 +6,7 @@ import { checkBookingAccess } from '../domain/booking-rules.js';
 import { streamOf } from '../rotas.events.js';
 import { RotasPolicy } from '../rotas.policy.js';
 import { BookingFactsReader } from './booking-facts.js';
-import { assertListed } from './change-shift.command.js';
+import { assertListed } from './shift-access.js';
 import { evolve as evolveShift, type ShiftState } from './shift.js';
 import { ownerOf } from './shift-changes.js';
 import { bookingCaller } from './shift-decisions.js';
