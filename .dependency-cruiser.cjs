@@ -74,6 +74,13 @@ module.exports = {
   forbidden: [
     ...libOrder,
     {
+      name: 'lib-order',
+      comment: 'A library not in LIB_LAYERS (.dependency-cruiser.cjs): add it to its layer.',
+      severity: 'error',
+      from: { path: '^libs/', pathNot: `^libs/${any(LIB_LAYERS.flat())}/` },
+      to: {},
+    },
+    {
       name: 'lib-through-index',
       comment: "Another library is imported as '#app/<lib>' (its index.ts), never by path (docs/adr/0001).",
       severity: 'error',
@@ -156,6 +163,5 @@ module.exports = {
       conditionNames: ['types', 'import', 'default'],
       exportsFields: ['exports'],
     },
-    reporterOptions: { text: { highlightFocused: false } },
   },
 };
