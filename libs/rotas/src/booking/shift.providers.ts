@@ -1,6 +1,4 @@
-import type { Provider, Type } from '@nestjs/common';
-import { ShiftChangesController } from '../http/shift-changes.controller.js';
-import { ShiftsController } from '../http/shifts.controller.js';
+import type { Provider } from '@nestjs/common';
 import { BookShiftsHandler } from './book-shifts.command.js';
 import { BookingFactsReader } from './booking-facts.js';
 import { CancelShiftHandler } from './cancel-shift.command.js';
@@ -19,6 +17,3 @@ export const SHIFT_PROVIDERS: Provider[] = [
   CancelShiftHandler,
   RecordAttendanceHandler,
 ];
-
-/** Its controllers (rotas-http.module.ts). */
-export const SHIFT_CONTROLLERS: Type<unknown>[] = [ShiftsController, ShiftChangesController];
