@@ -163,7 +163,12 @@ export async function benchTrips(log: (line: string) => void = () => undefined):
       return created(
         base,
         '/api/rota/shifts',
-        { rota: { id: rotaId }, user: { id: org.users.v }, start_datetime: `${date} 10:00`, end_datetime: `${date} 11:00` },
+        {
+          rota: { id: rotaId },
+          user: { id: org.users.v },
+          start_datetime: `${date} 10:00`,
+          end_datetime: `${date} 11:00`,
+        },
         token,
       );
     };
@@ -188,7 +193,12 @@ const lines = (title: string, trips: Trip[]) => {
   const redisCount = trips.length - pgCount;
   return (
     `${title}: ${pgCount} round trips to PostgreSQL, ${redisCount} to Redis\n` +
-    trips.map((t, i) => `  ${String(i + 1).padStart(2)}. ${t.to === 'postgres' ? 'pg   ' : 'redis'} ${t.text.slice(0, 110).padEnd(110)}  ← ${t.from}\n`).join('')
+    trips
+      .map(
+        (t, i) =>
+          `  ${String(i + 1).padStart(2)}. ${t.to === 'postgres' ? 'pg   ' : 'redis'} ${t.text.slice(0, 110).padEnd(110)}  ← ${t.from}\n`,
+      )
+      .join('')
   );
 };
 
