@@ -607,9 +607,7 @@ async function floorBookings(
     return [Number(row.id)];
   }) as typeof bus.execute;
   try {
-    const meter = await CpuMeter.start(w.ds);
-    const figure = (await load({ url: `${w.base}/api/rota/shifts`, headers, seconds, shifts: space })).figure;
-    return { ...figure, cpu: await meter.stop(figure.requests) };
+    return await loadWithCpu(w, { url: `${w.base}/api/rota/shifts`, headers, seconds, shifts: space });
   } finally {
     bus.execute = execute;
   }
@@ -634,8 +632,13 @@ async function expensesBaseline(
   });
   const spec = { url: `${w.base}/api/expenses`, headers, body };
   if (warmUp > 0) await load({ ...spec, seconds: warmUp });
+  return loadWithCpu(w, { ...spec, seconds });
+}
+
+/** One load, with the CPU per request of the app and its database. */
+async function loadWithCpu(w: World, spec: LoadSpec): Promise<LatencyFigure & { readonly cpu: CpuPerItem }> {
   const meter = await CpuMeter.start(w.ds);
-  const figure = (await load({ ...spec, seconds })).figure;
+  const figure = (await load(spec)).figure;
   return { ...figure, cpu: await meter.stop(figure.requests) };
 }
 
