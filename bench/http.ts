@@ -4,7 +4,7 @@
  * the worker beside the store's append rate, with one booking's latency (shifts), and the rota
  * views over a month of 10,000 shifts beside the raw statement (rota-views). `npm run bench`
  * runs them after the event-store benchmarks; alone: `node dist/bench/http.js`
- * (BENCH_ONLY=login|writes|expenses|shifts|archive|anonymise|rota-views; DATABASE_URL: the admin URL for the scratch databases).
+ * (BENCH_ONLY=login|writes|expenses|shifts|trips|archive|anonymise|rota-views; DATABASE_URL: the admin URL for the scratch databases).
  */
 import { archiveReport, benchArchive } from './rota-archive.js';
 import { benchExpenses } from './expenses.js';
@@ -14,6 +14,7 @@ import { benchShifts, shiftsReport } from './shifts.js';
 import { anonymiseReport, benchAnonymise } from './anonymise.js';
 import { benchWebhooks, webhooksReport } from './webhooks.js';
 import { benchWritePaths } from './write-paths.js';
+import { benchTrips, tripsReport } from './round-trips.js';
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const only = process.env.BENCH_ONLY;
@@ -63,6 +64,11 @@ if (!only || only === 'shifts') {
   const figures = await benchShifts((line) => process.stderr.write(`  · ${line}\n`));
   // Last: its line `shifts: generation <n>/s, append <m>/s, ratio <n/m>` ends the run (issue 14).
   process.stdout.write(shiftsReport(figures));
+}
+if (!only || only === 'trips') {
+  const figures = await benchTrips((line) => process.stderr.write(`  · ${line}\n`));
+  // Its line `trips: booking <n> (pg …, redis …), expense <m> (…)` (issue 33) ends its output.
+  process.stdout.write(tripsReport(figures));
 }
 if (!only || only === 'archive') {
   const figures = await benchArchive((line) => process.stderr.write(`  · ${line}\n`));

@@ -116,6 +116,8 @@ export interface ShiftFigures {
     readonly bare: LatencyFigure;
     /** One booking at a time (one connection). */
     readonly single: LatencyFigure;
+    /** The same route with BookShiftsCommand's handler replaced by one plain INSERT of the row (the floor), with its CPU. */
+    readonly floor: LatencyFigure & { readonly cpu: CpuPerItem };
     /** POST /api/expenses of the same app under the same load, with its CPU per request: the cost baseline. */
     readonly expenses: LatencyFigure & { readonly cpu: CpuPerItem };
   };
@@ -554,6 +556,8 @@ async function latencies(w: World, url: string, log: (line: string) => void): Pr
     );
     offset += measured.requests;
     const bareFigure = (await load({ ...bareSpec, seconds })).figure;
+    const floor = await floorBookings(w, headers, seconds, { ...space, offset: offset + 3000 });
+    log(`POST /api/rota/shifts, the write one plain INSERT (floor): ${floor.perSecond.toFixed(0)} req/s`);
     const single = (
       await load({
         url: `${w.base}/api/rota/shifts`,
@@ -568,9 +572,44 @@ async function latencies(w: World, url: string, log: (line: string) => void): Pr
     log(
       `POST /api/expenses: p50 ${expenses.p50} ms, ${expenses.perSecond.toFixed(0)} req/s, ${JSON.stringify(expenses.statusCodes)}`,
     );
-    return { api, bare: bareFigure, single, expenses };
+    return { api, bare: bareFigure, single, floor, expenses };
   } finally {
     await bare.close();
+  }
+}
+
+/**
+ * The floor of a booking (issue 33): the same route, guard, validation and answer, with the
+ * command's handler (the organisation's facts, the reach, the ids, the write) replaced by one plain
+ * `INSERT` of the row into rota_shifts, which the answer then reads back as it does a booking's.
+ * The API's figure beside it says what the write path costs; the rest is the route's own.
+ */
+async function floorBookings(
+  w: World,
+  headers: Record<string, string>,
+  seconds: number,
+  space: BookingSpace,
+): Promise<ShiftFigures['post']['floor']> {
+  const bus = w.app.get(CommandBus);
+  const execute = bus.execute;
+  const [{ team_id: teamId }] = await w.ds.query(`SELECT team_id FROM rotas WHERE id = $1`, [w.rotaId]);
+  type Booking = { start_datetime: string; end_datetime: string; userId: number; rotaId: number };
+  bus.execute = (async (command: { caller: { organisationId: number }; requests: Booking[] }) => {
+    if (command.constructor.name !== 'BookShiftsCommand') return execute.call(bus, command as never);
+    const r = command.requests[0]!;
+    const [row] = await w.ds.query(
+      `INSERT INTO rota_shifts (id, organisation_id, rota_id, team_id, user_id, date, starts_at, ends_at, start_wall, end_wall,
+         status, sequence, created_at, updated_at)
+       VALUES (nextval('rotas_shift_ids'), $1, $2, $3, $4, left($5, 10)::date, $5::timestamp AT TIME ZONE $7,
+         $6::timestamp AT TIME ZONE $7, $5, $6, 'booked', 0, now(), now()) RETURNING id`,
+      [command.caller.organisationId, r.rotaId, teamId, r.userId, r.start_datetime, r.end_datetime, ZONE],
+    );
+    return [Number(row.id)];
+  }) as typeof bus.execute;
+  try {
+    return await loadWithCpu(w, { url: `${w.base}/api/rota/shifts`, headers, seconds, shifts: space });
+  } finally {
+    bus.execute = execute;
   }
 }
 
@@ -593,8 +632,13 @@ async function expensesBaseline(
   });
   const spec = { url: `${w.base}/api/expenses`, headers, body };
   if (warmUp > 0) await load({ ...spec, seconds: warmUp });
+  return loadWithCpu(w, { ...spec, seconds });
+}
+
+/** One load, with the CPU per request of the app and its database. */
+async function loadWithCpu(w: World, spec: LoadSpec): Promise<LatencyFigure & { readonly cpu: CpuPerItem }> {
   const meter = await CpuMeter.start(w.ds);
-  const figure = (await load({ ...spec, seconds })).figure;
+  const figure = (await load(spec)).figure;
   return { ...figure, cpu: await meter.stop(figure.requests) };
 }
 
@@ -765,12 +809,15 @@ export async function benchShifts(log: (line: string) => void = () => undefined)
     if (concurrency > 0) generationWorker(app).concurrency = concurrency;
     const setUpStarted = performance.now();
     const world = await setUp(app);
+    // Statistics after each set-up, as autovacuum would have them by now (off on this server; bench/README.md).
+    await world.ds.query('ANALYZE');
     log(
       `set up in ${secondsSince(setUpStarted).toFixed(0)} s: ${USERS} volunteers, rota ${world.rotaId} from ${world.today}`,
     );
     const gen = await generation(world, log);
     const append = await appendBaseline(app, SERIES * WEEKS);
     log(`append: ${append.events} events in ${append.seconds.toFixed(1)} s`);
+    await world.ds.query('ANALYZE');
     const post = await latencies(world, url, log);
     return {
       generation: gen,
@@ -845,13 +892,17 @@ export function shiftsReport(s: ShiftFigures): string {
     latencyLine('bare Fastify + pg INSERT', bare) +
     `  CPU per booking: ${cpuLine(api.cpu)}\n` +
     profileLines('bookings', api.profile, api.requests, 'booking') +
+    latencyLine('POST /api/rota/shifts, write = one INSERT (floor)', s.post.floor) +
+    `  CPU per floor booking: ${cpuLine(s.post.floor.cpu)}\n` +
     latencyLine('POST /api/rota/shifts, one connection', s.post.single) +
     latencyLine('POST /api/expenses (same app, 16 connections)', s.post.expenses) +
     `  CPU per expense: ${cpuLine(s.post.expenses.cpu)}\n` +
     `bookings: api ${api.perSecond.toFixed(0)}/s, bare ${bare.perSecond.toFixed(0)}/s, ratio ${(api.perSecond / bare.perSecond).toFixed(3)}, ` +
     `cpu per booking ${(api.cpu.nodeUs + api.cpu.postgresUs).toFixed(0)} µs (expense ${(s.post.expenses.cpu.nodeUs + s.post.expenses.cpu.postgresUs).toFixed(0)} µs, ` +
     `${((api.cpu.nodeUs + api.cpu.postgresUs) / (s.post.expenses.cpu.nodeUs + s.post.expenses.cpu.postgresUs)).toFixed(1)}×); ` +
-    `p50 ${api.p50} ms at 16 connections, ${s.post.single.p50} ms at 1\n` +
+    `p50 ${api.p50} ms at 16 connections, ${s.post.single.p50} ms at 1; ` +
+    `floor ${s.post.floor.perSecond.toFixed(0)}/s, ratio ${(s.post.floor.perSecond / bare.perSecond).toFixed(3)}, ` +
+    `cpu ${(s.post.floor.cpu.nodeUs + s.post.floor.cpu.postgresUs).toFixed(0)} µs\n` +
     `shifts: generation ${generation.toFixed(0)}/s, append ${append.toFixed(0)}/s, ratio ${(generation / append).toFixed(2)}\n`
   );
 }

@@ -19,6 +19,7 @@ export {
 export { ReactorRegistry } from './reactor-registry.js';
 export { ReactorRunner } from './reactor-runner.js';
 export { OwedJobs } from './owed-jobs.js';
+export { LogWalk } from './log-walk.js';
 export { AsReconciler, Reconciler, type ReconcileReason, type Reconciles } from './reconciler.js';
 export { Checkpoints, type CheckpointStatus } from './checkpoints.js';
 export { EventStoreModule } from './event-store.module.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { EVENT_COLUMNS, type EventRow, toStoredEvent } from './event-rows.js';
-import type { StoredEvent } from './event.types.js';
+import type { LogCursor, StoredEvent } from './event.types.js';
 import { PersonalDataKeys } from './personal-data/personal-data-keys.js';
 import { EventUpcasters } from './upcasters.js';
 
@@ -20,12 +20,21 @@ export class OwedJobs {
     private readonly personal: PersonalDataKeys,
   ) {}
 
-  /** In the transaction that moves the reactor's checkpoint past these events. */
-  async record(tx: EntityManager, reactor: string, eventIds: readonly string[]): Promise<void> {
-    if (eventIds.length === 0) return;
-    await tx.query(
-      `INSERT INTO reactor_owed_jobs (reactor, event_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING`,
-      [reactor, eventIds],
+  /**
+   * Records these events' jobs as owed and moves the reactor's checkpoint past `last`, in one
+   * statement (atomic on its own: no BEGIN and COMMIT round trips).
+   */
+  async recordPast(
+    db: { query(text: string, params?: unknown[]): Promise<unknown> },
+    reactor: string,
+    eventIds: readonly string[],
+    last: LogCursor,
+  ): Promise<void> {
+    await db.query(
+      `WITH owed AS (INSERT INTO reactor_owed_jobs (reactor, event_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING)
+       INSERT INTO checkpoints (name, kind, transaction_id, position) VALUES ($1, 'reactor', $3::xid8, $4)
+       ON CONFLICT (name) DO UPDATE SET transaction_id = $3::xid8, position = $4, updated_at = now()`,
+      [reactor, eventIds, last.transactionId, last.position],
     );
   }
 

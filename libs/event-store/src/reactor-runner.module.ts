@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { QueueMetrics } from '#app/platform';
+import { LogWalk } from './log-walk.js';
 import { OwedJobs } from './owed-jobs.js';
 import { ReactorLag } from './reactor-lag.js';
 import { ReactorRunner } from './reactor-runner.js';
@@ -13,7 +14,7 @@ import { Reconciler } from './reconciler.js';
  */
 @Module({
   imports: [DiscoveryModule],
-  providers: [ReactorRunner, OwedJobs, Reconciler, ReactorLag, QueueMetrics],
+  providers: [ReactorRunner, LogWalk, OwedJobs, Reconciler, ReactorLag, QueueMetrics],
   exports: [ReactorRunner, OwedJobs, Reconciler],
 })
 export class ReactorRunnerModule {}

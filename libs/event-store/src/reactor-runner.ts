@@ -11,8 +11,8 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { APP_CONFIG, type AppConfig, isDependencyError } from '#app/platform';
-import { EventStore } from './event-store.js';
 import { LOCKS } from './locks.js';
+import { LogWalk } from './log-walk.js';
 import type { Reactor, ReactorJob } from './reactor.js';
 import { ReactorRegistry } from './reactor-registry.js';
 import { OwedJobs } from './owed-jobs.js';
@@ -51,7 +51,7 @@ export class ReactorRunner implements OnApplicationBootstrap, BeforeApplicationS
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly store: EventStore,
+    private readonly walk: LogWalk,
     private readonly registry: ReactorRegistry,
     private readonly moduleRef: ModuleRef,
     private readonly owed: OwedJobs,
@@ -117,15 +117,13 @@ export class ReactorRunner implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
-  // The transaction holds the owed rows and the checkpoint only, never the enqueueing: embedded
-  // PGlite runs one transaction at a time, and BullMQ's Postgres backend writes to the same database.
+  // The owed rows and the checkpoint are one statement; the enqueueing comes after it, never inside
+  // a transaction: embedded PGlite runs one transaction at a time, and BullMQ's Postgres backend
+  // writes to the same database.
   private async deliverLocked(reactor: Reactor, session: QueryRunner): Promise<number> {
-    const [row] = await session.query(`SELECT transaction_id::text, position FROM checkpoints WHERE name = $1`, [
-      reactor.name,
-    ]);
-    const cursor = { transactionId: row?.transaction_id ?? '0', position: Number(row?.position ?? 0) };
-    const events = await this.store.readAll(cursor, BATCH, reactor.handles, session.manager);
-    if (events.length === 0) return 0;
+    // The checkpoint and the batch after it in one statement (log-walk.ts).
+    const { cursor, events } = await this.walk.after(session, reactor.name, reactor.handles, BATCH);
+    if (!cursor) return 0;
     // perTransaction: a transaction whose events began in an earlier batch (the cursor's) had its job there.
     const served = new Set(reactor.perTransaction ? [cursor.transactionId] : []);
     const jobs = events.flatMap((event) => {
@@ -135,30 +133,29 @@ export class ReactorRunner implements OnApplicationBootstrap, BeforeApplicationS
       return job ? [{ eventId: event.eventId, job }] : [];
     });
     const last = events[events.length - 1]!;
-    await session.startTransaction();
-    try {
-      await this.owed.record(
-        session.manager,
-        reactor.name,
-        jobs.map((j) => j.eventId),
-      );
-      await session.query(
-        `INSERT INTO checkpoints (name, kind, transaction_id, position) VALUES ($1, 'reactor', $2::xid8, $3)
-         ON CONFLICT (name) DO UPDATE SET transaction_id = $2::xid8, position = $3, updated_at = now()`,
-        [reactor.name, last.transactionId, last.position],
-      );
-      await session.commitTransaction();
-    } catch (err) {
-      await session.rollbackTransaction();
-      throw err;
-    }
-    for (const { eventId, job } of jobs) await this.offer(reactor, eventId, job);
+    await this.owed.recordPast(
+      session,
+      reactor.name,
+      jobs.map((j) => j.eventId),
+      last,
+    );
+    await this.offer(reactor, jobs);
     return events.length;
   }
 
-  /** BullMQ adds nothing for a job id it still has, whatever the job's state: offering twice is harmless. */
-  private async offer(reactor: Reactor, eventId: string, job: ReactorJob): Promise<void> {
-    await this.queueOf(reactor).add(job.name, job.data, { ...JOB_DEFAULTS, ...job.options, jobId: eventId });
+  /**
+   * One Redis round trip for a batch's jobs (BullMQ's addBulk: one MULTI). BullMQ adds nothing for a
+   * job id it still has, whatever the job's state: offering twice is harmless.
+   */
+  private async offer(reactor: Reactor, jobs: readonly { eventId: string; job: ReactorJob }[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.queueOf(reactor).addBulk(
+      jobs.map(({ eventId, job }) => ({
+        name: job.name,
+        data: job.data,
+        opts: { ...JOB_DEFAULTS, ...job.options, jobId: eventId },
+      })),
+    );
   }
 
   /**
@@ -181,11 +178,13 @@ export class ReactorRunner implements OnApplicationBootstrap, BeforeApplicationS
       await this.owed.done(reactor.name, completed);
       done += completed.length;
       const events = missing.length ? await this.owed.events(missing) : [];
-      for (const event of events) {
+      const offers = events.flatMap((event) => {
         const job = reactor.toJob(event);
-        if (job) await this.offer(reactor, event.eventId, job);
-        else await this.owed.done(reactor.name, [event.eventId]);
-      }
+        return job ? [{ eventId: event.eventId, job }] : [];
+      });
+      await this.offer(reactor, offers);
+      const jobless = events.filter((e) => !offers.some((o) => o.eventId === e.eventId)).map((e) => e.eventId);
+      if (jobless.length) await this.owed.done(reactor.name, jobless);
       reoffered += events.length;
       if (ids.length < REOFFER_PAGE) break;
     }

@@ -1,7 +1,7 @@
 export { IdentityModule } from './identity.module.js';
 export { IdentityHttpModule } from './identity-http.module.js';
 export { IDENTITY_QUEUES, IdentityWorkerModule } from './identity-worker.module.js';
-export { type Caller, CurrentCaller } from './auth/caller.js';
+export { type Caller, type CallerStanding, CurrentCaller } from './auth/caller.js';
 export { metadataOf } from './auth/metadata.js';
 export { RequirePermission } from './auth/decorators.js';
 export { Hierarchy } from './hierarchy/hierarchy.js';

@@ -101,12 +101,14 @@ export class RotasPolicy {
   constructor(private readonly teams: Teams) {}
 
   /**
-   * The caller's reach, in two small queries (the caller as a booker: standing and seen teams). A permission reaches the teams the caller sees (their
+   * The caller's reach: from the Caller's standing when the log-in check read it, else in two small
+   * queries (the caller as a booker: standing and seen teams). A permission reaches the teams the caller sees (their
    * roles' teams and those below, docs/http-conventions.md#hierarchy), so the teams it manages or
    * books for are the seen teams when the caller holds the permission, and none otherwise.
    */
   async reach(caller: Caller): Promise<CallerReach> {
-    const me = (await this.teams.bookersOf(caller, [caller.userId])).get(caller.userId);
+    // The log-in check read the caller's standing with the session (Caller.standing): no query then.
+    const me = caller.standing ?? (await this.teams.bookersOf(caller, [caller.userId])).get(caller.userId);
     const seen = new Set(me?.seen ?? []);
     const reached = (permission: string) => new Set(caller.permissions.has(permission) ? seen : []);
     return {

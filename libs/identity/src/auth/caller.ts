@@ -9,6 +9,21 @@ export interface Caller {
   readonly jti: string;
   /** The request's id (X-Request-Id, or one made for it), set as the JWT is checked: the correlation of the events it causes. */
   readonly requestId?: string;
+  /**
+   * What the log-in check read with the session, so the request's rules read the caller's standing
+   * once (issue 33): absent where a caller is made otherwise (the worker, tests), and then read on demand.
+   */
+  readonly standing?: CallerStanding;
+}
+
+/** The caller's organisation and standing, as the JWT check read them in its one statement. */
+export interface CallerStanding {
+  readonly timezone: string;
+  readonly features: readonly string[];
+  /** The caller's status is `on_hold`. */
+  readonly onHold: boolean;
+  /** Teams the caller sees: those they hold a role in, and every team below them (Teams.seenBy). */
+  readonly seen: readonly number[];
 }
 
 /** `@CurrentCaller() caller: Caller` in a controller method. */

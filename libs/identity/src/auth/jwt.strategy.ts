@@ -11,12 +11,17 @@ interface SessionRow {
   readonly user_id: string;
   readonly organisation_id: string;
   readonly permissions: readonly string[];
+  readonly status: string;
+  readonly timezone: string;
+  readonly features: readonly string[];
+  readonly seen: readonly string[];
 }
 
 /**
  * passport-jwt checks signature (HS256 only: `alg: none` and foreign keys fail) and expiry; this
  * then asks the sessions table whether the token is still the current one of a live log-in, and
- * reads the user's permissions with it, on every request and in every process: a refresh, log-out,
+ * reads with it the user's permissions and standing (status, the teams they see) and their
+ * organisation's zone and features, the Caller's `standing`, on every request and in every process: a refresh, log-out,
  * revocation or permission change is in force everywhere once it has answered. Not cached: one
  * primary-key lookup costs less than a process serving a token another has refused (docs/adr/0003).
  */
@@ -55,12 +60,25 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       sessionId: payload.sid,
       jti: payload.jti,
       requestId: request.id,
+      standing: {
+        timezone: row.timezone,
+        features: row.features,
+        onHold: row.status === 'on_hold',
+        seen: row.seen.map(Number),
+      },
     };
   }
 
   private async liveSession(id: string): Promise<SessionRow | null> {
     const [row] = await this.db.query<SessionRow>(
-      `SELECT s.current_jti, s.user_id, s.organisation_id, u.permissions FROM sessions s JOIN users u ON u.id = s.user_id
+      `SELECT s.current_jti, s.user_id, s.organisation_id, u.permissions, u.status, o.timezone, o.features,
+         ARRAY(WITH RECURSIVE reach AS (
+             SELECT t.id FROM teams t JOIN roles r ON r.team_id = t.id
+              WHERE t.organisation_id = s.organisation_id AND r.user_id = s.user_id
+             UNION
+             SELECT c.id FROM teams c JOIN reach ON c.parent_id = reach.id
+           ) SELECT id FROM reach) AS seen
+         FROM sessions s JOIN users u ON u.id = s.user_id JOIN organisations o ON o.id = s.organisation_id
         WHERE s.id = $1 AND s.revoked_at IS NULL AND u.anonymised_at IS NULL`,
       [id],
     );

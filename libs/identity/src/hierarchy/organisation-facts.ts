@@ -17,8 +17,17 @@ export type Queries = { query<T = Record<string, unknown>>(text: string, params?
 export class OrganisationFactsReader {
   constructor(private readonly prepared: PreparedStatements) {}
 
-  /** `db`: a write's own query, inside its transaction (else a pooled connection). */
-  async of(tenant: Pick<Caller, 'organisationId'>, db: Queries = this.prepared): Promise<OrganisationFacts> {
+  /**
+   * `db`: a write's own query, inside its transaction (else a pooled connection). A caller whose
+   * log-in check read its organisation (Caller.standing) is answered without a query: the zone and
+   * features are provisioning's, fixed for the request.
+   */
+  async of(
+    tenant: Pick<Caller, 'organisationId'> & { readonly standing?: Caller['standing'] },
+    db: Queries = this.prepared,
+  ): Promise<OrganisationFacts> {
+    const known = tenant.standing;
+    if (known) return { timezone: known.timezone, features: new Set(known.features), today: todayIn(known.timezone) };
     const rows: { timezone: string; features: string[] }[] = await db.query(
       `SELECT timezone, features FROM organisations WHERE id = $1`,
       [tenant.organisationId],

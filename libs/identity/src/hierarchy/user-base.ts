@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { tenantScope, tenantSql, PreparedStatements } from '#app/platform';
+import { sql, tenantScope, tenantSql, PreparedStatements } from '#app/platform';
 import type { Caller } from '../auth/caller.js';
 import type { Permission } from '../permissions.js';
 import { Hierarchy } from './hierarchy.js';
@@ -41,9 +41,15 @@ export class UserBases {
    */
   async of(caller: Caller, ids: readonly number[], permission: Permission | 'any'): Promise<Map<number, UserBase>> {
     if (ids.length === 0) return new Map();
+    // The caller's reach came with the log-in check (Caller.standing): can_manage in the same statement.
+    const holds = permission === 'any' ? caller.permissions.size > 0 : caller.permissions.has(permission);
+    const seen = caller.standing && (holds ? caller.standing.seen : []);
+    const managedColumn = seen
+      ? sql`EXISTS (SELECT 1 FROM roles m WHERE ${tenantScope('m')} AND m.user_id = u.id AND m.team_id = ANY(${seen}::bigint[]))`
+      : sql`false`;
     const q = tenantSql(
       caller,
-    )`SELECT u.id, u.display_name, u.title, u.status, rp.name AS role_name, t.name AS team_name
+    )`SELECT u.id, u.display_name, u.title, u.status, rp.name AS role_name, t.name AS team_name, ${managedColumn} AS managed
          FROM users u
          LEFT JOIN LATERAL (SELECT * FROM roles r WHERE r.user_id = u.id ORDER BY r.position LIMIT 1) r ON true
          LEFT JOIN role_profiles rp ON rp.id = r.role_profile_id
@@ -56,8 +62,11 @@ export class UserBases {
       status: keyof typeof STATUS;
       role_name: string | null;
       team_name: string | null;
+      managed: boolean;
     }[] = await this.prepared.query(q.text, q.values);
-    const managed = await this.hierarchy.managedAmong(caller, permission, ids);
+    const managed = seen
+      ? new Set(rows.filter((r) => r.managed).map((r) => Number(r.id)))
+      : await this.hierarchy.managedAmong(caller, permission, ids);
     return new Map(
       rows.map((r) => {
         const id = Number(r.id);

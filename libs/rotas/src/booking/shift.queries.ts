@@ -14,7 +14,7 @@ import {
   tenantSql,
 } from '#app/platform';
 import { SERIES_WEEKDAYS, type SeriesWeekday } from '../domain/series-dates.js';
-import type { AttendanceStatus } from '../rotas.events.js';
+import type { AttendanceStatus, RepeatingShiftEvent, ShiftEvent } from '../rotas.events.js';
 import type { CallerReach } from '../rotas.policy.js';
 
 /** The Shift record's `recurrence_pattern` (docs/rota-domain.md#the-recurrence-pattern). */
@@ -129,6 +129,46 @@ export const recurrencePatternOf = (s: SeriesRow): RecurrencePatternView =>
     ...Object.fromEntries(SERIES_WEEKDAYS.map((d) => [d, s.weekdays.includes(d) ? 1 : 0])),
   }) as RecurrencePatternView;
 
+type Booked = Extract<ShiftEvent, { type: 'rotas.ShiftBooked' }>['data'];
+type Started = Extract<RepeatingShiftEvent, { type: 'rotas.RepeatingShiftStarted' }>['data'];
+
+/**
+ * The Shift records of a booking built from its decided events, without reading the shifts back
+ * (issue 33): exact, since a shift just booked has no attendance yet, its times are the event's
+ * walls, and its series (if any) is the one the same write started. Only the user's UserBase and
+ * the team's Team object come from identity's tables (`users`, `teams`): the caller reads those.
+ */
+export function bookedShiftViews(
+  events: readonly (ShiftEvent | RepeatingShiftEvent)[],
+  users: ReadonlyMap<number, UserBase>,
+  teams: ReadonlyMap<number, TeamObject>,
+): ShiftView[] {
+  const series = new Map<number, Started>();
+  const booked: Booked[] = [];
+  for (const e of events) {
+    if (e.type === 'rotas.RepeatingShiftStarted') series.set(e.data.id, e.data);
+    else if (e.type === 'rotas.ShiftBooked') booked.push(e.data);
+  }
+  return booked.map((b) => {
+    const s = b.seriesId === null ? undefined : series.get(b.seriesId);
+    return {
+      id: b.id,
+      user: users.get(b.userId)!,
+      date: b.date,
+      start_time: b.startWall.slice(11),
+      start_datetime: b.startWall,
+      end_time: b.endWall.slice(11),
+      end_datetime: b.endWall,
+      team: teams.get(b.teamId)!,
+      recurrence_pattern: s
+        ? recurrencePatternOf({ id: String(s.id), frequency: s.frequency, weekdays: s.weekdays, end_date: s.endDate })
+        : null,
+      rota_id: b.rotaId,
+      attendance: null,
+    };
+  });
+}
+
 /**
  * Reads of shifts for the API, tenant-scoped. A cancelled shift is a 404 on every route
  * (docs/rota-domain.md#cancelling);
@@ -183,6 +223,19 @@ export class ShiftQueries {
       caller,
       ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])),
     );
+  }
+
+  /**
+   * The Shift records of a booking from its decided events (bookedShiftViews): identity's UserBases
+   * and Team objects read in parallel, the shifts not read back.
+   */
+  async viewsOfBooked(caller: Caller, events: readonly (ShiftEvent | RepeatingShiftEvent)[]): Promise<ShiftView[]> {
+    const booked = events.flatMap((e) => (e.type === 'rotas.ShiftBooked' ? [e.data] : []));
+    const [users, teams] = await Promise.all([
+      this.users.of(caller, [...new Set(booked.map((b) => b.userId))], 'add-user-shifts'),
+      this.teams.objects(caller, [...new Set(booked.map((b) => b.teamId))]),
+    ]);
+    return bookedShiftViews(events, users, teams);
   }
 
   /**
