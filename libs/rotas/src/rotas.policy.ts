@@ -134,21 +134,31 @@ export class RotasPolicy {
       throw new ForbiddenError('This needs the add-user-shifts or manage-rotas permission.');
   }
 
-  /**
-   * A rota the caller acts on: `rota` is what the tenant-scoped query found (null: unknown or
-   * another organisation's, 404); hidden by the hierarchy, 403.
-   */
+  /** A rota the caller acts on (seenRota). */
   assertSees<T extends { teamId: number }>(reach: CallerReach, rota: T | null): T {
-    if (!rota) throw new NotFoundError('Rota');
-    if (!reach.seen.has(rota.teamId)) throw new ForbiddenError('You cannot see this rota.');
-    return rota;
+    return seenRota(reach, rota);
   }
 
-  /** A rota the caller administers: seen (above), and `manage-rotas` over its team (else 403). */
+  /** A rota the caller administers (managedRota). */
   assertManages<T extends { teamId: number }>(reach: CallerReach, rota: T | null): T {
-    const seen = this.assertSees(reach, rota);
-    if (!reach.manages.has(seen.teamId))
-      throw new ForbiddenError("This needs the manage-rotas permission over the rota's team.");
-    return seen;
+    return managedRota(reach, rota);
   }
+}
+
+/**
+ * A rota the caller acts on: `rota` is what the tenant-scoped read found (null: unknown or another
+ * organisation's, 404); hidden by the hierarchy, 403. Pure, so write descriptions call it in `decide`.
+ */
+export function seenRota<T extends { teamId: number }>(reach: CallerReach, rota: T | null): T {
+  if (!rota) throw new NotFoundError('Rota');
+  if (!reach.seen.has(rota.teamId)) throw new ForbiddenError('You cannot see this rota.');
+  return rota;
+}
+
+/** A rota the caller administers: seen (seenRota), and `manage-rotas` over its team (else 403). */
+export function managedRota<T extends { teamId: number }>(reach: CallerReach, rota: T | null): T {
+  const seen = seenRota(reach, rota);
+  if (!reach.manages.has(seen.teamId))
+    throw new ForbiddenError("This needs the manage-rotas permission over the rota's team.");
+  return seen;
 }

@@ -7,6 +7,7 @@ import {
   checkRotaIds,
   checkRotaName,
   closeDates,
+  MAX_BULK_ROTAS,
   reopenDates,
 } from '../domain/rota-rules.js';
 import type { RotaEvent } from '../rotas.events.js';
@@ -94,6 +95,10 @@ export interface BulkContext {
    */
   readonly nextTeamStarts?: ReadonlyMap<number, { rotaId: number; startDate: string }>;
 }
+
+/** The rotas a bulk or replace body names, to read: each once; none over the limit, where the decision refuses the list whatever it holds. */
+export const rotasToRead = (ids: readonly number[]): number[] =>
+  ids.length <= MAX_BULK_ROTAS ? [...new Set(ids)] : [];
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
