@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Caller, type Permission, Teams } from '#app/identity';
-import { ForbiddenError, NotFoundError } from '#app/platform';
+import { ForbiddenError } from '#app/platform';
+import { managedRota, seenRota } from './domain/rota-access.js';
 
 /**
  * Who may do what with rotas (docs/rota-domain.md#who-may-do-what):
@@ -143,22 +144,4 @@ export class RotasPolicy {
   assertManages<T extends { teamId: number }>(reach: CallerReach, rota: T | null): T {
     return managedRota(reach, rota);
   }
-}
-
-/**
- * A rota the caller acts on: `rota` is what the tenant-scoped read found (null: unknown or another
- * organisation's, 404); hidden by the hierarchy, 403. Pure, so write descriptions call it in `decide`.
- */
-export function seenRota<T extends { teamId: number }>(reach: CallerReach, rota: T | null): T {
-  if (!rota) throw new NotFoundError('Rota');
-  if (!reach.seen.has(rota.teamId)) throw new ForbiddenError('You cannot see this rota.');
-  return rota;
-}
-
-/** A rota the caller administers: seen (seenRota), and `manage-rotas` over its team (else 403). */
-export function managedRota<T extends { teamId: number }>(reach: CallerReach, rota: T | null): T {
-  const seen = seenRota(reach, rota);
-  if (!reach.manages.has(seen.teamId))
-    throw new ForbiddenError("This needs the manage-rotas permission over the rota's team.");
-  return seen;
 }

@@ -1,6 +1,7 @@
 import type { NewEvent } from '#app/event-store';
 import { idSource } from '../domain/timeslot-timeline.js';
-import { type CallerReach, managedRota } from '../rotas.policy.js';
+import { managedRota } from '../domain/rota-access.js';
+import type { CallerReach } from '../rotas.policy.js';
 import { decideUpdateRota, type UpdateRota, type UpdateRotaContext } from './rota-decisions.js';
 import type { RotaState } from './rota.js';
 

@@ -1,6 +1,7 @@
 import { idSource } from '../domain/timeslot-timeline.js';
 import { MAX_TIMESLOTS } from '../domain/weekly-timeslots.js';
-import { type CallerReach, managedRota } from '../rotas.policy.js';
+import { managedRota } from '../domain/rota-access.js';
+import type { CallerReach } from '../rotas.policy.js';
 import type { RotaChange } from './rota-change.write.js';
 import { decideUpdateTimeslots, type UpdateTimeslots } from './rota-decisions.js';
 
