@@ -11,7 +11,7 @@ import type { RotaTimeslot } from './domain/weekly-timeslots.js';
  * archive) carry the rota's whole calendar after the change (`calendar`) and the first date the
  * change affects (`effectiveFrom`). The change's own write cancels, from `effectiveFrom` on, the
  * booked shifts that no longer fit (`shiftsThatNoLongerFit` in domain/shift-fit.ts), one
- * `ShiftCancelled` per shift (ADR 0006), beside the change (rota/rota-change.ts).
+ * `ShiftCancelled` per shift (ADR 0006), beside the change (rota/rota-change.write.ts).
  */
 
 /** The pattern as created: its numbers and its timeslots, each with the id it keeps. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Caller, type Permission, Teams } from '#app/identity';
-import { ForbiddenError, NotFoundError } from '#app/platform';
+import { ForbiddenError } from '#app/platform';
+import { managedRota, seenRota } from './domain/rota-access.js';
 
 /**
  * Who may do what with rotas (docs/rota-domain.md#who-may-do-what):
@@ -136,21 +137,13 @@ export class RotasPolicy {
       throw new ForbiddenError('This needs the add-user-shifts or manage-rotas permission.');
   }
 
-  /**
-   * A rota the caller acts on: `rota` is what the tenant-scoped query found (null: unknown or
-   * another organisation's, 404); hidden by the hierarchy, 403.
-   */
+  /** A rota the caller acts on (seenRota). */
   assertSees<T extends { teamId: number }>(reach: CallerReach, rota: T | null): T {
-    if (!rota) throw new NotFoundError('Rota');
-    if (!reach.seen.has(rota.teamId)) throw new ForbiddenError('You cannot see this rota.');
-    return rota;
+    return seenRota(reach, rota);
   }
 
-  /** A rota the caller administers: seen (above), and `manage-rotas` over its team (else 403). */
+  /** A rota the caller administers (managedRota). */
   assertManages<T extends { teamId: number }>(reach: CallerReach, rota: T | null): T {
-    const seen = this.assertSees(reach, rota);
-    if (!reach.manages.has(seen.teamId))
-      throw new ForbiddenError("This needs the manage-rotas permission over the rota's team.");
-    return seen;
+    return managedRota(reach, rota);
   }
 }

@@ -1,18 +1,15 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ConcurrencyError, EventStore } from '#app/event-store';
+import { EventStore } from '#app/event-store';
 import { type Caller, metadataOf, UserBases } from '#app/identity';
 import { RotaIds } from '../next-id.js';
 import { streamOf } from '../rotas.events.js';
 import { RotasPolicy } from '../rotas.policy.js';
+import { type AddedContact, addedContact } from './add-contact.write.js';
 import { ContactQueries } from './contacts.queries.js';
-import { contactOf, decideAddContact } from './contacts.js';
+import { decideAddContact } from './contacts.js';
 import { evolve } from './rota.js';
 
-/** The contact record and whether this request made it (201) or found it (200). */
-export interface AddedContact {
-  readonly contactId: number;
-  readonly created: boolean;
-}
+export type { AddedContact } from './add-contact.write.js';
 
 export class AddContactCommand extends Command<AddedContact> {
   constructor(
@@ -24,14 +21,7 @@ export class AddContactCommand extends Command<AddedContact> {
   }
 }
 
-/**
- * `POST /api/rotas/{rota}/contacts`: manage-rotas over the rota's team (404 unknown or another
- * organisation's rota, 403 hidden or not managed), the user one of the organisation's (422
- * `user_id`). Two requests adding the same user race on the rota's stream: the loser's append
- * fails on the stream version (ConcurrencyError), and it decides once more on the stream as the
- * winner left it, where the user is a contact already: it answers that contact (200). A second
- * lost race in a row is the 409.
- */
+/** `POST /api/rotas/{rota}/contacts`: manage-rotas over the rota (404/403), the user (422), then the rota's stream (addedContact). */
 @CommandHandler(AddContactCommand)
 export class AddContactHandler implements ICommandHandler<AddContactCommand> {
   constructor(
@@ -47,21 +37,12 @@ export class AddContactHandler implements ICommandHandler<AddContactCommand> {
     this.policy.assertManages(await this.policy.reach(caller), await this.contacts.rota(caller, rotaId));
     const userExists = (await this.users.displayNames(caller, [userId])).has(userId);
     const contactId = await this.ids.next('contact');
-    const attempt = () =>
-      this.store.handle(
-        streamOf.rota(rotaId),
-        evolve,
-        (state) => decideAddContact(state, { rotaId, userId, contactId }, { userExists }),
-        { metadata: metadataOf(caller) },
-      );
-    let handled;
-    try {
-      handled = await attempt();
-    } catch (err) {
-      if (!(err instanceof ConcurrencyError)) throw err;
-      handled = await attempt();
-    }
-    if (handled.events.length > 0) return { contactId, created: true };
-    return { contactId: contactOf(handled.state!, userId)!, created: false };
+    const handled = await this.store.handle(
+      streamOf.rota(rotaId),
+      evolve,
+      (state) => decideAddContact(state, { rotaId, userId, contactId }, { userExists }),
+      { metadata: metadataOf(caller), retries: 1 },
+    );
+    return addedContact(handled, contactId, userId);
   }
 }

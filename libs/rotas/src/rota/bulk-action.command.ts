@@ -1,10 +1,9 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { type Caller, OrganisationFactsReader, UserBases } from '#app/identity';
-import { isPositiveId } from '#app/platform';
-import { MAX_BULK_ROTAS } from '../domain/rota-rules.js';
 import { RotaIds } from '../next-id.js';
 import { RotasPolicy } from '../rotas.policy.js';
-import { type BulkActionName, byRotaStream, decideBulk, MAX_CONTACT_USERS, ROTA_V2 } from './bulk.js';
+import { type BulkActionName, ROTA_V2, rotasToRead } from './bulk.js';
+import { bulkActionChange, contactUserIds } from './bulk-action.write.js';
 import { ContactQueries } from './contacts.queries.js';
 import { RotaChanges } from './rota-change.js';
 import { RotaQueries } from './rota.queries.js';
@@ -20,17 +19,7 @@ export class BulkActionCommand extends Command<void> {
   }
 }
 
-/** The bulk actions that can leave booked shifts outside the rota. */
-const CALENDAR_ACTIONS: ReadonlySet<BulkActionName> = new Set(['end_date', 'close', 'archive_rotas']);
-
-/**
- * `POST /api/rotas/bulk`: the caller's reach, the organisation's today and features, and for
- * add_contacts the users and the contact ids are read first; then one decision over every listed
- * rota's stream, appended together at the versions read, or nothing (a refusal; a concurrent
- * change of any of them makes the store decide again, a 409 only when it keeps losing). end_date,
- * close and archive_rotas cancel the shifts they leave outside the rotas, and end the series they
- * cut short, in the same write (RotaChanges).
- */
+/** `POST /api/rotas/bulk`: reach, today, features (and add_contacts' users and ids) read first, then one rota change (bulkActionChange). */
 @CommandHandler(BulkActionCommand)
 export class BulkActionHandler implements ICommandHandler<BulkActionCommand> {
   constructor(
@@ -45,46 +34,31 @@ export class BulkActionHandler implements ICommandHandler<BulkActionCommand> {
 
   async execute({ caller, action, rotaIds, data }: BulkActionCommand): Promise<void> {
     this.policy.requireManageRotas(caller);
-    const [reach, facts] = await Promise.all([this.policy.reach(caller), this.facts.of(caller)]);
-    // Over the limit the decision refuses the list whatever it holds: no stream is read.
-    const distinct = rotaIds.length <= MAX_BULK_ROTAS ? [...new Set(rotaIds)] : [];
-    let users = new Set<number>();
-    let contactIds: number[] = [];
-    if (action === 'add_contacts' && facts.features.has(ROTA_V2)) {
-      const userIds = contactUserIds(data);
-      users = new Set((await this.users.displayNames(caller, userIds)).keys());
-      // One id for each pair (rota, user) that is not a contact yet, as the table shows it now.
-      const wanted = distinct.length * users.size - (await this.contacts.existingPairs(caller, distinct, [...users]));
-      contactIds = await this.ids.many('contact', Math.max(0, wanted));
-    }
+    const [reach, { timezone, today, features }] = await Promise.all([
+      this.policy.reach(caller),
+      this.facts.of(caller),
+    ]);
+    const distinct = rotasToRead(rotaIds);
+    const contacts =
+      action === 'add_contacts' && features.has(ROTA_V2) ? await this.newContacts(caller, distinct, data) : undefined;
     const nextTeamStarts = action === 'end_date' ? await this.rotas.nextTeamStarts(caller, distinct) : undefined;
-    await this.changes.write({
-      caller,
-      zone: facts.timezone,
-      rotaIds: distinct,
-      movesCalendars: CALENDAR_ACTIONS.has(action),
-      decide: (rotas) => {
-        const events = decideBulk(
-          rotas,
-          { organisationId: caller.organisationId, action, rotaIds, data },
-          {
-            today: facts.today,
-            manages: reach.manages,
-            features: facts.features,
-            users,
-            contactIds,
-            nextTeamStarts,
-          },
-        );
-        return byRotaStream(events);
-      },
-    });
+    const command = { organisationId: caller.organisationId, action, rotaIds, data };
+    const context = {
+      today,
+      manages: reach.manages,
+      features,
+      users: new Set<number>(),
+      contactIds: [],
+      ...contacts,
+      nextTeamStarts,
+    };
+    await this.changes.write(caller, bulkActionChange(command, context, timezone));
   }
-}
 
-/** add_contacts' user ids worth looking up: the positive ids of a well-formed list (the decision refuses the rest). */
-function contactUserIds(data: unknown): number[] {
-  const ids = (data as { user_ids?: unknown } | null | undefined)?.user_ids;
-  if (!Array.isArray(ids) || ids.length > MAX_CONTACT_USERS) return [];
-  return [...new Set(ids.filter(isPositiveId))];
+  /** add_contacts: the users of the organisation among those sent, and one id for each pair (rota, user) that is not a contact yet, as the table shows it now. */
+  private async newContacts(caller: Caller, rotaIds: readonly number[], data: unknown) {
+    const users = new Set((await this.users.displayNames(caller, contactUserIds(data))).keys());
+    const wanted = rotaIds.length * users.size - (await this.contacts.existingPairs(caller, rotaIds, [...users]));
+    return { users, contactIds: await this.ids.many('contact', Math.max(0, wanted)) };
+  }
 }

@@ -2,8 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { ConflictError, testDecider, ValidationError } from '#app/platform';
 import type { RotaTimeslot } from '../domain/weekly-timeslots.js';
 import type { RotaCreatedData, RotaEvent } from '../rotas.events.js';
-import { byRotaStream } from './bulk.js';
 import { type BulkCommand, type BulkContext, decideBulk, evolveRotas } from './bulk.js';
+import { eventsByStream } from './rota-change.write.js';
+import { streamOfEvent } from './rota-decisions.js';
 import { calendarData, evolve, type RotaState } from './rota.js';
 
 const today = '2026-11-20';
@@ -461,7 +462,7 @@ describe('the decision’s events by rota stream', () => {
       { type: 'rotas.RotaChanged', data: { id: 1, organisationId: 1, changes: { name: 'x' } } },
       contact(501, 2, 31),
     ];
-    expect(byRotaStream(events)).toEqual([
+    expect(eventsByStream(events, streamOfEvent)).toEqual([
       { streamId: 'rotas.Rota-2', events: [events[0], events[2]] },
       { streamId: 'rotas.Rota-1', events: [events[1]] },
     ]);

@@ -1,5 +1,4 @@
-import type { StreamEvents } from '#app/event-store';
-import { ConflictError, groupBy, ValidationError } from '#app/platform';
+import { ConflictError, ValidationError } from '#app/platform';
 import { addDays } from '../domain/calendar-dates.js';
 import { type Refusal, refusal, requiredMessage, throwIfRefused } from '../domain/refusals.js';
 import {
@@ -8,9 +7,10 @@ import {
   checkRotaIds,
   checkRotaName,
   closeDates,
+  MAX_BULK_ROTAS,
   reopenDates,
 } from '../domain/rota-rules.js';
-import { type RotaEvent, streamOf } from '../rotas.events.js';
+import type { RotaEvent } from '../rotas.events.js';
 import { calendarData, evolve, type RotaState } from './rota.js';
 
 /**
@@ -95,6 +95,10 @@ export interface BulkContext {
    */
   readonly nextTeamStarts?: ReadonlyMap<number, { rotaId: number; startDate: string }>;
 }
+
+/** The rotas a bulk or replace body names, to read: each once; none over the limit, where the decision refuses the list whatever it holds. */
+export const rotasToRead = (ids: readonly number[]): number[] =>
+  ids.length <= MAX_BULK_ROTAS ? [...new Set(ids)] : [];
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -318,9 +322,4 @@ export function decideBulk(rotas: Rotas | null, cmd: BulkCommand, ctx: BulkConte
       }));
     }
   }
-}
-
-/** The events of a decision over several rotas, by stream. */
-export function byRotaStream(events: readonly RotaEvent[]): StreamEvents[] {
-  return [...groupBy(events, rotaIdOf)].map(([id, list]) => ({ streamId: streamOf.rota(id), events: list }));
 }

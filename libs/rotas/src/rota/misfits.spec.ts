@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { testDecider } from '#app/platform';
 import type { RotaCalendar } from '../domain/rota-calendar.js';
-import type { RotaTimeslot } from '../domain/weekly-timeslots.js';
-import { calendarData, type RotaState } from './rota.js';
+import { calendarData } from './rota.js';
+import { mondaySlot, rotaSeven, rotaSevenClosedOn as closedOn } from './rota.fixtures.js';
 import type { RepeatingShiftEvent, RotaEvent, ShiftEvent } from '../rotas.events.js';
 import {
   calendarChangesOf,
@@ -19,16 +19,7 @@ import {
 type GivenEvent = ShiftEvent | RepeatingShiftEvent;
 
 const ZONE = 'Europe/London';
-const slot = (start_time: string, end_time: string, id = 1): RotaTimeslot => ({
-  id,
-  weekday_start: 'monday',
-  start_time,
-  weekday_end: 'monday',
-  end_time,
-  min: 1,
-  ideal: 2,
-  max: 3,
-});
+const slot = mondaySlot;
 const calendar = (over: Partial<RotaCalendar> = {}): RotaCalendar => ({
   start_date: '2026-11-01',
   end_date: null,
@@ -308,38 +299,8 @@ describe('cancelling shifts a rota change leaves outside it (docs/rota-domain.md
   });
 });
 
-describe('a rota change’s cancellations in its own write (rota/rota-change.ts)', () => {
-  const rota: RotaState = {
-    id: 7,
-    organisationId: 1,
-    teamId: 3,
-    patternId: 1,
-    startDate: '2026-11-01',
-    endDate: null,
-    archived: false,
-    closedDates: [],
-    timeline: [{ from: '2026-11-01', to: null, timeslots: [slot('09:00', '17:00')] }],
-    contacts: new Map(),
-    name: 'Shop',
-    colour: '#112233',
-    selfManage: false,
-    allowSameDayAdd: false,
-    allowSameDayCancel: false,
-    allowSameDayEdit: false,
-    restrictedByRole: false,
-    roleProfileIds: [],
-    requireFullTimeslot: false,
-  };
-  const closedOn = (date: string): RotaEvent => ({
-    type: 'rotas.RotaClosed',
-    data: {
-      id: 7,
-      organisationId: 1,
-      effectiveFrom: date,
-      dates: [date],
-      calendar: calendarData({ ...rota, closedDates: [date] }),
-    },
-  });
+describe('a rota change’s cancellations in its own write (rota/rota-change.write.ts)', () => {
+  const rota = rotaSeven();
   const archived: RotaEvent = {
     type: 'rotas.RotaArchived',
     data: {

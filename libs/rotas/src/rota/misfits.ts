@@ -9,7 +9,7 @@ import { evolve as evolveShift, type ShiftState } from '../booking/shift.js';
 /**
  * docs/rota-domain.md#shifts-that-no-longer-fit: what a rota change (a timeslot write, a replace, a
  * close, an end date, an archive) cancels and ends in its own write. Pure: the write
- * (rota/rota-change.ts) reads the rotas' streams, the booked shifts' rows and the streams of the
+ * (rota/rota-change.write.ts) reads the rotas' streams, the booked shifts' rows and the streams of the
  * shifts and series the rows point at; this decides, one `ShiftCancelled` per shift (ADR 0006) and
  * one `RepeatingShiftEnded` per series the change cuts short.
  */
