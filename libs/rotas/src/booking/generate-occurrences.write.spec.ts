@@ -1,36 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
 import { Cause } from '#app/event-store';
-import { gateOf, type RepeatingShiftEvent, streamOf } from '../rotas.events.js';
+import { gateOf, streamOf } from '../rotas.events.js';
 import { generationWrite, timedOf } from './generate-occurrences.write.js';
 import { planChunk } from './generation.js';
-import { evolve, type SeriesState } from './repeating-shift.js';
+import type { SeriesState } from './repeating-shift.js';
 
 const ZONE = 'Europe/London';
 const NOW = Date.parse('2027-01-01T12:00:00Z');
 
-/** A weekly Monday 09:00–17:00 series for user 5 on rota 3, from Monday 2027-01-04, booked up to 2027-01-18. */
-const started: RepeatingShiftEvent = {
-  type: 'rotas.RepeatingShiftStarted',
-  data: {
-    id: 9,
-    organisationId: 1,
-    userId: 5,
-    rotaId: 3,
-    teamId: 10,
-    frequency: 1,
-    weekdays: ['mon'],
-    startDate: '2027-01-04',
-    endDate: null,
-    startTime: '09:00',
-    endTime: '17:00',
-    dayOffset: 0,
-    firstShiftId: 100,
-    ignoreOnHold: false,
-    confirmRoleRestriction: false,
-    until: '2027-01-18',
-  },
-} as RepeatingShiftEvent;
-const series = [started].reduce<SeriesState | null>(evolve, null)!;
+/** A weekly Tuesday 18:00–21:00 series of user 7 on rota 4, from Tuesday 2027-01-05, booked up to 2027-01-19. */
+const series: SeriesState = {
+  ...{ id: 9, organisationId: 1, userId: 7, rotaId: 4, teamId: 10, firstShiftId: 100, frequency: 1 },
+  ...{ weekdays: ['tue'], startTime: '18:00', endTime: '21:00', dayOffset: 0, retimed: [], exceptions: [] },
+  ...{ startDate: '2027-01-05', endDate: null, until: '2027-01-19', generatedUntil: '2027-01-05', ended: null },
+  ...{ ignoreOnHold: false, confirmRoleRestriction: false },
+};
 const plan = planChunk(series, ZONE)!;
 const shiftIds = new Map(timedOf(plan).map((o, i) => [o.date, 1000 + i]));
 const cause = new Cause({ eventId: '00000000-0000-4000-8000-000000000001', metadata: {} }, 'a test');
@@ -39,23 +23,23 @@ const write = generationWrite({ cause, zone: ZONE, series, plan, shiftIds, booke
 });
 
 describe('generationWrite', () => {
-  it('given a chunk of two Mondays, then it advances their rota-days and user-days and holds the rota calendar', () => {
+  it('given a chunk of two Tuesdays, then it advances their rota-days and user-days and holds the rota calendar', () => {
     expect(write.gates!(undefined)).toEqual({
       advance: [
-        gateOf.rotaDay(3, '2027-01-11'),
-        gateOf.userDay(5, '2027-01-11'),
-        gateOf.rotaDay(3, '2027-01-18'),
-        gateOf.userDay(5, '2027-01-18'),
+        gateOf.rotaDay(4, '2027-01-12'),
+        gateOf.userDay(7, '2027-01-12'),
+        gateOf.rotaDay(4, '2027-01-19'),
+        gateOf.userDay(7, '2027-01-19'),
       ],
-      hold: [gateOf.rotaCalendar(3)],
+      hold: [gateOf.rotaCalendar(4)],
     });
   });
 
   it('given drawn ids, then the series is read and each occurrence is a new stream named by its date', () => {
     expect(write.streams(undefined, null)).toEqual({
       series: expect.objectContaining({ streamId: streamOf.series(9) }),
-      '2027-01-11': { streamId: streamOf.shift(1000), expect: 'no_stream' },
-      '2027-01-18': { streamId: streamOf.shift(1001), expect: 'no_stream' },
+      '2027-01-12': { streamId: streamOf.shift(1000), expect: 'no_stream' },
+      '2027-01-19': { streamId: streamOf.shift(1001), expect: 'no_stream' },
     });
   });
 
