@@ -68,36 +68,20 @@ export class GenerateOccurrencesHandler implements ICommandHandler<GenerateOccur
    * Appends one chunk; false when the series no longer planned it, or the race was still lost after
    * the store's retries (another run of the series keeps winning): the loop reads and plans again.
    */
-  private async chunk(
-    cause: Cause,
-    tenant: Tenant,
-    zone: string,
-    series: SeriesState,
-    plan: ChunkPlan,
-  ): Promise<boolean> {
+  private async chunk(cause: Cause, tenant: Tenant, zone: string, series: SeriesState, plan: ChunkPlan) {
     try {
-      return await this.append(cause, tenant, zone, series, plan);
+      const timed = timedOf(plan);
+      const ids = await this.ids.many('shift', timed.length);
+      const shiftIds = new Map(timed.map((o, i) => [o.date, ids[i]!]));
+      const bookers = timed.length ? await this.facts.bookers(tenant, [series.userId]) : new Map<number, Booker>();
+      const write = generationWrite({ cause, zone, series, plan, shiftIds, bookers }, (db, ask) =>
+        this.facts.read(db, tenant, ask, zone),
+      );
+      const written = await this.store.write({ ...write, metadata: cause.metadata });
+      return written.events.some((e) => e.streamId === streamOf.series(series.id));
     } catch (error) {
       if (error instanceof ConcurrencyError) return false;
       throw error;
     }
-  }
-
-  private async append(
-    cause: Cause,
-    tenant: Tenant,
-    zone: string,
-    series: SeriesState,
-    plan: ChunkPlan,
-  ): Promise<boolean> {
-    const timed = timedOf(plan);
-    const ids = await this.ids.many('shift', timed.length);
-    const shiftIds = new Map(timed.map((o, i) => [o.date, ids[i]!]));
-    const bookers = timed.length ? await this.facts.bookers(tenant, [series.userId]) : new Map<number, Booker>();
-    const write = generationWrite({ cause, zone, series, plan, shiftIds, bookers }, (db, ask) =>
-      this.facts.read(db, tenant, ask, zone),
-    );
-    const written = await this.store.write({ ...write, metadata: cause.metadata });
-    return written.events.some((e) => e.streamId === streamOf.series(series.id));
   }
 }
