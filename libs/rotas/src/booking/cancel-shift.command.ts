@@ -39,7 +39,7 @@ export class CancelShiftHandler implements ICommandHandler<CancelShiftCommand> {
     await this.store.handle(
       streamOf.shift(shiftId),
       evolve,
-      (state) => decideCancelShift(state, { reach }, { rota, now: Date.now() }),
+      (state, now) => decideCancelShift(state, { reach }, { rota, now }),
       { metadata: metadataOf(caller) },
     );
   }
