@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-type Kind = 'pattern' | 'rota' | 'contact' | 'timeslot' | 'shift' | 'series';
+type Kind = 'pattern' | 'rota' | 'contact' | 'timeslot' | 'shift' | 'series' | 'swap';
 
 /** Ids come from the context's sequences before the events are written, so replay reproduces them. */
 @Injectable()

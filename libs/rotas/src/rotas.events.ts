@@ -291,8 +291,38 @@ export type CalendarFeedEvent =
   | { type: 'rotas.CalendarFeedIssued'; data: { userId: number; organisationId: number; tokenHash: string } }
   | { type: 'rotas.CalendarFeedRevoked'; data: { userId: number; organisationId: number } };
 
+/** One side of a swap as proposed: the shift and what it was then (docs/rota-domain.md#swaps). */
+export interface SwapSideData {
+  shiftId: number;
+  rotaId: number;
+  teamId: number;
+  userId: number;
+  /** Instants (ISO 8601) as proposed: a shift moved since no longer matches them. */
+  start: string;
+  end: string;
+}
+
+/**
+ * Stream `rotas.ShiftSwap-<id>`: a proposed exchange of two shifts (docs/rota-domain.md#swaps). The
+ * stream orders accept, decline and withdraw; expiry is not an event of it (see the same section).
+ */
+export type ShiftSwapEvent =
+  | {
+      type: 'rotas.ShiftSwapProposed';
+      data: { id: number; organisationId: number; shift: SwapSideData; with: SwapSideData; proposedBy: number };
+    }
+  | { type: 'rotas.ShiftSwapAccepted'; data: { id: number; organisationId: number; by: number } }
+  | { type: 'rotas.ShiftSwapDeclined'; data: { id: number; organisationId: number; by: number } }
+  | { type: 'rotas.ShiftSwapWithdrawn'; data: { id: number; organisationId: number; by: number } };
+
 export type RotasEvent =
-  ShiftPatternEvent | RotaEvent | TeamEvent | ShiftEvent | RepeatingShiftEvent | CalendarFeedEvent;
+  | ShiftPatternEvent
+  | RotaEvent
+  | TeamEvent
+  | ShiftEvent
+  | RepeatingShiftEvent
+  | CalendarFeedEvent
+  | ShiftSwapEvent;
 
 export const streamOf = {
   pattern: (id: number) => `rotas.ShiftPattern-${id}`,
@@ -301,6 +331,7 @@ export const streamOf = {
   shift: (id: number) => `rotas.Shift-${id}`,
   series: (id: number) => `rotas.RepeatingShift-${id}`,
   calendarFeed: (userId: number) => `rotas.CalendarFeed-${userId}`,
+  swap: (id: number) => `rotas.ShiftSwap-${id}`,
 };
 
 /**
