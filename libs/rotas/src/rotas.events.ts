@@ -204,7 +204,54 @@ export type ShiftEvent =
   | {
       type: 'rotas.ShiftAttendanceCleared';
       data: { id: number; organisationId: number; rotaId: number; userId: number };
+    }
+  /**
+   * A stand-in asked for (docs/rota-domain.md#stand-ins-and-take-overs): the shift stays its
+   * volunteer's (`userId`), coverage leaves it out. `requestedBy` asked and wrote the note (sealed
+   * under their key, rotas.personal-data.ts).
+   */
+  | {
+      type: 'rotas.ShiftStandInRequested';
+      data: StandInShiftData & { requestedBy: number; note: string | null };
+    }
+  /** Asked again: the note replaced by `writtenBy` (sealed under their key); who asked, and when, stay. */
+  | {
+      type: 'rotas.ShiftStandInNoteChanged';
+      data: { id: number; organisationId: number; writtenBy: number; note: string | null };
+    }
+  /** The request withdrawn: the shift counts for coverage again. */
+  | { type: 'rotas.ShiftStandInWithdrawn'; data: StandInShiftData }
+  /**
+   * The shift changed hands (a take-over, or one side of an accepted swap): its user becomes
+   * `toUserId`, it leaves its series (`leftSeriesId`, null when it had none) and drops its stand-in
+   * request. `sequence` counts the change (the iCalendar SEQUENCE of the previous volunteer's CANCEL).
+   * The series never books the date again: generation never goes back over a date it considered
+   * (docs/rota-domain.md#generation), and a split counts the date as an exception.
+   */
+  | {
+      type: 'rotas.ShiftHandedOver';
+      data: {
+        id: number;
+        organisationId: number;
+        rotaId: number;
+        date: string;
+        fromUserId: number;
+        toUserId: number;
+        by: 'take_over' | 'swap';
+        swapId: number | null;
+        leftSeriesId: number | null;
+        sequence: number;
+      };
     };
+
+/** What a stand-in event names of its shift. */
+export interface StandInShiftData {
+  id: number;
+  organisationId: number;
+  rotaId: number;
+  userId: number;
+  date: string;
+}
 
 export type AttendanceStatus = 'attended' | 'no_show';
 
