@@ -5,6 +5,7 @@ import { HOURS_CONTROLLERS } from './hours/hours.providers.js';
 import { BULK_CONTROLLERS } from './rota/bulk.providers.js';
 import { ROTA_CONTROLLERS } from './rota/rota.providers.js';
 import { RotasModule } from './rotas.module.js';
+import { SWAP_CONTROLLERS } from './swap/swap.providers.js';
 import { REPEATING_SHIFT_CONTROLLERS } from './booking/repeating-shift.providers.js';
 import { SHIFT_CONTROLLERS } from './booking/shift.providers.js';
 import { SHIFT_PATTERN_CONTROLLERS } from './shift-pattern/shift-pattern.providers.js';
@@ -22,6 +23,7 @@ import { VIEW_CONTROLLERS } from './views/views.providers.js';
     ...VIEW_CONTROLLERS,
     ...HISTORY_CONTROLLERS,
     ...HOURS_CONTROLLERS,
+    ...SWAP_CONTROLLERS,
   ],
 })
 export class RotasHttpModule {}

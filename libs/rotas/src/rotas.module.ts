@@ -18,6 +18,7 @@ import { REPEATING_SHIFT_PROVIDERS } from './booking/repeating-shift.providers.j
 import { SHIFT_PROVIDERS } from './booking/shift.providers.js';
 import { SHIFT_PATTERN_PROVIDERS } from './shift-pattern/shift-pattern.providers.js';
 import { VIEW_PROVIDERS } from './views/views.providers.js';
+import { SWAP_PROVIDERS } from './swap/swap.providers.js';
 // Declares which fields of rotas's events are whose personal data (sealed in the log).
 import './rotas.personal-data.js';
 
@@ -37,6 +38,7 @@ import './rotas.personal-data.js';
     ...VIEW_PROVIDERS,
     ...HISTORY_PROVIDERS,
     ...HOURS_PROVIDERS,
+    ...SWAP_PROVIDERS,
     // Known everywhere (projections:status lists them); only the worker runs them, with the queues it registers.
     GenerationReactor,
     NotificationsReactor,
@@ -58,6 +60,7 @@ import './rotas.personal-data.js';
     ...CALENDAR_FEED_PROVIDERS,
     ...VIEW_PROVIDERS,
     ...HISTORY_PROVIDERS,
+    ...SWAP_PROVIDERS,
     ...HOURS_PROVIDERS,
   ],
 })

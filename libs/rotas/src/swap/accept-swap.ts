@@ -117,12 +117,7 @@ export function decideAcceptSwap(
   ];
 }
 
-// TODO(merge wt-f1): ShiftHandedOver is F1's; typed loosely until it is on this branch.
 function handedOver(state: ShiftState, toUserId: number, swapId: number): ShiftEvent {
-  return handedOverEvent(state, toUserId, swapId) as unknown as ShiftEvent;
-}
-
-function handedOverEvent(state: ShiftState, toUserId: number, swapId: number) {
   return {
     type: 'rotas.ShiftHandedOver',
     data: {

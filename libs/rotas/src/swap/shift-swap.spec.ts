@@ -111,6 +111,7 @@ const shift = (id: number, userId: number, rotaId: number, start: string, end: s
   cancelled: null,
   sequence: 0,
   attendance: null,
+  standIn: null,
 });
 // Volunteer 7's Monday shift on rota 3; volunteer 8's Tuesday shift on rota 5.
 const MINE = shift(100, 7, 3, '2027-01-11 09:00', '2027-01-11 12:00');
