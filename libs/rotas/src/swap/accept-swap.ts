@@ -52,8 +52,7 @@ export function standingOf(
  * 409 expired included), then each shift against booking rules 1–6 and 8 for the volunteer who
  * gains it, as that volunteer booking themself; rule 6 after the exchange (each volunteer's shifts
  * without the one they give up). A refusal is a 422 keyed `shift.` or `with.` (the shift whose new
- * volunteer fails). Events: the swap accepted, first (so its read row is `accepted` before the
- * hand-overs), then each shift's ShiftHandedOver.
+ * volunteer fails). Events: the swap accepted, and each shift's ShiftHandedOver.
  */
 export function decideAcceptSwap(
   swap: SwapState | null,

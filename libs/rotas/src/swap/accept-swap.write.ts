@@ -52,7 +52,7 @@ export function acceptSwapWrite(
     }),
     facts: async (db, s) => {
       // One after the other: all go through the write's one connection.
-      const { recordedExpired } = await lockSwap(db, caller, s.id, [s.shift.shiftId, s.with.shiftId]);
+      const { recordedExpired } = await lockSwap(db, caller, s.id, [s.shift.shiftId, s.with.shiftId], true);
       const read = await facts.read(
         db,
         caller,

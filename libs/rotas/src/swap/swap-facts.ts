@@ -11,13 +11,16 @@ export interface SwapLocks {
  * The locks a swap write takes first in its facts (docs/rota-domain.md#swaps, "one winner"): the
  * swap's row (FOR UPDATE: a hold's expiry of it waits), the two shifts' rows and their rotas' rows
  * (FOR SHARE: a cancel, move, hand-over or rota change of them waits for this write, or this write
- * waits for it and reads what it wrote).
+ * waits for it and reads what it wrote). `appendsToShifts`: the accept, whose appends to the
+ * shifts' streams already order it against any change of them; it leaves their rows unlocked, since
+ * a change's one statement appends before it updates its row and the two would deadlock.
  */
 export async function lockSwap(
   db: WriteQuery,
   tenant: Tenant,
   swapId: number | null,
   shiftIds: readonly number[],
+  appendsToShifts = false,
 ): Promise<SwapLocks> {
   let recordedExpired = false;
   if (swapId !== null) {
@@ -29,7 +32,7 @@ export async function lockSwap(
   }
   const shifts = tenantSql(tenant)`SELECT id FROM rota_shifts WHERE ${tenantScope()}
     AND id = ANY(${[...shiftIds]}::bigint[]) ORDER BY id FOR SHARE`;
-  await db.query(shifts.text, shifts.values);
+  if (!appendsToShifts) await db.query(shifts.text, shifts.values);
   const rotas = tenantSql(tenant)`SELECT r.id, r.self_manage FROM rotas r WHERE ${tenantScope('r')}
     AND r.id IN (SELECT s.rota_id FROM rota_shifts s WHERE ${tenantScope('s')} AND s.id = ANY(${[...shiftIds]}::bigint[]))
     ORDER BY r.id FOR SHARE OF r`;
