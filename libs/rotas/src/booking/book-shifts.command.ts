@@ -110,7 +110,7 @@ export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
     const rotaIds = [...new Set(items.map((i) => i.rotaId))];
     const userIds = [...new Set(items.map((i) => i.userId))];
     await this.store.write({
-      gates: {
+      gates: () => ({
         advance: items.flatMap((i) => [
           gateOf.rotaDay(i.rotaId, i.times.date),
           ...datesTouched(i.times, zone).map((d) => gateOf.userDay(i.userId, d)),
@@ -118,7 +118,7 @@ export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
         // Each user's identity gate held: an anonymisation of theirs commits before the standing
         // below is read (absent: refused), or waits for this booking and cancels it.
         hold: [...rotaIds.map(gateOf.rotaCalendar), ...userIds.map(identityGateOf.user)],
-      },
+      }),
       facts: async (db) => ({
         ...(await this.facts.read(
           db,
@@ -132,22 +132,23 @@ export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
         )),
         bookers: await this.facts.bookers(caller, userIds, db),
       }),
-      streams: Object.fromEntries(
-        items.flatMap((i) => [
-          [`shift ${i.shiftId}`, { streamId: streamOf.shift(i.shiftId), expect: 'no_stream' as const }],
-          ...(i.series
-            ? [[`series ${i.series.id}`, { streamId: streamOf.series(i.series.id), expect: 'no_stream' as const }]]
-            : []),
-        ]),
-      ),
-      decide: (_, facts) => {
+      streams: () =>
+        Object.fromEntries(
+          items.flatMap((i) => [
+            [`shift ${i.shiftId}`, { streamId: streamOf.shift(i.shiftId), expect: 'no_stream' as const }],
+            ...(i.series
+              ? [[`series ${i.series.id}`, { streamId: streamOf.series(i.series.id), expect: 'no_stream' as const }]]
+              : []),
+          ]),
+        ),
+      decide: (_, { facts, now }) => {
         // Another organisation's rota, or none: 404 (docs/http-conventions.md#tenancy), before any rule.
         if (rotaIds.some((id) => !facts.rotas.has(id))) throw new NotFoundError('Rota');
         return decideBookShifts(items, {
           organisationId: caller.organisationId,
           ...facts,
           reach,
-          now: Date.now(),
+          now,
         });
       },
       metadata: metadataOf(caller),
