@@ -4,7 +4,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { DateTime } from 'luxon';
 import ical, { type VEvent } from 'node-ical';
 import request from 'supertest';
-import { HoldUserCommand, type ProvisionResult } from '#app/identity';
+import { HoldUserCommand, IdentityAdminModule, type ProvisionResult } from '#app/identity';
 import { todayIn } from '#app/platform';
 import { type CaughtMail, mailText, startMailCatcher } from '../support/mail-catcher.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
@@ -25,6 +25,16 @@ function attachment(raw: string, filename: string): string | null {
     return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
   if (/content-transfer-encoding:\s*quoted-printable/i.test(headers)) return mailText(`\r\n\r\n${body}`);
   return body;
+}
+/** The Subject header, unfolded, its RFC 2047 Q-encoded words decoded (a subject with "é" is sent encoded). */
+function subjectOf(mail: CaughtMail): string {
+  const header = /^Subject: (.*(?:\r\n[ \t].*)*)/m.exec(mail.raw)?.[1] ?? '';
+  return header.replace(/\r\n[ \t]/g, '').replace(/=\?UTF-8\?Q\?(.*?)\?=\s*/gi, (_, q: string) =>
+    Buffer.from(
+      q.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+      'latin1',
+    ).toString('utf8'),
+  );
 }
 function calendarOf(mail: CaughtMail, filename: string): { method: string | undefined; uids: string[] } {
   const content = attachment(mail.raw, filename);
@@ -91,7 +101,7 @@ describe('shift swaps', () => {
   beforeAll(async () => {
     mail = await startMailCatcher();
     env = await testEnvironment({ SMTP_URL: mail.url, AUTH_RATE_LIMIT_PER_ADDRESS: '100000' });
-    app = await bootStandalone(env.config);
+    app = await bootStandalone(env.config, [IdentityAdminModule]);
     const user = (key: string, permissions: string[], team: string) => ({
       key,
       email: address(key),
@@ -160,7 +170,7 @@ describe('shift swaps', () => {
       decided_at: null,
     });
     const message = await mail.waitFor(address('bea'));
-    expect(message.raw).toMatch(/Subject: Swap proposed:/);
+    expect(subjectOf(message)).toMatch(/^Swap proposed: Café, /);
     expect(mailText(message.raw)).toContain('Ann proposes to swap shifts with you');
     for (const who of ['ann', 'bea', 'boss'])
       expect((await get(who, res.body.data.id).expect(200)).body).toEqual(res.body);
@@ -205,7 +215,7 @@ describe('shift swaps', () => {
         ['dan', mine, theirs],
       ] as const) {
         const message = await mail.waitFor(address(who), who === 'dan' ? 2 : 1);
-        expect(message.raw).toMatch(/Subject: Swap accepted:/);
+        expect(subjectOf(message)).toMatch(/^Swap accepted: /);
         expect(calendarOf(message, 'invite.ics')).toEqual({ method: 'REQUEST', uids: [uid(gained)] });
         expect(calendarOf(message, 'cancel.ics')).toEqual({ method: 'CANCEL', uids: [uid(gaveUp)] });
       }
@@ -214,7 +224,12 @@ describe('shift swaps', () => {
       expect((await accept('dan', swap)).status).toBe(409);
       expect((await withdraw('cat', swap)).status).toBe(409);
       await new Promise((r) => setTimeout(r, 300));
-      expect(inbox('cat').filter((m) => /Subject: Swap accepted/.test(m.raw))).toHaveLength(1);
+      // One e-mail each for the accept, and no other notice (cat proposed: nothing before it).
+      expect(inbox('cat').map(subjectOf)).toEqual([expect.stringMatching(/^Swap accepted: /)]);
+      expect(inbox('dan').map(subjectOf)).toEqual([
+        expect.stringMatching(/^Swap proposed: /),
+        expect.stringMatching(/^Swap accepted: /),
+      ]);
     },
   );
 
@@ -337,8 +352,8 @@ describe('shift swaps', () => {
       const shiftX = (await http().get(`/api/rota/shifts/${x}`).set(as('boss')).expect(200)).body.data;
       expect(shiftX.user.id).toBe(org.users[owner.get(x)!]);
     }
-    // Not asserted: which one wins is the race's; both kinds happen in practice.
-    expect(accepted).toBeGreaterThanOrEqual(0);
+    // Which one wins is the race's; the count is logged to see both kinds happen.
+    console.log(`accept won ${accepted} of 20 races against a withdrawal`);
   });
 
   it('a rota no longer self-managed expires the swaps on it', async () => {
