@@ -356,6 +356,27 @@ describe('shift swaps', () => {
     console.log(`accept won ${accepted} of 20 races against a withdrawal`);
   });
 
+  it('an accept racing a cancellation of one of its shifts, 20 times: exactly one wins, and the swap reads as that one left it', async () => {
+    const wins = { accept: 0, cancel: 0 };
+    for (let round = 0; round < 20; round++) {
+      const { theirs, swap } = await proposed('ann', 'bea');
+      const [a, c] = await Promise.all([
+        accept('bea', swap),
+        http().delete(`/api/rota/shifts/${theirs}`).set(as('bea')),
+      ]);
+      const status = (await get('ann', swap).expect(200)).body.data.status;
+      if (a.status === 200) {
+        wins.accept++;
+        expect([403, 409]).toContain(c.status);
+        expect(status).toBe('accepted');
+      } else {
+        wins.cancel++;
+        expect([a.status, c.status, status]).toEqual([409, 204, 'expired']);
+      }
+    }
+    console.log(`accept against cancel: ${JSON.stringify(wins)}`);
+  });
+
   it('a rota no longer self-managed expires the swaps on it', async () => {
     const { swap } = await proposed('cat', 'dan');
     await http().put(`/api/rotas/${rota}`).set(as('boss')).send({ self_manage: false }).expect(200);
