@@ -337,13 +337,3 @@ export class Appender {
 /** Streams in one order everywhere (code points, not locale), so concurrent writers lock them alike. */
 const byStreamId = (a: StreamAppend, b: StreamAppend) =>
   a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0;
-
-/** A deadlock (writers locking rows in crossed orders): Postgres aborts one of them, which lost a race. */
-const deadlockAsConflict =
-  (gate: string) =>
-  (error: unknown): never => {
-    const code = (
-      (error as { driverError?: { code?: string } } | null)?.driverError ?? (error as { code?: string } | null)
-    )?.code;
-    throw code === '40P01' ? new ConcurrencyError(gate, 'gate') : error;
-  };

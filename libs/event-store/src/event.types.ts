@@ -178,3 +178,25 @@ export interface Written<P, F, R extends StreamReads> extends Given<P, F> {
   /** Every event appended, in log order. */
   readonly events: readonly StoredEvent[];
 }
+
+/** A stream read and folded by a `Write`, its state typed by its `evolve`. */
+export interface Folding<S> {
+  readonly streamId: string;
+  evolve(state: S | null, event: never): S | null;
+}
+
+/** Streams named by their records' ids, for a write over a list of records: its states come back under the same ids. */
+export function streamsById<K extends string | number, S, E>(
+  ids: readonly K[],
+  streamId: (id: K) => string,
+  evolve: Evolve<S, E>,
+): Record<K, Folding<S>> {
+  const streams = {} as Record<K, Folding<S>>;
+  for (const id of ids) streams[id] = { streamId: streamId(id), evolve };
+  return streams;
+}
+
+/** Named streams and streams by id in one record (a spread would lose the ids' types). */
+export function combineStreams<A extends StreamReads, B extends StreamReads>(a: A, b: B): A & B {
+  return { ...a, ...b };
+}

@@ -1,17 +1,17 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { EventStore } from '#app/event-store';
+import { combineStreams, EventStore, streamsById } from '#app/event-store';
 import { type Caller, metadataOf, OrganisationFactsReader } from '#app/identity';
 import { NotFoundError } from '#app/platform';
 import { checkBookingAccess } from '../domain/booking-rules.js';
 import { streamOf } from '../rotas.events.js';
 import { RotasPolicy } from '../rotas.policy.js';
 import { BookingFactsReader } from './booking-facts.js';
-import { assertListed } from './change-shift.command.js';
-import { evolve as evolveShift, type ShiftState } from './shift.js';
+import { listedStill } from './shift-changes.js';
+import { evolve as evolveShift } from './shift.js';
 import { ownerOf } from './shift-changes.js';
 import { bookingCaller } from './shift-decisions.js';
 import { type ShiftRow, ShiftQueries } from './shift.queries.js';
-import { evolve as evolveSeries, type SeriesState } from './repeating-shift.js';
+import { evolve as evolveSeries } from './repeating-shift.js';
 import { RepeatingShiftQueries } from './repeating-shift.queries.js';
 import { decideCancelSeries } from './series-changes.js';
 
@@ -29,7 +29,7 @@ export class CancelSeriesCommand extends Command<void> {
  * 403 when its rota is not seen), its rota and the access rules (403), and its occurrences from
  * today on. Then one append over the series' stream and theirs. No gate (cancellations only free
  * places); the series' stream orders it against the worker's generation, and an occurrence the
- * worker booked between the read and the decision makes the store plan the write again (PlanMoved).
+ * worker booked between the read and the decision makes the store plan the write again (`holds`).
  */
 @CommandHandler(CancelSeriesCommand)
 export class CancelSeriesHandler implements ICommandHandler<CancelSeriesCommand> {
@@ -57,27 +57,28 @@ export class CancelSeriesHandler implements ICommandHandler<CancelSeriesCommand>
       caller: bookingCaller({ reach }, rota.teamId),
     });
     const pick = (rows: ShiftRow[], now: number) => rows.filter((s) => Date.parse(s.start) > now);
-    await this.store.write(async () => {
-      const now = Date.now();
-      const occurrences = pick(await this.shifts.ofSeries(caller, seriesId, today), now);
-      return {
-        // Read after the series' own lock (its stream): an occurrence the worker booked since the list makes the store plan again.
-        facts: (db) => assertListed(this.shifts, db, caller, seriesId, today, occurrences, (rows) => pick(rows, now)),
-        streams: {
-          series: { streamId: streamOf.series(seriesId), evolve: evolveSeries },
-          ...Object.fromEntries(
-            occurrences.map((o) => [o.id, { streamId: streamOf.shift(o.id), evolve: evolveShift }]),
+    await this.store.write({
+      plan: async ({ now }) => pick(await this.shifts.ofSeries(caller, seriesId, today), now),
+      // Read again inside the write: an occurrence the worker booked since the plan makes it plan again.
+      facts: (db) => this.shifts.ofSeries(caller, seriesId, today, db),
+      streams: (occurrences) =>
+        combineStreams(
+          { series: { streamId: streamOf.series(seriesId), evolve: evolveSeries } },
+          streamsById(
+            occurrences.map((o) => o.id),
+            streamOf.shift,
+            evolveShift,
           ),
-        },
-        decide: (states) =>
-          decideCancelSeries(
-            states.series as SeriesState | null,
-            occurrences.map((o) => (states as Record<string, unknown>)[o.id] as ShiftState | null),
-            { reach },
-            { rota, today, now },
-          ),
-        metadata: metadataOf(caller),
-      };
+        ),
+      holds: (_, { plan, facts, now }) => listedStill(plan, pick(facts, now)),
+      decide: (states, { plan, now }) =>
+        decideCancelSeries(
+          states.series,
+          plan.map((o) => states[o.id]!),
+          { reach },
+          { rota, today, now },
+        ),
+      metadata: metadataOf(caller),
     });
   }
 }

@@ -1,7 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { EventStore, type StreamRead, type WriteQuery } from '#app/event-store';
+import { combineStreams, EventStore, streamsById } from '#app/event-store';
 import { type Caller, metadataOf, OrganisationFactsReader } from '#app/identity';
-import { NotFoundError, type Tenant, ValidationError } from '#app/platform';
+import { NotFoundError, ValidationError } from '#app/platform';
 import { type BookingAction, checkBookingAccess } from '../domain/booking-rules.js';
 import { type RecurrenceInput, seriesPastCalendar, validateRecurrence } from '../domain/series-dates.js';
 import { toFieldErrors } from '../domain/refusals.js';
@@ -10,16 +10,17 @@ import { gateOf, streamOf } from '../rotas.events.js';
 import { type CallerReach, RotasPolicy } from '../rotas.policy.js';
 import { evolve as evolveSeries, type SeriesState } from './repeating-shift.js';
 import { RepeatingShiftQueries } from './repeating-shift.queries.js';
-import { type BookingFacts, BookingFactsReader, type RotaForBooking } from './booking-facts.js';
+import { BookingFactsReader, type RotaForBooking } from './booking-facts.js';
 import { evolve as evolveShift, type ShiftState } from './shift.js';
 import {
-  type ChangePlan,
+  changePlanHolds,
+  type ChangeStates,
   decideChangeShift,
   type EditMode,
   laterOccurrences,
+  listedStill,
   occurrenceAt,
   ownerOf,
-  PlanMoved,
   planChange,
   timesOfDayOf,
 } from './shift-changes.js';
@@ -46,24 +47,6 @@ export class ChangeShiftCommand extends Command<void> {
   ) {
     super();
   }
-}
-
-/**
- * The occurrences listed before a write still cover those booked now (read inside the write, after
- * its gates): throws PlanMoved when an occurrence appeared since (the worker generated it), so the
- * store plans the write again with it.
- */
-export async function assertListed(
-  shifts: ShiftQueries,
-  db: WriteQuery,
-  tenant: Tenant,
-  seriesId: number,
-  fromDate: string,
-  listed: readonly { id: number }[],
-  pick: (rows: ShiftRow[]) => ShiftRow[],
-): Promise<void> {
-  const known = new Set(listed.map((s) => s.id));
-  if (pick(await shifts.ofSeries(tenant, seriesId, fromDate, db)).some((s) => !known.has(s.id))) throw new PlanMoved();
 }
 
 /** The 404 / 403s before anything else: the shift (seen), its rota and the caller's right to act on the user's shifts there. */
@@ -123,91 +106,114 @@ export class ChangeShiftHandler implements ICommandHandler<ChangeShiftCommand> {
       this.policy.reach(caller),
     ]);
     let newSeriesId: number | null = null;
-    await this.store.write(async () => {
-      const { row } = await shiftToChange(this.shifts, this.facts, caller, reach, 'edit', shiftId, zone);
-      const times = parseShiftTimes(change, zone);
-      throwIfPastCalendar(change, times, zone);
-      const request = {
-        times,
-        mode: change.mode,
-        recurrence: change.recurrence,
-        ignoreOnHold: change.ignoreOnHold,
-        confirmRoleRestriction: change.confirmRoleRestriction,
-      };
-      const [series, bookers] = await Promise.all([
-        row.seriesId === null ? null : this.series.row(caller, row.seriesId),
-        this.facts.bookers(caller, [row.userId]),
-      ]);
-      const plan = planChange(row, series, request);
-      if ((plan.kind === 'split' || plan.kind === 'start') && newSeriesId === null)
-        newSeriesId = await this.ids.next('series');
-      const seriesId = 'seriesId' in plan ? plan.seriesId : null;
-      const now = Date.now();
-      const pick = (rows: ShiftRow[]) => (seriesId === null ? [] : laterOccurrences(rows, row, seriesId, now));
-      const later = seriesId === null ? [] : pick(await this.shifts.ofSeries(caller, seriesId, row.date));
-      // Only a retime books new times on the later occurrences' days; their gates are taken from the rows (a row moved since makes the append lose).
-      const tod = timesOfDayOf(times);
-      const moves = plan.kind === 'retime' ? later.flatMap((o) => occurrenceAt(o.date, tod, zone) ?? []) : [];
-      const spans = [times, ...moves];
-      const hasNew = plan.kind === 'split' || plan.kind === 'start';
-      return {
-        gates: {
-          advance: spans.flatMap((t) => [
-            gateOf.rotaDay(row.rotaId, t.date),
-            ...datesTouched(t, zone).map((d) => gateOf.userDay(row.userId, d)),
-          ]),
-          hold: [gateOf.rotaCalendar(row.rotaId)],
-        },
-        facts: async (db: WriteQuery) => {
-          const facts = await this.facts.read(
-            db,
-            caller,
-            {
-              rotaIds: [row.rotaId],
-              users: { ids: [row.userId], spans },
-              days: [{ rotaId: row.rotaId, date: times.date }],
-            },
-            zone,
-          );
-          if (seriesId !== null) await assertListed(this.shifts, db, caller, seriesId, row.date, later, pick);
-          return facts;
-        },
-        streams: {
-          shift: { streamId: streamOf.shift(row.id), evolve: evolveShift },
-          ...(seriesId !== null && { series: { streamId: streamOf.series(seriesId), evolve: evolveSeries } }),
-          ...(hasNew && { newSeries: { streamId: streamOf.series(newSeriesId!), expect: 'no_stream' as const } }),
-          ...Object.fromEntries(
-            later.map((o) => [`later ${o.id}`, { streamId: streamOf.shift(o.id), evolve: evolveShift }]),
+    await this.store.write({
+      plan: async ({ now }) => {
+        const { row } = await shiftToChange(this.shifts, this.facts, caller, reach, 'edit', shiftId, zone);
+        const times = parseShiftTimes(change, zone);
+        throwIfPastCalendar(change, times, zone);
+        const request = {
+          times,
+          mode: change.mode,
+          recurrence: change.recurrence,
+          ignoreOnHold: change.ignoreOnHold,
+          confirmRoleRestriction: change.confirmRoleRestriction,
+        };
+        const [series, bookers] = await Promise.all([
+          row.seriesId === null ? null : this.series.row(caller, row.seriesId),
+          this.facts.bookers(caller, [row.userId]),
+        ]);
+        const plan = planChange(row, series, request);
+        if ((plan.kind === 'split' || plan.kind === 'start') && newSeriesId === null)
+          newSeriesId = await this.ids.next('series');
+        const seriesId = 'seriesId' in plan ? plan.seriesId : null;
+        const later =
+          seriesId === null
+            ? []
+            : laterOccurrences(await this.shifts.ofSeries(caller, seriesId, row.date), row, seriesId, now);
+        // Only a retime books new times on the later occurrences' days; their gates are taken from the rows (a row moved since makes the append lose).
+        const tod = timesOfDayOf(times);
+        const moves = plan.kind === 'retime' ? later.flatMap((o) => occurrenceAt(o.date, tod, zone) ?? []) : [];
+        const hasNew = plan.kind === 'split' || plan.kind === 'start';
+        return {
+          row,
+          request,
+          plan,
+          seriesId,
+          later,
+          bookers,
+          spans: [times, ...moves],
+          newSeries: hasNew ? newSeriesId : null,
+        };
+      },
+      gates: ({ row, spans }) => ({
+        advance: spans.flatMap((t) => [
+          gateOf.rotaDay(row.rotaId, t.date),
+          ...datesTouched(t, zone).map((d) => gateOf.userDay(row.userId, d)),
+        ]),
+        hold: [gateOf.rotaCalendar(row.rotaId)],
+      }),
+      facts: async (db, { row, request, spans, seriesId }) => ({
+        ...(await this.facts.read(
+          db,
+          caller,
+          {
+            rotaIds: [row.rotaId],
+            users: { ids: [row.userId], spans },
+            days: [{ rotaId: row.rotaId, date: request.times.date }],
+          },
+          zone,
+        )),
+        // Read again inside the write: an occurrence the worker booked since the plan makes it plan again.
+        listed: seriesId === null ? [] : await this.shifts.ofSeries(caller, seriesId, row.date, db),
+      }),
+      streams: ({ row, seriesId, newSeries, later }) =>
+        combineStreams(
+          {
+            shift: { streamId: streamOf.shift(row.id), evolve: evolveShift },
+            ...(seriesId !== null && { series: { streamId: streamOf.series(seriesId), evolve: evolveSeries } }),
+            ...(newSeries !== null && {
+              newSeries: { streamId: streamOf.series(newSeries), expect: 'no_stream' as const },
+            }),
+          },
+          streamsById(
+            later.map((o) => o.id),
+            streamOf.shift,
+            evolveShift,
           ),
-        } as Record<string, StreamRead<ShiftState | SeriesState>>,
-        decide: (states: Record<string, ShiftState | SeriesState | null>, facts: BookingFacts) => {
-          const rota = facts.rotas.get(row.rotaId);
-          if (!rota) throw new NotFoundError('Shift');
-          return decideChangeShift(
-            {
-              shift: states.shift as ShiftState | null,
-              series: (states.series ?? null) as SeriesState | null,
-              later: later.map((o) => states[`later ${o.id}`] as ShiftState | null),
-            },
-            request,
-            plan as ChangePlan,
-            {
-              zone,
-              today,
-              now,
-              rota,
-              reach,
-              newSeriesId,
-              booker: bookers.get(row.userId),
-              userShifts: facts.userShifts,
-              rotaDayShifts: facts.rotaDays.get(`${row.rotaId} ${times.date}`) ?? [],
-            },
-          );
-        },
-        metadata: metadataOf(caller),
-      };
+        ),
+      holds: (states, { plan: p, facts, now }) =>
+        listedStill(p.later, p.seriesId === null ? [] : laterOccurrences(facts.listed, p.row, p.seriesId, now)) &&
+        changePlanHolds(changeStates(states, p), p.request, p.plan),
+      decide: (states, { plan: p, facts, now }) => {
+        const rota = facts.rotas.get(p.row.rotaId);
+        if (!rota) throw new NotFoundError('Shift');
+        return decideChangeShift(changeStates(states, p), p.request, {
+          zone,
+          today,
+          now,
+          rota,
+          reach,
+          newSeriesId: p.newSeries,
+          booker: p.bookers.get(p.row.userId),
+          userShifts: facts.userShifts,
+          rotaDayShifts: facts.rotaDays.get(`${p.row.rotaId} ${p.request.times.date}`) ?? [],
+        });
+      },
+      metadata: metadataOf(caller),
     });
   }
+}
+
+/** The states decideChangeShift reads, from the streams the write named (the series only when the plan has one). */
+function changeStates(
+  states: { readonly shift: ShiftState | null } & Readonly<Record<string, unknown>>,
+  plan: { readonly later: readonly { id: number }[] },
+): ChangeStates {
+  return {
+    shift: states.shift,
+    series: (states.series ?? null) as SeriesState | null,
+    later: plan.later.map((o) => (states[o.id] ?? null) as ShiftState | null),
+  };
 }
 
 /** A new pattern on a recurring edit whose series would run past the calendar's end (series-dates.ts seriesPastCalendar). */

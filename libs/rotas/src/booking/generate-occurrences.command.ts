@@ -108,13 +108,13 @@ export class GenerateOccurrencesHandler implements ICommandHandler<GenerateOccur
     const shiftIds = new Map(timed.map((o, i) => [o.date, ids[i]!]));
     const bookers = timed.length ? await this.facts.bookers(tenant, [series.userId]) : new Map();
     const written = await this.store.write({
-      gates: {
+      gates: () => ({
         advance: timed.flatMap((o) => [
           gateOf.rotaDay(series.rotaId, o.date),
           ...datesTouched(o.times!, zone).map((d) => gateOf.userDay(series.userId, d)),
         ]),
         hold: [gateOf.rotaCalendar(series.rotaId)],
-      },
+      }),
       facts: async (db) =>
         timed.length
           ? this.facts.read(
@@ -127,13 +127,13 @@ export class GenerateOccurrencesHandler implements ICommandHandler<GenerateOccur
               zone,
             )
           : null,
-      streams: {
+      streams: () => ({
         series: { streamId: streamOf.series(series.id), evolve },
         ...Object.fromEntries(
           timed.map((o) => [o.date, { streamId: streamOf.shift(shiftIds.get(o.date)!), expect: 'no_stream' as const }]),
         ),
-      },
-      decide: (states, facts) =>
+      }),
+      decide: (states, { facts, now }) =>
         this.streamsOf(
           cause,
           series.id,
@@ -144,7 +144,7 @@ export class GenerateOccurrencesHandler implements ICommandHandler<GenerateOccur
             booker: bookers.get(series.userId),
             userShifts: facts?.userShifts ?? [],
             shiftIds,
-            now: Date.now(),
+            now,
           }),
         ),
       metadata: cause.metadata,

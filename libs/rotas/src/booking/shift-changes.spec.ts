@@ -17,7 +17,8 @@ import {
   endSeries,
   laterOccurrences,
   occurrenceAt,
-  PlanMoved,
+  changePlanHolds,
+  type ChangeStates,
   planChange,
   timesOfDayOf,
 } from './shift-changes.js';
@@ -130,6 +131,12 @@ const request = (
 const WEEKLY = { recurrence_period: 'week', recurrence_frequency: 1 };
 const PATTERN = { frequency: 1, weekdays: ['mon'] as const, endDate: null };
 
+/** decideChangeShift after the store's check that the streams give the handler's plan. */
+function planned(s: ChangeStates, req: ChangeRequest, plan: ChangePlan, ctx: ChangeContext) {
+  expect(changePlanHolds(s, req, plan)).toBe(true);
+  return decideChangeShift(s, req, ctx);
+}
+
 /** decideChangeShift with the plan the handler would have made from the same states. */
 function change(
   states: { shift: ShiftState | null; series?: SeriesState | null; later?: (ShiftState | null)[] },
@@ -138,7 +145,8 @@ function change(
 ) {
   const s = { shift: states.shift, series: states.series ?? null, later: states.later ?? [] };
   const plan = planChange(s.shift!, s.series, req);
-  return decideChangeShift(s, req, plan, ctx);
+  expect(changePlanHolds(s, req, plan)).toBe(true);
+  return decideChangeShift(s, req, ctx);
 }
 const moved = (s: ShiftState, start: string, end: string): ShiftEvent => ({
   type: 'rotas.ShiftMoved',
@@ -305,7 +313,6 @@ describe('decideChangeShift: single', () => {
       decideChangeShift(
         { shift: null, series: null, later: [] },
         request('2027-01-11 10:00', '2027-01-11 11:00'),
-        { kind: 'single' },
         context(),
       ),
     ).toThrow(NotFoundError);
@@ -423,19 +430,15 @@ describe('decideChangeShift: single', () => {
     },
   );
 
-  it('given streams that show another plan than the one the handler listed them for, then PlanMoved', () => {
+  it('given streams that show another plan than the one the handler listed them for, then the plan does not hold', () => {
     const left = stateOf([
       booked(100, '2027-01-11 09:00', '2027-01-11 12:00'),
       { type: 'rotas.ShiftSeriesChanged', data: { id: 100, organisationId: 1, seriesId: null } },
     ]);
-    expect(() =>
-      decideChangeShift(
-        { shift: left, series: null, later: [] },
-        request('2027-01-11 10:00', '2027-01-11 11:00', 'recurring'),
-        { kind: 'retime', seriesId: 20 },
-        context(),
-      ),
-    ).toThrow(PlanMoved);
+    const states = { shift: left, series: null, later: [] };
+    const move = request('2027-01-11 10:00', '2027-01-11 11:00', 'recurring');
+    expect(changePlanHolds(states, move, { kind: 'retime', seriesId: 20 })).toBe(false);
+    expect(changePlanHolds(states, move, { kind: 'single' })).toBe(true);
   });
 });
 
@@ -565,9 +568,7 @@ describe('decideChangeShift: recurring', () => {
         recurrence_frequency: 2,
         end_date: '2027-06-30',
       });
-      expect(
-        decideChangeShift({ shift: SECOND, series, later: [THIRD] }, req, plan, context({ newSeriesId: 21 })),
-      ).toEqual([
+      expect(planned({ shift: SECOND, series, later: [THIRD] }, req, plan, context({ newSeriesId: 21 }))).toEqual([
         {
           streamId: streamOf.shift(101),
           events: [
@@ -642,7 +643,7 @@ describe('decideChangeShift: recurring', () => {
         pattern: { frequency: 1, weekdays: ['mon'], endDate: '2027-06-30' },
       };
       const req = request('2027-01-18 10:00', '2027-01-18 13:00', 'recurring', { ...WEEKLY, end_date: '2027-06-30' });
-      const events = decideChangeShift(
+      const events = planned(
         { shift: SECOND, series: seriesOf(generated), later: [THIRD] },
         req,
         plan,

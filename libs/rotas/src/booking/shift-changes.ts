@@ -1,4 +1,3 @@
-import { ConcurrencyError } from '#app/event-store';
 import type { StreamEvents } from '#app/event-store';
 import { ConflictError, type FieldErrors, NotFoundError, ValidationError } from '#app/platform';
 import {
@@ -77,14 +76,10 @@ export type ChangePlan =
   | { readonly kind: 'split'; readonly seriesId: number; readonly pattern: SeriesPattern }
   | { readonly kind: 'start'; readonly pattern: SeriesPattern };
 
-/**
- * Thrown when what the streams hold no longer matches the plan the handler listed streams and gates
- * for: a lost race, so the store plans the write again (docs/adr/0011-declarative-writes.md).
- */
-export class PlanMoved extends ConcurrencyError {
-  constructor() {
-    super('plan', 'the plan the write was listed for');
-  }
+/** Whether the occurrences a write was planned for still cover those booked now (read inside it): else it plans again. */
+export function listedStill(listed: readonly { id: number }[], now: readonly { id: number }[]): boolean {
+  const known = new Set(listed.map((s) => s.id));
+  return now.every((s) => known.has(s.id));
 }
 
 /** The times of day of a shift: what a series repeats (its end `dayOffset` days after its start date). */
@@ -268,12 +263,26 @@ export interface ChangeStates {
 }
 
 /**
+ * Whether the streams as read give the plan the handler listed the streams and gates for (`holds`
+ * of the write: else the store plans again). A shift gone or cancelled holds: the decision's 404.
+ */
+export function changePlanHolds(states: ChangeStates, request: ChangeRequest, expected: ChangePlan): boolean {
+  const { shift, series } = states;
+  if (!shift || shift.cancelled) return true;
+  const plan = planChange(
+    shift,
+    series && { frequency: series.frequency, weekdays: series.weekdays, endDate: series.endDate },
+    request,
+  );
+  return samePlan(plan, expected);
+}
+
+/**
  * `PUT /api/rota/shifts/{id}`. A cancelled (or unknown) shift is a 404. The edited shift is checked
  * as a booking (checkBooking, action `edit`: rule 8 on its current date and its new one), rules 4
  * and 5 included: a manager moving the shift of a user on hold, or without an allowed role, gives
  * ignore_on_hold / confirm_role_restriction as on create (the update body takes them too). Then,
- * by plan (`expected`, what the handler listed the streams for: another plan from the streams'
- * states throws PlanMoved):
+ * by plan (the store has checked it is the one the handler listed the streams for: changePlanHolds):
  * - the shift: ShiftMoved (`sequence` + 1, `was`) when its times change; ShiftSeriesChanged when it
  *   leaves its series (`single`) or starts a new one (`split`, `start`);
  * - `retime`: RepeatingShiftRetimed from this date (future generations take the new times) and each
@@ -291,7 +300,6 @@ export interface ChangeStates {
 export function decideChangeShift(
   states: ChangeStates,
   request: ChangeRequest,
-  expected: ChangePlan,
   context: ChangeContext,
 ): StreamEvents[] {
   const { shift, series } = states;
@@ -301,7 +309,6 @@ export function decideChangeShift(
     series && { frequency: series.frequency, weekdays: series.weekdays, endDate: series.endDate },
     request,
   );
-  if (!samePlan(plan, expected)) throw new PlanMoved();
   const seriesId = seriesOfPlan(plan);
   // Occurrences with attendance recorded are left alone, as started ones are (docs/rota-domain.md#attendance).
   const live = states.later.filter((s): s is ShiftState => s !== null && s.cancelled === null && s.attendance === null);

@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { EventStore, type StreamEvents, type StreamRead, type WriteQuery } from '#app/event-store';
+import {
+  combineStreams,
+  EventStore,
+  type StatesByName,
+  type StreamEvents,
+  type StreamReads,
+  streamsById,
+  type WriteQuery,
+} from '#app/event-store';
 import { type Caller, metadataOf } from '#app/identity';
 import { type Tenant, tenantScope, tenantSql, groupBy } from '#app/platform';
 import { evolve as evolveSeries, type SeriesState } from '../booking/repeating-shift.js';
@@ -13,11 +21,10 @@ import {
   misfitStreams,
 } from './misfits.js';
 import { evolve as evolveShift, type ShiftState } from '../booking/shift.js';
-import { PlanMoved } from '../booking/shift-changes.js';
 import { evolve, type RotaState } from './rota.js';
 
 /** A change of existing rotas, as its handler describes it to RotaChanges.write. */
-export interface RotaChange {
+export interface RotaChange<R extends StreamReads = StreamReads> {
   readonly caller: Caller;
   /** The organisation's zone (the rota zone). */
   readonly zone: string;
@@ -26,85 +33,79 @@ export interface RotaChange {
   /** False for a change that moves no calendar (bulk name, reopen, contacts): no gate, nothing to cancel. */
   readonly movesCalendars?: boolean;
   /** Other streams the change appends to (a create's new rotas and its teams), by name. */
-  readonly streams?: Readonly<Record<string, StreamRead<any, any>>>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  /** The change's own decision; `states` holds the states of `streams` by their names. */
-  readonly decide: (
-    rotas: ReadonlyMap<number, RotaState>,
-    states: Readonly<Record<string, unknown>>,
-  ) => readonly StreamEvents[];
+  readonly streams?: R;
+  /** The change's own decision, pure; `states` holds the states of `streams` by their names. */
+  readonly decide: (rotas: ReadonlyMap<number, RotaState>, states: StatesByName<R>) => readonly StreamEvents[];
 }
 
 /**
  * The rota changes that can move a calendar (timeslots, replace, bulk, a create ending a running
- * rota) go through here (docs/rota-domain.md#shifts-that-no-longer-fit):
- * one write (docs/adr/0011) that advances the rotas' calendar gates first, so no booking or move
- * of those rotas commits until it does (they hold the gates: docs/adr/0008); reads the booked shifts
- * that have not started and the open series of those rotas (rows, inside the write, hence exact);
- * reads the rotas' streams and decides the change; and appends, with the change, a ShiftCancelled
- * to each shift that no longer fits and a RepeatingShiftEnded to each series it cuts short, at the
- * versions read, with the caller's metadata. A concurrent change of one of those streams makes
- * the store run the whole write again (a 409 only when it keeps losing).
- *
- * A shift or series stream is read only once the rows say the change touches it: the first attempt
- * of a change that leaves shifts behind learns which (misfitStreams) and throws PlanMoved, and the
- * store runs the write again with those streams named. So the cancellations are decided on the
- * shifts' own streams, in a few statements however many rotas and shifts: one rows read, one
- * streams read, one append.
+ * rota) go through here (docs/rota-domain.md#shifts-that-no-longer-fit): one write (docs/adr/0011)
+ * whose plan reads the rotas and decides the change, so it knows which calendars change; that
+ * advances the rotas' calendar gates, so no booking or move of those rotas commits until it does
+ * (they hold the gates: docs/adr/0008); reads the booked shifts that have not started and the open
+ * series of those rotas (rows, inside the write, hence exact); reads the rotas' streams again and
+ * the shifts and series the changes touch (misfitStreams); and appends, with the change, a
+ * ShiftCancelled to each shift that no longer fits and a RepeatingShiftEnded to each series it cuts
+ * short, at the versions read, with the caller's metadata. A rota that changed since the plan (the
+ * same decision gives other calendar changes) does not hold: the store plans again, as after any
+ * lost race (a 409 only when it keeps losing). So the cancellations are decided on the shifts' own
+ * streams, in a few statements however many rotas and shifts.
  */
 @Injectable()
 export class RotaChanges {
   constructor(private readonly store: EventStore) {}
 
-  async write(change: RotaChange): Promise<void> {
+  async write<R extends StreamReads>(change: RotaChange<R>): Promise<void> {
     const { caller, zone, rotaIds } = change;
-    const named = { shifts: new Set<number>(), series: new Set<number>() };
-    await this.store.write(async () => {
-      const now = Date.now();
-      const [shiftIds, seriesIds] = [[...named.shifts], [...named.series]];
-      return {
-        ...((change.movesCalendars ?? true) &&
-          rotaIds.length > 0 && {
-            gates: { advance: rotaIds.map(gateOf.rotaCalendar) },
-            facts: (db: WriteQuery) => misfitRows(db, caller, rotaIds, now),
-          }),
-        streams: {
-          ...change.streams,
-          ...Object.fromEntries(rotaIds.map((id) => [`rota ${id}`, { streamId: streamOf.rota(id), evolve }])),
-          ...Object.fromEntries(
-            shiftIds.map((id) => [`shift ${id}`, { streamId: streamOf.shift(id), evolve: evolveShift }]),
-          ),
-          ...Object.fromEntries(
-            seriesIds.map((id) => [`series ${id}`, { streamId: streamOf.series(id), evolve: evolveSeries }]),
-          ),
-        } as Record<string, StreamRead<unknown>>,
-        decide: (states: Record<string, unknown>, rows: MisfitRows | undefined) => {
-          const rotas = new Map<number, RotaState>();
-          for (const id of rotaIds) {
-            const state = states[`rota ${id}`] as RotaState | null;
-            if (state) rotas.set(id, state);
-          }
-          const decided = change.decide(rotas, states);
-          if (!rows) return decided;
-          const changes = calendarChangesOf(rotas, decided.flatMap((d) => d.events) as RotaEvent[]);
-          if (changes.length === 0) return decided;
-          const wanted = misfitStreams(changes, rows, { zone, now });
-          const unread = [
-            ...wanted.shifts.filter((id) => !named.shifts.has(id)),
-            ...wanted.series.filter((id) => !named.series.has(id)),
-          ];
-          if (unread.length > 0) {
-            for (const id of wanted.shifts) named.shifts.add(id);
-            for (const id of wanted.series) named.series.add(id);
-            throw new PlanMoved();
-          }
-          const state = misfitsStateOf(
-            shiftIds.map((id) => states[`shift ${id}`] as ShiftState | null),
-            seriesIds.map((id) => states[`series ${id}`] as SeriesState | null),
-          );
-          return [...decided, ...byStream(decideMisfits(state, changes, { zone, now }))];
-        },
+    const rotaStreams = streamsById(rotaIds, streamOf.rota, evolve);
+    const own = combineStreams(change.streams ?? ({} as R), rotaStreams);
+    const decided = (states: StatesByName<typeof own>) => {
+      const rotas = new Map<number, RotaState>();
+      const rotaStates = states as StatesByName<typeof rotaStreams>;
+      for (const id of rotaIds) {
+        const state = rotaStates[id];
+        if (state) rotas.set(id, state);
+      }
+      const events = change.decide(rotas, states as StatesByName<R>);
+      return { events, changes: calendarChangesOf(rotas, events.flatMap((d) => d.events) as RotaEvent[]) };
+    };
+    if (!(change.movesCalendars ?? true) || rotaIds.length === 0) {
+      await this.store.write({
+        streams: () => own,
+        decide: (states) => decided(states).events,
         metadata: metadataOf(caller),
-      };
+      });
+      return;
+    }
+    await this.store.write({
+      plan: async ({ read, now }) => ({ changes: decided(await read(own)).changes, now }),
+      gates: () => ({ advance: rotaIds.map(gateOf.rotaCalendar) }),
+      facts: (db, { now }) => misfitRows(db, caller, rotaIds, now),
+      streams: ({ changes, now }, rows) => {
+        const wanted = misfitStreams(changes, rows, { zone, now });
+        return combineStreams(own, {
+          ...Object.fromEntries(
+            wanted.shifts.map((id) => [`shift ${id}`, { streamId: streamOf.shift(id), evolve: evolveShift }]),
+          ),
+          ...Object.fromEntries(
+            wanted.series.map((id) => [`series ${id}`, { streamId: streamOf.series(id), evolve: evolveSeries }]),
+          ),
+        } as StreamReads);
+      },
+      holds: (states, { plan }) => JSON.stringify(decided(states).changes) === JSON.stringify(plan.changes),
+      decide: (states, { plan: { changes }, facts, now }) => {
+        const { events } = decided(states);
+        if (changes.length === 0) return events;
+        const wanted = misfitStreams(changes, facts, { zone, now });
+        const named = states as Readonly<Record<string, unknown>>;
+        const state = misfitsStateOf(
+          wanted.shifts.map((id) => (named[`shift ${id}`] ?? null) as ShiftState | null),
+          wanted.series.map((id) => (named[`series ${id}`] ?? null) as SeriesState | null),
+        );
+        return [...events, ...byStream(decideMisfits(state, changes, { zone, now }))];
+      },
+      metadata: metadataOf(caller),
     });
   }
 }

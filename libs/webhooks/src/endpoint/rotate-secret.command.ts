@@ -38,7 +38,7 @@ export class RotateSecretHandler implements ICommandHandler<RotateSecretCommand>
     await this.store.handle(
       endpointStream(id),
       evolve,
-      (state) => decideRotate(state, command, { now: new Date().toISOString() }),
+      (state, now) => decideRotate(state, command, { now: new Date(now).toISOString() }),
       { metadata: metadataOf(caller) },
     );
     return secret;
