@@ -90,8 +90,9 @@ export function decideAcceptSwap(
       caller: { userId: to, seesRota: booker.seen.has(rota.teamId), manager: false },
       shift: { date: state.date, start: Date.parse(state.start), end: Date.parse(state.end) },
       userShifts: facts.userShifts.filter((s) => s.userId === to && s.id !== gives.id && s.id !== state.id),
-      // Rule 7 is not applied: the place is handed over, not added (no other shift counted beside it).
+      // Rule 7 is not applied: the place is handed over, not added.
       rotaDayShifts: [],
+      handOver: true,
       ignoreOnHold: false,
       confirmRoleRestriction: false,
       now,
