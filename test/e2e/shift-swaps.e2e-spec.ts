@@ -149,7 +149,8 @@ describe('shift swaps', () => {
       ).body.data[0].id;
     rota = await create('Café', 'shop');
     other = await create('Till', 'north');
-  });
+    // Embedded mode on a loaded machine: PGlite's start and migrations alone can take a minute.
+  }, 180_000);
   afterAll(async () => {
     await app?.close();
     await env?.cleanup();
@@ -354,7 +355,7 @@ describe('shift swaps', () => {
     }
     // Which one wins is the race's; the count is logged to see both kinds happen.
     console.log(`accept won ${accepted} of 20 races against a withdrawal`);
-  });
+  }, 180_000);
 
   it('an accept racing a cancellation of one of its shifts, 20 times: exactly one wins, and the swap reads as that one left it', async () => {
     const wins = { accept: 0, cancel: 0 };
@@ -375,7 +376,7 @@ describe('shift swaps', () => {
       }
     }
     console.log(`accept against cancel: ${JSON.stringify(wins)}`);
-  });
+  }, 180_000);
 
   it('a rota no longer self-managed expires the swaps on it', async () => {
     const { swap } = await proposed('cat', 'dan');
