@@ -16,7 +16,7 @@ export const ShiftSwapsDocs = {
         operationId: 'listShiftSwaps',
         summary: 'List shift swaps',
         description:
-          'Addition. The swaps the caller proposed or was asked in, and, for a manager (manage-rotas or add-user-shifts), those with either shift on a ' +
+          'Addition. Permission: none: the swaps the caller proposed or was asked in, and, for a manager (manage-rotas or add-user-shifts), those with either shift on a ' +
           'rota they manage; newest first. status keeps one status (an unknown one is a 422). ' +
           EXPIRY,
       }),
@@ -31,13 +31,13 @@ export const ShiftSwapsDocs = {
         operationId: 'proposeShiftSwap',
         summary: 'Propose a shift swap',
         description:
-          'Addition. Only the volunteer of shift (403 otherwise). Both shifts booked, not started, on self_manage rotas the caller sees, of two ' +
+          'Addition. Permission: none, but only the volunteer of shift may propose (403 otherwise). Both shifts booked, not started, on self_manage rotas the caller sees, of two ' +
           'different volunteers: else a 422 naming shift or with (shift.id or with.id for an unknown or another organisation’s shift). The volunteer ' +
           'of with gets an e-mail whose subject begins "Swap proposed:".',
       }),
       ApiBody({ type: ProposeSwapBody }),
       ApiData(ShiftSwapDto, { status: 201, description: 'Proposed' }),
-      ApiErrors(400, 401, 403, 406, 409, 422),
+      ApiErrors(400, 401, 403, 406, 409, 413, 422),
     ),
   get: () =>
     ApiDocs(
@@ -45,7 +45,7 @@ export const ShiftSwapsDocs = {
         operationId: 'getShiftSwap',
         summary: 'Get shift swap',
         description:
-          'Addition. Its proposer, its with volunteer (as proposed) or a manager of either rota; anyone else 403; another organisation’s: 404. ' +
+          'Addition. Permission: none: its proposer, its with volunteer (as proposed), or a manager (manage-rotas or add-user-shifts) of either rota; anyone else 403; another organisation’s: 404. ' +
           EXPIRY,
       }),
       ApiIdParam('id', 'Shift swap id'),
@@ -58,7 +58,7 @@ export const ShiftSwapsDocs = {
         operationId: 'acceptShiftSwap',
         summary: 'Accept a shift swap',
         description:
-          'Addition. The volunteer of with, or a manager of both rotas (403 otherwise). A swap no longer proposed (expired included): 409. Each ' +
+          'Addition. Permission: the volunteer of with, or a manager (manage-rotas or add-user-shifts) of both rotas (403 otherwise). A swap no longer proposed (expired included): 409. Each ' +
           'shift passes to the other volunteer, checked against booking rules 1–6 and 8 as that volunteer booking themself (rule 6 judged after the ' +
           'exchange: two shifts overlapping each other can be swapped); a failure is a 422 naming shift.<field> or with.<field> (the shift whose new ' +
           'volunteer fails) and nothing changes. Each volunteer gets one e-mail with a METHOD:REQUEST part for the shift gained and a METHOD:CANCEL ' +
@@ -74,7 +74,7 @@ export const ShiftSwapsDocs = {
         operationId: 'declineShiftSwap',
         summary: 'Decline a shift swap',
         description:
-          'Addition. The volunteer of with (403 otherwise). A swap no longer proposed (expired included): 409.',
+          'Addition. Permission: none, but only the volunteer of with may decline (403 otherwise). A swap no longer proposed (expired included): 409.',
       }),
       ApiIdParam('id', 'Shift swap id'),
       ApiData(ShiftSwapDto, { description: 'Declined' }),
@@ -85,7 +85,8 @@ export const ShiftSwapsDocs = {
       ApiOperation({
         operationId: 'withdrawShiftSwap',
         summary: 'Withdraw a shift swap',
-        description: 'Addition. The proposer (403 otherwise). A swap no longer proposed (expired included): 409.',
+        description:
+          'Addition. Permission: none, but only the proposer may withdraw (403 otherwise). A swap no longer proposed (expired included): 409.',
       }),
       ApiIdParam('id', 'Shift swap id'),
       ApiNoContentResponse({ description: 'Withdrawn; no body' }),
