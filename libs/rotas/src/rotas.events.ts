@@ -363,13 +363,7 @@ export type ShiftSwapEvent =
   | { type: 'rotas.ShiftSwapWithdrawn'; data: { id: number; organisationId: number; by: number } };
 
 export type RotasEvent =
-  | ShiftPatternEvent
-  | RotaEvent
-  | TeamEvent
-  | ShiftEvent
-  | RepeatingShiftEvent
-  | CalendarFeedEvent
-  | ShiftSwapEvent;
+  ShiftPatternEvent | RotaEvent | TeamEvent | ShiftEvent | RepeatingShiftEvent | CalendarFeedEvent | ShiftSwapEvent;
 
 export const streamOf = {
   pattern: (id: number) => `rotas.ShiftPattern-${id}`,
