@@ -38,7 +38,8 @@ const ROTA_AREAS = {
   'cover-alerts': ['domain', 'booking'],
   hours: ['domain', 'booking'],
   reminders: ['domain'],
-  notifications: ['domain', 'booking', 'rota'],
+  swap: ['domain', 'booking'],
+  notifications: ['domain', 'booking', 'rota', 'swap'],
   history: ['domain', 'booking', 'rota', 'shift-pattern'],
   'calendar-feed': ['domain', 'notifications'],
 };

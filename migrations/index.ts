@@ -26,6 +26,8 @@ import { UserAnonymisation1763700026500 } from './1763700026500-user-anonymisati
 import { PersonalDataKeys1763700027000 } from './1763700027000-personal-data-keys.js';
 import { SealPersonalData1763700027100 } from './1763700027100-seal-personal-data.js';
 import { Retention1763700027500 } from './1763700027500-retention.js';
+import { StandIns1763700030010 } from './1763700030010-stand-ins.js';
+import { ShiftSwaps1763700030020 } from './1763700030020-shift-swaps.js';
 import { RotaIdBlocks1763700030090 } from './1763700030090-rota-id-blocks.js';
 
 /** Every migration in order; each app hands this list to the database module. */
@@ -58,5 +60,7 @@ export const migrations = [
   PersonalDataKeys1763700027000,
   SealPersonalData1763700027100,
   Retention1763700027500,
+  StandIns1763700030010,
+  ShiftSwaps1763700030020,
   RotaIdBlocks1763700030090,
 ];

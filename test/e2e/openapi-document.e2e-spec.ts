@@ -69,6 +69,7 @@ const PUBLIC = [
  * client's function reads as what it does (`listShifts`, `bookShift`).
  */
 const VERBS = [
+  'accept',
   'add',
   'anonymise',
   'apply',
@@ -77,6 +78,7 @@ const VERBS = [
   'book',
   'cancel',
   'create',
+  'decline',
   'delete',
   'detach',
   'download',
@@ -86,6 +88,7 @@ const VERBS = [
   'log',
   'open',
   'ping',
+  'propose',
   'record',
   'refresh',
   'remove',
@@ -96,6 +99,7 @@ const VERBS = [
   'update',
   'upload',
   'validate',
+  'withdraw',
 ];
 /** Answers that are not JSON. */
 const NOT_JSON: Record<string, string[]> = {

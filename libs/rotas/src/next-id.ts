@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-type Kind = 'pattern' | 'rota' | 'contact' | 'timeslot' | 'shift' | 'series';
+type Kind = 'pattern' | 'rota' | 'contact' | 'timeslot' | 'shift' | 'series' | 'swap';
 
 /** Ids a `nextval` of a rotas sequence reserves (its INCREMENT BY, migrations/1763700030090-rota-id-blocks.ts). */
 export const ID_BLOCK = 64;

@@ -9,6 +9,8 @@ import { RotasController, RotaTeamsController } from './http/rotas.controller.js
 import { ShiftChangesController } from './http/shift-changes.controller.js';
 import { ShiftPatternsController } from './http/shift-patterns.controller.js';
 import { ShiftsController } from './http/shifts.controller.js';
+import { ShiftSwapsController } from './http/shift-swaps.controller.js';
+import { StandInsController } from './http/stand-ins.controller.js';
 import { VolunteerHoursController } from './http/volunteer-hours.controller.js';
 import { RotasModule } from './rotas.module.js';
 
@@ -31,6 +33,8 @@ import { RotasModule } from './rotas.module.js';
     RotaViewsController,
     RotasHistoryController,
     VolunteerHoursController,
+    StandInsController,
+    ShiftSwapsController,
   ],
 })
 export class RotasHttpModule {}

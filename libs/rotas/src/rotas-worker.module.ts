@@ -8,6 +8,7 @@ import { COVER_ALERTS, COVER_SWEEP } from './cover-alerts/cover-alerts.reactor.j
 import { SERIES_GENERATION } from './booking/generation.reactor.js';
 import { SERIES_EXTENSION } from './booking/series-extension.js';
 import { ROTA_NOTIFICATIONS } from './notifications/notifications.reactor.js';
+import { SWAP_MAIL } from './notifications/swap-mail.reactor.js';
 import { REMINDER_PLANS, ROTA_REMINDERS } from './reminders/reminders.reactor.js';
 
 /** The context's queues, for the operator's tools (queues:status, the dashboard). */
@@ -15,6 +16,7 @@ export const ROTAS_QUEUES: readonly string[] = [
   SERIES_GENERATION,
   SERIES_EXTENSION,
   ROTA_NOTIFICATIONS,
+  SWAP_MAIL,
   REMINDER_PLANS,
   ROTA_REMINDERS,
   COVER_ALERTS,

@@ -204,7 +204,54 @@ export type ShiftEvent =
   | {
       type: 'rotas.ShiftAttendanceCleared';
       data: { id: number; organisationId: number; rotaId: number; userId: number };
+    }
+  /**
+   * A stand-in asked for (docs/rota-domain.md#stand-ins-and-take-overs): the shift stays its
+   * volunteer's (`userId`), coverage leaves it out. `requestedBy` asked and wrote the note (sealed
+   * under their key, rotas.personal-data.ts).
+   */
+  | {
+      type: 'rotas.ShiftStandInRequested';
+      data: StandInShiftData & { requestedBy: number; note: string | null };
+    }
+  /** Asked again: the note replaced by `writtenBy` (sealed under their key); who asked, and when, stay. */
+  | {
+      type: 'rotas.ShiftStandInNoteChanged';
+      data: { id: number; organisationId: number; writtenBy: number; note: string | null };
+    }
+  /** The request withdrawn: the shift counts for coverage again. */
+  | { type: 'rotas.ShiftStandInWithdrawn'; data: StandInShiftData }
+  /**
+   * The shift changed hands (a take-over, or one side of an accepted swap): its user becomes
+   * `toUserId`, it leaves its series (`leftSeriesId`, null when it had none) and drops its stand-in
+   * request. `sequence` counts the change (the iCalendar SEQUENCE of the previous volunteer's CANCEL).
+   * The series never books the date again: generation never goes back over a date it considered
+   * (docs/rota-domain.md#generation), and a split counts the date as an exception.
+   */
+  | {
+      type: 'rotas.ShiftHandedOver';
+      data: {
+        id: number;
+        organisationId: number;
+        rotaId: number;
+        date: string;
+        fromUserId: number;
+        toUserId: number;
+        by: 'take_over' | 'swap';
+        swapId: number | null;
+        leftSeriesId: number | null;
+        sequence: number;
+      };
     };
+
+/** What a stand-in event names of its shift. */
+export interface StandInShiftData {
+  id: number;
+  organisationId: number;
+  rotaId: number;
+  userId: number;
+  date: string;
+}
 
 export type AttendanceStatus = 'attended' | 'no_show';
 
@@ -291,8 +338,32 @@ export type CalendarFeedEvent =
   | { type: 'rotas.CalendarFeedIssued'; data: { userId: number; organisationId: number; tokenHash: string } }
   | { type: 'rotas.CalendarFeedRevoked'; data: { userId: number; organisationId: number } };
 
+/** One side of a swap as proposed: the shift and what it was then (docs/rota-domain.md#swaps). */
+export interface SwapSideData {
+  shiftId: number;
+  rotaId: number;
+  teamId: number;
+  userId: number;
+  /** Instants (ISO 8601) as proposed: a shift moved since no longer matches them. */
+  start: string;
+  end: string;
+}
+
+/**
+ * Stream `rotas.ShiftSwap-<id>`: a proposed exchange of two shifts (docs/rota-domain.md#swaps). The
+ * stream orders accept, decline and withdraw; expiry is not an event of it (see the same section).
+ */
+export type ShiftSwapEvent =
+  | {
+      type: 'rotas.ShiftSwapProposed';
+      data: { id: number; organisationId: number; shift: SwapSideData; with: SwapSideData; proposedBy: number };
+    }
+  | { type: 'rotas.ShiftSwapAccepted'; data: { id: number; organisationId: number; by: number } }
+  | { type: 'rotas.ShiftSwapDeclined'; data: { id: number; organisationId: number; by: number } }
+  | { type: 'rotas.ShiftSwapWithdrawn'; data: { id: number; organisationId: number; by: number } };
+
 export type RotasEvent =
-  ShiftPatternEvent | RotaEvent | TeamEvent | ShiftEvent | RepeatingShiftEvent | CalendarFeedEvent;
+  ShiftPatternEvent | RotaEvent | TeamEvent | ShiftEvent | RepeatingShiftEvent | CalendarFeedEvent | ShiftSwapEvent;
 
 export const streamOf = {
   pattern: (id: number) => `rotas.ShiftPattern-${id}`,
@@ -301,6 +372,7 @@ export const streamOf = {
   shift: (id: number) => `rotas.Shift-${id}`,
   series: (id: number) => `rotas.RepeatingShift-${id}`,
   calendarFeed: (userId: number) => `rotas.CalendarFeed-${userId}`,
+  swap: (id: number) => `rotas.ShiftSwap-${id}`,
 };
 
 /**

@@ -18,6 +18,8 @@ import { REPEATING_SHIFT_PROVIDERS } from './booking/repeating-shift.providers.j
 import { SHIFT_PROVIDERS } from './booking/shift.providers.js';
 import { SHIFT_PATTERN_PROVIDERS } from './shift-pattern/shift-pattern.providers.js';
 import { VIEW_PROVIDERS } from './views/views.providers.js';
+import { SwapMailReactor } from './notifications/swap-mail.reactor.js';
+import { SWAP_PROVIDERS } from './swap/swap.providers.js';
 // Declares which fields of rotas's events are whose personal data (sealed in the log).
 import './rotas.personal-data.js';
 
@@ -37,6 +39,8 @@ import './rotas.personal-data.js';
     ...VIEW_PROVIDERS,
     ...HISTORY_PROVIDERS,
     ...HOURS_PROVIDERS,
+    ...SWAP_PROVIDERS,
+    SwapMailReactor,
     // Known everywhere (projections:status lists them); only the worker runs them, with the queues it registers.
     GenerationReactor,
     NotificationsReactor,
@@ -58,6 +62,7 @@ import './rotas.personal-data.js';
     ...CALENDAR_FEED_PROVIDERS,
     ...VIEW_PROVIDERS,
     ...HISTORY_PROVIDERS,
+    ...SWAP_PROVIDERS,
     ...HOURS_PROVIDERS,
   ],
 })

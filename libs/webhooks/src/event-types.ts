@@ -30,6 +30,8 @@ export const EVENT_SOURCES: Readonly<Record<string, PublicEventSource>> = {
   'rotas.ShiftBooked': src('shift.booked', 'shift'),
   'rotas.ShiftMoved': src('shift.changed', 'shift'),
   'rotas.ShiftSeriesChanged': src('shift.changed', 'shift'),
+  // A shift changing hands (take-over, swap); a stand-in request alone is no change of the shift's.
+  'rotas.ShiftHandedOver': src('shift.changed', 'shift'),
   'rotas.ShiftCancelled': src('shift.cancelled', 'shift', { cancelled: true }),
   // A clear is a recording too: the Shift then carries `attendance: null` (docs/webhooks.md#event-types).
   'rotas.ShiftAttendanceRecorded': src('attendance.recorded', 'shift'),

@@ -17,6 +17,8 @@ type ShiftBooked = {
   data: { id: number; organisationId: number; userId: number; end: string };
 };
 type ShiftCancelled = { type: 'rotas.ShiftCancelled'; data: { id: number } };
+/** A shift taken over or swapped: the taker's from then on. */
+type ShiftHandedOver = { type: 'rotas.ShiftHandedOver'; data: { id: number; toUserId: number } };
 /** Every change to an expense or a claim; whose it is, is the event's actor. */
 type FinanceChange = {
   type:
@@ -35,7 +37,7 @@ type FinanceChange = {
   data: { organisationId: number };
 };
 
-export type LastActivityEvent = Registered | LoggedIn | ShiftBooked | ShiftCancelled | FinanceChange;
+export type LastActivityEvent = Registered | LoggedIn | ShiftBooked | ShiftCancelled | ShiftHandedOver | FinanceChange;
 
 /** A change by a user to an expense or claim is their activity; the system's (a mail recorded) is nobody's. */
 function financeChange({
@@ -86,6 +88,7 @@ export class LastActivityProjection extends defineProjection<LastActivityEvent>(
     ],
     'rotas.ShiftMoved': ({ data: d }) => [op.update(SHIFTS, { shift_id: d.id }, { ends_at: d.end })],
     'rotas.ShiftCancelled': ({ data: d }) => [op.delete(SHIFTS, { shift_id: d.id })],
+    'rotas.ShiftHandedOver': ({ data: d }) => [op.update(SHIFTS, { shift_id: d.id }, { user_id: d.toUserId })],
     'expenses.ExpenseRecorded': financeChange,
     'expenses.ExpenseChanged': financeChange,
     'expenses.ExpenseDeleted': financeChange,

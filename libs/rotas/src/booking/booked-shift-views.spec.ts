@@ -36,6 +36,7 @@ describe('bookedShiftViews', () => {
         recurrence_pattern: null,
         rota_id: 5,
         attendance: null,
+        stand_in: null,
       },
     ]);
   });

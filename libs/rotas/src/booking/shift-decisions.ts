@@ -1,6 +1,12 @@
 import type { StreamEvents } from '#app/event-store';
 import { dayNumber } from '../domain/calendar-dates.js';
-import { type BookedSpan, type BookingCaller, checkBooking, checkBookingAccess } from '../domain/booking-rules.js';
+import {
+  type BookedSpan,
+  type BookingCaller,
+  type BookingUser,
+  checkBooking,
+  checkBookingAccess,
+} from '../domain/booking-rules.js';
 import { type CallerReach, isManager } from '../rotas.policy.js';
 import { type SeriesWeekday, type ShiftEvent, type ShiftTimesData, streamOf } from '../rotas.events.js';
 import type { Booker, RotaForBooking } from './booking-facts.js';
@@ -45,6 +51,15 @@ export interface BookingContext {
 
 export const spanOf = (t: ShiftTimesData) => ({ date: t.date, start: Date.parse(t.start), end: Date.parse(t.end) });
 
+/** The user a shift is for, as the rules see them on a rota of `teamId` (`booker` absent: not of the organisation). */
+export const bookingUserOf = (id: number, booker: Booker | undefined, teamId: number): BookingUser => ({
+  id,
+  inOrganisation: !!booker,
+  seesRota: !!booker?.seen.has(teamId),
+  onHold: !!booker?.onHold,
+  roleProfileIds: [...(booker?.roleProfileIds ?? [])],
+});
+
 /** The caller as the rules see it on one rota. */
 export function bookingCaller(context: Pick<BookingContext, 'reach' | 'system'>, teamId: number): BookingCaller {
   if (context.system || !context.reach) return { userId: 0, seesRota: true, manager: true, system: true };
@@ -65,16 +80,8 @@ export function decideBookShifts(items: readonly BookingItem[], context: Booking
   const userShifts = [...context.userShifts];
   const rotaDays = new Map([...context.rotaDays].map(([k, v]) => [k, [...v]]));
   const out: StreamEvents[] = [];
-  const userOf = (item: BookingItem, teamId: number) => {
-    const booker = context.bookers.get(item.userId);
-    return {
-      id: item.userId,
-      inOrganisation: !!booker,
-      seesRota: !!booker?.seen.has(teamId),
-      onHold: !!booker?.onHold,
-      roleProfileIds: [...(booker?.roleProfileIds ?? [])],
-    };
-  };
+  const userOf = (item: BookingItem, teamId: number) =>
+    bookingUserOf(item.userId, context.bookers.get(item.userId), teamId);
   // Every item's 403 before any item's rule (docs/rota-domain.md#who-may-do-what),
   // so a bulk answer does not depend on the order of its items.
   for (const item of items) {

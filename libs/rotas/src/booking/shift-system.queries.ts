@@ -9,6 +9,7 @@ export interface SystemShiftRow extends ShiftTimesData {
   readonly rotaId: number;
   readonly teamId: number;
   readonly userId: number;
+  readonly cancelled: boolean;
 }
 
 type Row = {
@@ -21,10 +22,11 @@ type Row = {
   ends_at: Date;
   start_wall: string;
   end_wall: string;
+  status: string;
 };
 
 const COLUMNS = sql.raw(
-  `s.id, s.rota_id, s.team_id, s.user_id, s.date::text AS date, s.starts_at, s.ends_at, s.start_wall, s.end_wall`,
+  `s.id, s.rota_id, s.team_id, s.user_id, s.date::text AS date, s.starts_at, s.ends_at, s.start_wall, s.end_wall, s.status`,
 );
 
 const rowOf = (r: Row): SystemShiftRow => ({
@@ -37,6 +39,7 @@ const rowOf = (r: Row): SystemShiftRow => ({
   end: r.ends_at.toISOString(),
   startWall: r.start_wall,
   endWall: r.end_wall,
+  cancelled: r.status === 'cancelled',
 });
 
 /**

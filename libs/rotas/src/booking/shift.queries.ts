@@ -36,6 +36,13 @@ export interface AttendanceView {
   recorded_at: string;
 }
 
+/** The Shift record's `stand_in` (docs/rota-domain.md#stand-ins-and-take-overs): an open request. */
+export interface StandInView {
+  requested_at: string;
+  requested_by: UserBase;
+  note: string | null;
+}
+
 /** The Shift record plus `rota_id` (docs/rota-domain.md#the-shift-record-and-list). */
 export interface ShiftView {
   id: number;
@@ -50,6 +57,8 @@ export interface ShiftView {
   rota_id: number;
   /** Null until recorded. */
   attendance: AttendanceView | null;
+  /** Null unless the shift is looking for a stand-in. */
+  stand_in: StandInView | null;
 }
 
 /** A booked shift's row, as the commands that change it read it. */
@@ -72,6 +81,8 @@ export interface ShiftListFilters {
   readonly users?: readonly number[];
   readonly startDate: string;
   readonly endDate: string;
+  /** true: only shifts looking for a stand-in; false: only those not. */
+  readonly standIn?: boolean;
 }
 
 type Row = {
@@ -95,6 +106,9 @@ type ViewRow = Row & {
   attendance_note: string | null;
   attendance_recorded_by: string | null;
   attendance_recorded_at: Date | null;
+  stand_in_requested_at: Date | null;
+  stand_in_requested_by: string | null;
+  stand_in_note: string | null;
 };
 type SeriesRow = { id: string; frequency: number; weekdays: SeriesWeekday[]; end_date: string | null };
 
@@ -103,7 +117,8 @@ const COLUMNS = sql.raw(
 );
 
 const VIEW_COLUMNS = sql.raw(
-  `s.attendance_status, s.attendance_start_wall, s.attendance_end_wall, s.attendance_minutes, s.attendance_note, s.attendance_recorded_by, s.attendance_recorded_at`,
+  `s.attendance_status, s.attendance_start_wall, s.attendance_end_wall, s.attendance_minutes, s.attendance_note, s.attendance_recorded_by, s.attendance_recorded_at,
+   s.stand_in_requested_at, s.stand_in_requested_by, s.stand_in_note`,
 );
 
 const rowOf = (r: Row): ShiftRow => ({
@@ -165,6 +180,7 @@ export function bookedShiftViews(
         : null,
       rota_id: b.rotaId,
       attendance: null,
+      stand_in: null,
     };
   });
 }
@@ -260,7 +276,8 @@ export class ShiftQueries {
     if (filters.teams) teams = teams.filter((t) => filters.teams!.includes(t));
     const where = sql`s.status = 'booked' AND s.team_id = ANY(${teams}::bigint[]) AND s.date BETWEEN ${filters.startDate}::date AND ${filters.endDate}::date
       ${filters.rotas ? sql`AND s.rota_id = ANY(${filters.rotas}::bigint[])` : sql``}
-      ${filters.users ? sql`AND s.user_id = ANY(${filters.users}::bigint[])` : sql``}`;
+      ${filters.users ? sql`AND s.user_id = ANY(${filters.users}::bigint[])` : sql``}
+      ${filters.standIn === undefined ? sql`` : filters.standIn ? sql`AND s.stand_in_requested_at IS NOT NULL` : sql`AND s.stand_in_requested_at IS NULL`}`;
     const q = tenantSql(
       caller,
     )`SELECT ${COLUMNS}, ${VIEW_COLUMNS}, count(*) OVER () AS total FROM rota_shifts s WHERE ${tenantScope('s')} AND ${where}
@@ -289,10 +306,11 @@ export class ShiftQueries {
   private async toViews(caller: Caller, rows: readonly ViewRow[]): Promise<ShiftView[]> {
     if (rows.length === 0) return [];
     const seriesIds = [...new Set(rows.flatMap((r) => (r.series_id === null ? [] : [Number(r.series_id)])))];
-    // The shifts' users and those who recorded their attendance, in one batch.
+    // The shifts' users, those who recorded their attendance and those who asked for a stand-in, in one batch.
     const userIds = rows.flatMap((r) => [
       Number(r.user_id),
       ...(r.attendance_recorded_by === null ? [] : [Number(r.attendance_recorded_by)]),
+      ...(r.stand_in_requested_by === null ? [] : [Number(r.stand_in_requested_by)]),
     ]);
     const [users, teams, series] = await Promise.all([
       this.users.of(caller, [...new Set(userIds)], 'add-user-shifts'),
@@ -311,6 +329,7 @@ export class ShiftQueries {
       recurrence_pattern: r.series_id === null ? null : (series.get(Number(r.series_id)) ?? null),
       rota_id: Number(r.rota_id),
       attendance: attendanceOf(r, users),
+      stand_in: standInOf(r, users),
     }));
   }
 
@@ -334,5 +353,14 @@ function attendanceOf(r: ViewRow, users: ReadonlyMap<number, UserBase>): Attenda
     note: r.attendance_note,
     recorded_by: users.get(Number(r.attendance_recorded_by))!,
     recorded_at: r.attendance_recorded_at!.toISOString(),
+  };
+}
+
+function standInOf(r: ViewRow, users: ReadonlyMap<number, UserBase>): StandInView | null {
+  if (r.stand_in_requested_at === null) return null;
+  return {
+    requested_at: r.stand_in_requested_at.toISOString(),
+    requested_by: users.get(Number(r.stand_in_requested_by))!,
+    note: r.stand_in_note,
   };
 }

@@ -21,12 +21,20 @@ export interface ShiftState extends ShiftTimesData {
   readonly sequence: number;
   /** Null until recorded, and again once cleared. */
   readonly attendance: AttendanceState | null;
+  /** An open stand-in request (docs/rota-domain.md#stand-ins-and-take-overs), else null. */
+  readonly standIn: StandInState | null;
+}
+
+/** Who asked for a stand-in, and the note as it stands. */
+export interface StandInState {
+  readonly requestedBy: number;
+  readonly note: string | null;
 }
 
 export function evolve(state: ShiftState | null, event: ShiftEvent): ShiftState | null {
   switch (event.type) {
     case 'rotas.ShiftBooked':
-      return { ...event.data, cancelled: null, sequence: 0, attendance: null };
+      return { ...event.data, cancelled: null, sequence: 0, attendance: null, standIn: null };
     case 'rotas.ShiftMoved': {
       const { date, start, end, startWall, endWall, sequence } = event.data;
       return state && { ...state, date, start, end, startWall, endWall, sequence };
@@ -34,13 +42,24 @@ export function evolve(state: ShiftState | null, event: ShiftEvent): ShiftState 
     case 'rotas.ShiftSeriesChanged':
       return state && { ...state, seriesId: event.data.seriesId };
     case 'rotas.ShiftCancelled':
-      return state && { ...state, cancelled: event.data.reason, sequence: event.data.sequence };
+      // A cancelled shift looks for no one.
+      return state && { ...state, cancelled: event.data.reason, sequence: event.data.sequence, standIn: null };
     case 'rotas.ShiftAttendanceRecorded': {
       const { id: _id, organisationId: _o, rotaId: _r, userId: _u, ...attendance } = event.data;
       return state && { ...state, attendance };
     }
     case 'rotas.ShiftAttendanceCleared':
       return state && { ...state, attendance: null };
+    case 'rotas.ShiftStandInRequested':
+      return state && { ...state, standIn: { requestedBy: event.data.requestedBy, note: event.data.note } };
+    case 'rotas.ShiftStandInNoteChanged':
+      return state && { ...state, standIn: state.standIn && { ...state.standIn, note: event.data.note } };
+    case 'rotas.ShiftStandInWithdrawn':
+      return state && { ...state, standIn: null };
+    case 'rotas.ShiftHandedOver': {
+      const { toUserId, sequence } = event.data;
+      return state && { ...state, userId: toUserId, seriesId: null, standIn: null, sequence };
+    }
   }
 }
 

@@ -26,6 +26,14 @@ const attendanceColumns = (d: AttendanceRecorded | null, at: Date) => ({
   attendance_recorded_at: d ? at : null,
 });
 
+/** No open stand-in request (docs/rota-domain.md#stand-ins-and-take-overs). */
+const noStandIn = {
+  stand_in_requested_at: null,
+  stand_in_requested_by: null,
+  stand_in_note: null,
+  stand_in_note_by: null,
+};
+
 /** Shifts, booked and cancelled, as the shift routes, the booking rules and the views read them. */
 @AsProjection()
 @Injectable()
@@ -58,14 +66,23 @@ export class ShiftsProjection extends defineProjection<ShiftEvent | UserAnonymis
       op.update('rota_shifts', { id: d.id }, { series_id: d.seriesId, updated_at: at }),
     ],
     // docs/privacy.md#anonymising-a-user: attendance keeps its status and minutes, not its note.
+    // The stand-in note is its writer's (rotas.personal-data.ts), whoever's shift it is on.
     'identity.UserAnonymised': ({ data: d }) => [
       op.update('rota_shifts', { user_id: d.userId }, { attendance_note: null }),
+      op.update('rota_shifts', { stand_in_note_by: d.userId }, { stand_in_note: null }),
     ],
     'rotas.ShiftCancelled': ({ data: d, recordedAt: at }) => [
       op.update(
         'rota_shifts',
         { id: d.id },
-        { status: 'cancelled', cancel_reason: d.reason, cancelled_at: at, sequence: d.sequence, updated_at: at },
+        {
+          status: 'cancelled',
+          cancel_reason: d.reason,
+          cancelled_at: at,
+          sequence: d.sequence,
+          ...noStandIn,
+          updated_at: at,
+        },
       ),
     ],
     'rotas.ShiftAttendanceRecorded': ({ data: d, recordedAt: at }) => [
@@ -73,6 +90,36 @@ export class ShiftsProjection extends defineProjection<ShiftEvent | UserAnonymis
     ],
     'rotas.ShiftAttendanceCleared': ({ data: d, recordedAt: at }) => [
       op.update('rota_shifts', { id: d.id }, { ...attendanceColumns(null, at), updated_at: at }),
+    ],
+    'rotas.ShiftStandInRequested': ({ data: d, recordedAt: at }) => [
+      op.update(
+        'rota_shifts',
+        { id: d.id },
+        {
+          stand_in_requested_at: at,
+          stand_in_requested_by: d.requestedBy,
+          stand_in_note: d.note,
+          stand_in_note_by: d.note === null ? null : d.requestedBy,
+          updated_at: at,
+        },
+      ),
+    ],
+    'rotas.ShiftStandInNoteChanged': ({ data: d, recordedAt: at }) => [
+      op.update(
+        'rota_shifts',
+        { id: d.id },
+        { stand_in_note: d.note, stand_in_note_by: d.note === null ? null : d.writtenBy, updated_at: at },
+      ),
+    ],
+    'rotas.ShiftStandInWithdrawn': ({ data: d, recordedAt: at }) => [
+      op.update('rota_shifts', { id: d.id }, { ...noStandIn, updated_at: at }),
+    ],
+    'rotas.ShiftHandedOver': ({ data: d, recordedAt: at }) => [
+      op.update(
+        'rota_shifts',
+        { id: d.id },
+        { user_id: d.toUserId, series_id: null, sequence: d.sequence, ...noStandIn, updated_at: at },
+      ),
     ],
   },
 }) {}

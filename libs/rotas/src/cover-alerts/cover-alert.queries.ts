@@ -41,14 +41,17 @@ export class CoverAlertQueries {
     return rows.map((r) => rotaForBooking(r, zone));
   }
 
-  /** The booked shifts of the rotas starting on [fromDate, toDate] (the rota_shifts_rota_date index), never cancelled ones. */
+  /**
+   * The shifts coverage counts of the rotas starting on [fromDate, toDate] (the rota_shifts_rota_date
+   * index): booked, never cancelled ones nor those looking for a stand-in (docs/rota-domain.md#stand-ins-and-take-overs).
+   */
   async shifts(tenant: Tenant, rotaIds: readonly number[], fromDate: string, toDate: string): Promise<CoverShiftRow[]> {
     if (rotaIds.length === 0) return [];
     const q = tenantSql(tenant)`SELECT s.rota_id, s.date::text AS date,
         (extract(epoch FROM s.starts_at) * 1000)::float8 AS start, (extract(epoch FROM s.ends_at) * 1000)::float8 AS "end"
        FROM rota_shifts s
-      WHERE ${tenantScope('s')} AND s.status = 'booked' AND s.rota_id = ANY(${rotaIds}::bigint[])
-        AND s.date BETWEEN ${fromDate}::date AND ${toDate}::date`;
+      WHERE ${tenantScope('s')} AND s.status = 'booked' AND s.stand_in_requested_at IS NULL
+        AND s.rota_id = ANY(${rotaIds}::bigint[]) AND s.date BETWEEN ${fromDate}::date AND ${toDate}::date`;
     const rows: { rota_id: string; date: string; start: number; end: number }[] = await this.dataSource.query(
       q.text,
       q.values,
@@ -68,7 +71,8 @@ export class CoverAlertQueries {
 
   /**
    * The users with a booked shift, on any rota of the organisation, overlapping [start, end): those
-   * who cannot cover an occurrence then (booking rule 6). One statement, through the organisation's
+   * who cannot cover an occurrence then (booking rule 6). A shift looking for a stand-in is still
+   * its volunteer's, so they are among them: never alerted about their own shift. One statement, through the organisation's
    * rotas and the booked shifts' (rota, date) index; a shift lasts less than a week, so one starting
    * more than eight days before the occurrence's local date cannot reach it.
    */

@@ -21,8 +21,11 @@ export interface CoverPlanData {
 }
 export type CoverPlanJob = CausedJob<CoverPlanData>;
 
-/** Coverage drops when a shift goes or moves away; a booking only raises it. */
-type ShiftDrop = Extract<ShiftEvent, { type: 'rotas.ShiftMoved' | 'rotas.ShiftCancelled' }>;
+/** Coverage drops when a shift goes, moves away or looks for a stand-in; a booking only raises it. */
+type ShiftDrop = Extract<
+  ShiftEvent,
+  { type: 'rotas.ShiftMoved' | 'rotas.ShiftCancelled' | 'rotas.ShiftStandInRequested' }
+>;
 /** The organisation context's settings change, declared here by its type (contexts.md: another context's event). */
 type SettingsChanged = {
   type: 'organisation.SettingsChanged';
@@ -45,7 +48,7 @@ const planOrganisation = (event: StoredEvent<string, SettingsChanged['data']>) =
 
 /**
  * Whatever can leave a watched occurrence below minimum, or change who hears of it
- * (docs/rota-domain.md#cover-alerts): a shift cancelled or moved, every change of a rota (its
+ * (docs/rota-domain.md#cover-alerts): a shift cancelled, moved or looking for a stand-in, every change of a rota (its
  * settings, timeslots, dates, closures, contacts; a new rota starts empty), and a change of
  * `cover_alert_days`. Each becomes a plan job (the event id the job id); the window moving on is
  * the hourly sweep's (cover-alerts.processor.ts).
@@ -58,6 +61,7 @@ export class CoverAlertsReactor extends defineReactor<ShiftDrop | RotaEvent | Se
   on: {
     'rotas.ShiftMoved': byRotaId,
     'rotas.ShiftCancelled': byRotaId,
+    'rotas.ShiftStandInRequested': byRotaId,
     'rotas.RotaCreated': byId,
     'rotas.RotaChanged': byId,
     'rotas.RotaTimeslotsChanged': byId,

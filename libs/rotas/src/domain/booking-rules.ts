@@ -81,6 +81,11 @@ export interface BookingFacts {
   readonly rotaDayShifts: readonly BookedSpan[];
   readonly ignoreOnHold: boolean;
   readonly confirmRoleRestriction: boolean;
+  /**
+   * A take-over (docs/rota-domain.md#stand-ins-and-take-overs): the place is handed over, not
+   * added, so rule 7 is not applied.
+   */
+  readonly handOver?: boolean;
   /** Epoch ms. */
   readonly now: number;
 }
@@ -180,7 +185,7 @@ export function bookingRefusal(facts: BookingFacts): Refusal | null {
   // change: a timeslot a manager already filled beyond max elsewhere does not stop this booking.
   // Timeslots never overlap, so the rota's shifts met inside the new one's span are its timeslot's.
   const holder = occurrences.find((o) => o.start <= shift.start && shift.end <= o.end)!;
-  if (maxConcurrent([...facts.rotaDayShifts, shift], shift) > holder.max)
+  if (!facts.handOver && maxConcurrent([...facts.rotaDayShifts, shift], shift) > holder.max)
     return refusal('start_datetime', 'The timeslot is full.');
   return sameDayRefusal(
     facts.action,

@@ -48,6 +48,10 @@ describe('rota and shift history formats (docs/rota-domain.md#history: record fi
       'rotas.ShiftCancelled',
       'rotas.ShiftAttendanceRecorded',
       'rotas.ShiftAttendanceCleared',
+      'rotas.ShiftStandInRequested',
+      'rotas.ShiftStandInNoteChanged',
+      'rotas.ShiftStandInWithdrawn',
+      'rotas.ShiftHandedOver',
     ]);
   });
 
@@ -131,6 +135,48 @@ describe('rota and shift history formats (docs/rota-domain.md#history: record fi
         }),
       ),
     ).toEqual({ reason: 'rota_closed' });
+  });
+
+  it('given a stand-in asked, the note changed, withdrawn, then stand_in as the Shift shows it; a take-over, the new user, the previous one and stand_in null', () => {
+    const ids = { id: 9, organisationId: 1, rotaId: 4, userId: 5, date: '2027-03-01' };
+    expect(
+      SHIFT_HISTORY.changes(
+        stored({ type: 'rotas.ShiftStandInRequested', data: { ...ids, requestedBy: 3, note: 'Ill' } }),
+      ),
+    ).toEqual({ stand_in: { requested_by: expect.objectContaining({ id: 3 }), note: 'Ill' } });
+    expect(
+      SHIFT_HISTORY.changes(
+        stored({ type: 'rotas.ShiftStandInNoteChanged', data: { id: 9, organisationId: 1, writtenBy: 5, note: null } }),
+      ),
+    ).toEqual({ stand_in: { note: null } });
+    expect(SHIFT_HISTORY.changes(stored({ type: 'rotas.ShiftStandInWithdrawn', data: ids }))).toEqual({
+      stand_in: null,
+    });
+    expect(
+      SHIFT_HISTORY.changes(
+        stored({
+          type: 'rotas.ShiftHandedOver',
+          data: {
+            id: 9,
+            organisationId: 1,
+            rotaId: 4,
+            date: '2027-03-01',
+            fromUserId: 5,
+            toUserId: 6,
+            by: 'take_over',
+            swapId: null,
+            leftSeriesId: 8,
+            sequence: 1,
+          },
+        }),
+      ),
+    ).toEqual({
+      user: expect.objectContaining({ id: 6 }),
+      previous_user: expect.objectContaining({ id: 5 }),
+      handed_over_by: 'take_over',
+      recurrence_pattern: null,
+      stand_in: null,
+    });
   });
 
   it('given a rota created, then its settings, dates, team, pattern and timeslots as the Rota and pattern records show them', () => {

@@ -73,6 +73,20 @@ export const SHIFT_HISTORY = defineHistory<ShiftEvent>({
     },
   }),
   'rotas.ShiftAttendanceCleared': () => ({ attendance: null }),
+  // docs/rota-domain.md#stand-ins-and-take-overs: who asked is the entry's actor, `requested_by` whom it is recorded for.
+  'rotas.ShiftStandInRequested': ({ data: d }) => ({
+    stand_in: { requested_by: userRef(d.requestedBy), note: d.note },
+  }),
+  'rotas.ShiftStandInNoteChanged': ({ data: d }) => ({ stand_in: { note: d.note } }),
+  'rotas.ShiftStandInWithdrawn': () => ({ stand_in: null }),
+  'rotas.ShiftHandedOver': ({ data: d }) => ({
+    user: userRef(d.toUserId),
+    previous_user: userRef(d.fromUserId),
+    handed_over_by: d.by,
+    ...(d.swapId !== null && { swap_id: d.swapId }),
+    ...(d.leftSeriesId !== null && { recurrence_pattern: null }),
+    stand_in: null,
+  }),
 });
 
 export const ROTA_HISTORY = defineHistory<RotaEvent>({

@@ -49,5 +49,10 @@ export class VolunteerHoursProjection extends defineProjection<ShiftEvent>({
     'rotas.ShiftAttendanceCleared': ({ data: d }) => [
       op.update(TABLE, { shift_id: d.id }, { attendance_status: null, attended_minutes: null }),
     ],
+    // A stand-in request leaves the shift its volunteer's; a hand-over makes it the taker's.
+    'rotas.ShiftStandInRequested': null,
+    'rotas.ShiftStandInNoteChanged': null,
+    'rotas.ShiftStandInWithdrawn': null,
+    'rotas.ShiftHandedOver': ({ data: d }) => [op.update(TABLE, { shift_id: d.id }, { user_id: d.toUserId })],
   },
 }) {}

@@ -14,6 +14,7 @@ import type { DateEntry, PeriodView, RotaHourEntry, RotaPatternEntry } from '../
 import { RepeatingShiftDto } from './repeating-shift.responses.js';
 import { RotaPermissionsDto, TeamDto } from './rota.responses.js';
 import { PatternTimeslotDto } from './shift-pattern.responses.js';
+import { StandInDto } from './shift.responses.js';
 
 const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;
 const DATE = { type: 'string', format: 'date', example: '2027-03-01' } as const;
@@ -142,6 +143,12 @@ export class OwnDayShiftDto implements OwnDayShift {
   timezone!: string;
   @ApiProperty({ type: DayViewRepeatingShiftDto, nullable: true, description: 'null for a shift of no series' })
   repeating_shift!: DayViewRepeatingShiftDto | null;
+  @ApiProperty({
+    type: StandInDto,
+    nullable: true,
+    description: 'An open stand-in request, as the Shift record shows it; null when none (an addition)',
+  })
+  stand_in!: StandInDto | null;
 }
 
 /** The interface's Day-view shift as shifts lists it (docs/rota-domain.md#day-view). */

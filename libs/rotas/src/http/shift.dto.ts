@@ -22,6 +22,7 @@ import {
   IsOptionalNotNull,
   IsReference,
   type PageRequest,
+  parseBooleanQuery,
   parseIdList,
   parseListQuery,
   type RawQuery,
@@ -29,6 +30,7 @@ import {
 } from '#app/platform';
 import { addDays, dayNumber } from '../domain/calendar-dates.js';
 import { ATTENDANCE_NOTE_MAX } from '../booking/attendance.js';
+import { STAND_IN_NOTE_MAX } from '../booking/stand-in.js';
 
 // Types and presence here; the times (formats, the spring gap, end after start), the recurrence
 // rules and the booking rules are the command's and the domain's (shift-times.ts, series-dates.ts,
@@ -282,6 +284,8 @@ export class ShiftListQuery {
   readonly users?: number[];
   readonly startDate?: string;
   readonly endDate?: string;
+  /** `stand_in`: only shifts looking for a stand-in (true), or only those not (false). */
+  readonly standIn?: boolean;
 
   static fromQuery(query: RawQuery): ShiftListQuery {
     const { page, perPage } = parseListQuery({ page: query.page, per_page: query.per_page, limit: query.limit });
@@ -297,10 +301,11 @@ export class ShiftListQuery {
       if (!isCalendarDate(value)) errors[name] = [calendarDateMessage(name)];
       return String(value);
     };
+    const standIn = parseBooleanQuery(query, 'stand_in');
     const startDate = read('start_date');
     const endDate = read('end_date');
     if (Object.keys(errors).length) throw new ValidationError(errors);
-    return { page: { page, perPage }, teams, rotas, users, startDate, endDate };
+    return { page: { page, perPage }, teams, rotas, users, startDate, endDate, standIn };
   }
 }
 
@@ -315,4 +320,38 @@ export function shiftListRange(query: ShiftListQuery, today: string): { startDat
   if (dayNumber(endDate) - dayNumber(startDate) > 365)
     throw new ValidationError({ end_date: ['The end_date must be at most 365 days after the start_date.'] });
   return { startDate, endDate };
+}
+
+/**
+ * `PUT /api/rota/shifts/{id}/stand-in` (docs/rota-domain.md#stand-ins-and-take-overs): its length
+ * is the decision's (stand-in.ts), judged after the 404, 403 and 409.
+ */
+export class StandInBody {
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    maxLength: STAND_IN_NOTE_MAX,
+    description: 'A note for whoever may take the shift over; null when absent. Asking again replaces it.',
+  })
+  @IsOptional()
+  @IsString()
+  note?: string | null;
+}
+
+/** `POST /api/rota/shifts/{id}/take-over`: who takes it (default the caller) and a manager's overrides. */
+export class TakeOverBody {
+  @ApiPropertyOptional({ type: IdRef, description: 'The taker (default the caller); someone else needs a manager' })
+  @IsOptionalNotNull()
+  @IsReference()
+  user?: IdRef;
+
+  @ApiPropertyOptional({ type: 'boolean', description: 'A manager books a taker on hold (rule 4)' })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  ignore_on_hold?: boolean;
+
+  @ApiPropertyOptional({ type: 'boolean', description: 'A manager books a taker without an allowed role (rule 5)' })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  confirm_role_restriction?: boolean;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { UserBaseDto } from '#app/identity';
-import type { AttendanceView, RecurrencePatternView, ShiftView } from '../booking/shift.queries.js';
+import type { AttendanceView, RecurrencePatternView, ShiftView, StandInView } from '../booking/shift.queries.js';
+import { STAND_IN_NOTE_MAX } from '../booking/stand-in.js';
 import { TeamDto } from './rota.responses.js';
 
 const ID = { type: 'integer', format: 'int64', minimum: 1 } as const;
@@ -68,6 +69,17 @@ export class AttendanceDto implements AttendanceView {
   recorded_at!: string;
 }
 
+/** An open stand-in request (docs/rota-domain.md#stand-ins-and-take-overs). */
+@ApiSchema({ name: 'StandInRequest', description: 'The shift is looking for a stand-in' })
+export class StandInDto implements StandInView {
+  @ApiProperty({ type: 'string', format: 'date-time', description: 'When it was first asked for (ISO 8601)' })
+  requested_at!: string;
+  @ApiProperty({ type: UserBaseDto, description: 'Who asked (the volunteer or a manager)' })
+  requested_by!: UserBaseDto;
+  @ApiProperty({ type: 'string', nullable: true, maxLength: STAND_IN_NOTE_MAX, description: 'Null when absent' })
+  note!: string | null;
+}
+
 /** The interface's Shift record plus `rota_id` (docs/rota-domain.md#the-shift-record-and-list). */
 @ApiSchema({
   name: 'Shift',
@@ -95,4 +107,11 @@ export class ShiftDto implements ShiftView {
     description: 'What was recorded of the shift’s attendance; null until recorded (an addition to the spec’s record)',
   })
   attendance!: AttendanceDto | null;
+  @ApiProperty({
+    type: StandInDto,
+    nullable: true,
+    description:
+      'An open stand-in request; null when the shift is not looking for a stand-in (an addition to the spec’s record)',
+  })
+  stand_in!: StandInDto | null;
 }

@@ -52,8 +52,8 @@ export class ShiftsController {
     @Req() req: FastifyRequest,
   ): Promise<Paginated<ShiftDto>> {
     const [facts, reach] = await Promise.all([this.organisations.of(caller), this.policy.reach(caller)]);
-    const { teams, rotas, users, page } = query;
-    const filters = { teams, rotas, users, ...shiftListRange(query, facts.today) };
+    const { teams, rotas, users, standIn, page } = query;
+    const filters = { teams, rotas, users, standIn, ...shiftListRange(query, facts.today) };
     const { items, total } = await this.shifts.list(caller, reach, filters, page);
     return paginate(items, total, page, this.config.http.publicUrl, req.url);
   }

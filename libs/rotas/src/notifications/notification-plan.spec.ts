@@ -71,6 +71,9 @@ const closed = (rotaId: number): RotaChangeEvent => ({
   },
 });
 
+/** A plan that sends nothing. */
+const NOTHING = { volunteers: [], selfCancelled: [], standInWanted: [], standInFound: [] };
+
 describe('who gets what from the shift events of one request (docs/rota-domain.md#notifications)', () => {
   it('given a manager booking three shifts for a volunteer, then the volunteer gets one notice listing the three as booked, naming the manager', () => {
     const plan = planNotifications([
@@ -99,10 +102,10 @@ describe('who gets what from the shift events of one request (docs/rota-domain.m
   });
 
   it('given a volunteer booking, moving or cancelling their own shift, then they get nothing; a self-cancellation goes to the rota watchers instead', () => {
-    expect(planNotifications([booked(1, VOL, by(VOL))])).toEqual({ volunteers: [], selfCancelled: [] });
-    expect(planNotifications([moved(1, VOL, by(VOL))])).toEqual({ volunteers: [], selfCancelled: [] });
+    expect(planNotifications([booked(1, VOL, by(VOL))])).toEqual(NOTHING);
+    expect(planNotifications([moved(1, VOL, by(VOL))])).toEqual(NOTHING);
     expect(planNotifications([cancelled(1, VOL, by(VOL), 'cancelled', 2)])).toEqual({
-      volunteers: [],
+      ...NOTHING,
       selfCancelled: [{ userId: VOL, shifts: [{ shiftId: 1, rotaId: 7, sequence: 2 }] }],
     });
   });
@@ -188,9 +191,15 @@ describe('who gets what from the shift events of one request (docs/rota-domain.m
         booked(1, VOL, bySystem('series generation'), 5),
         booked(2, VOL, bySystem('series generation'), 5),
       ]),
-    ).toEqual({ volunteers: [], selfCancelled: [] });
-    expect(mailedTypes(bySystem('series generation'))).toEqual(['rotas.ShiftMoved', 'rotas.ShiftCancelled']);
-    expect(mailedTypes(by(MANAGER))).toEqual(['rotas.ShiftBooked', 'rotas.ShiftMoved', 'rotas.ShiftCancelled']);
+    ).toEqual(NOTHING);
+    expect(mailedTypes(bySystem('series generation'))).not.toContain('rotas.ShiftBooked');
+    expect(mailedTypes(by(MANAGER))).toEqual([
+      'rotas.ShiftBooked',
+      'rotas.ShiftMoved',
+      'rotas.ShiftCancelled',
+      'rotas.ShiftStandInRequested',
+      'rotas.ShiftHandedOver',
+    ]);
   });
 });
 
@@ -290,5 +299,113 @@ describe('the e-mails a plan makes', () => {
     const mails = composeMails(plan, facts());
     expect(mails.map((m) => m.message.to)).toEqual(['vol@x.example']);
     expect(mails[0]!.message.subject).toBe('Shift booked: Café, Monday 2027-01-04 10:00');
+  });
+});
+
+describe('stand-in e-mails (docs/rota-domain.md#stand-ins-and-take-overs)', () => {
+  const TAKER = 12;
+  const requested = (id: number, metadata: EventMetadata, note: string | null = null): MailedEvent => ({
+    type: 'rotas.ShiftStandInRequested',
+    metadata,
+    data: {
+      id,
+      organisationId: 1,
+      rotaId: 7,
+      userId: VOL,
+      date: '2027-01-04',
+      requestedBy: actorOfTest(metadata),
+      note,
+    },
+  });
+  const handedOver = (id: number, metadata: EventMetadata, by: 'take_over' | 'swap' = 'take_over'): MailedEvent => ({
+    type: 'rotas.ShiftHandedOver',
+    metadata,
+    data: {
+      id,
+      organisationId: 1,
+      rotaId: 7,
+      date: '2027-01-04',
+      fromUserId: VOL,
+      toUserId: TAKER,
+      by,
+      swapId: by === 'swap' ? 3 : null,
+      leftSeriesId: null,
+      sequence: 2,
+    },
+  });
+  function actorOfTest(metadata: EventMetadata): number {
+    return metadata.actor?.kind === 'user' ? metadata.actor.userId : 0;
+  }
+  const facts = (over: Partial<MailFacts> = {}): MailFacts => ({
+    requestKey: 'ev-1',
+    organisationId: 1,
+    zone: 'Europe/London',
+    host: 'vol.example',
+    now: new Date('2026-12-01T10:00:00Z'),
+    shifts: new Map([[1, { teamId: 3, ...times('2027-01-04', '10:00', '12:00') }]]),
+    rotaNames: new Map([[7, 'Café']]),
+    teamNames: new Map([[3, 'North']]),
+    emails: new Map([
+      [VOL, 'vol@x.example'],
+      [MANAGER, 'boss@x.example'],
+      [CONTACT, 'contact@x.example'],
+      [TAKER, 'taker@x.example'],
+    ]),
+    names: new Map([
+      [VOL, 'Val'],
+      [MANAGER, 'Max'],
+      [CONTACT, 'Cora'],
+      [TAKER, 'Tess'],
+    ]),
+    rotaWatchers: new Map(),
+    rotaContacts: new Map([[7, [CONTACT, MANAGER, VOL]]]),
+    ...over,
+  });
+
+  it('given a request by a manager, then each contact but the volunteer and the manager gets one "Stand-in wanted:" mail with the note, no calendar part', () => {
+    const mails = composeMails(planNotifications([requested(1, by(MANAGER), 'Ill')]), facts());
+    expect(mails.map((m) => [m.key, m.message.to])).toEqual([['rotas-stand-in-wanted-ev-1-1-30', 'contact@x.example']]);
+    expect(mails[0]!.message.subject).toBe('Stand-in wanted: Café, Monday 2027-01-04 10:00');
+    expect(mails[0]!.message.text).toContain('Val is looking for someone to take over their shift:');
+    expect(mails[0]!.message.text).toContain('Their note: Ill');
+    expect(mails[0]!.message.attachments).toBeUndefined();
+  });
+
+  it('given a take-over by the taker, then only the previous volunteer hears: "Stand-in found:" with a CANCEL part at the new sequence', () => {
+    const plan = planNotifications([handedOver(1, by(TAKER))]);
+    expect(plan.volunteers).toEqual([]);
+    const mails = composeMails(plan, facts());
+    expect(mails.map((m) => [m.key, m.message.to])).toEqual([['rotas-stand-in-found-ev-1-10', 'vol@x.example']]);
+    expect(mails[0]!.message.subject).toBe('Stand-in found: Café, Monday 2027-01-04 10:00');
+    expect(mails[0]!.message.text).toContain('Tess has taken over your shift:');
+    const cancel = ical.sync.parseICS(mails[0]!.message.attachments![0]!.content.toString());
+    expect(cancel.vcalendar?.method).toBe('CANCEL');
+    const [event] = Object.values(cancel).filter((c) => c?.type === 'VEVENT') as unknown as {
+      uid: string;
+      sequence: string;
+    }[];
+    expect([event!.uid, Number(event!.sequence)]).toEqual(['shift-1-1@vol.example', 2]);
+  });
+
+  it('given a take-over a manager made for the taker, then the taker also gets the usual booking mail (REQUEST part)', () => {
+    const mails = composeMails(planNotifications([handedOver(1, by(MANAGER))]), facts());
+    expect(mails.map((m) => m.message.to).sort()).toEqual(['taker@x.example', 'vol@x.example']);
+    const booking = mails.find((m) => m.message.to === 'taker@x.example')!.message;
+    expect(booking.subject).toBe('Shift booked: Café, Monday 2027-01-04 10:00');
+    expect(booking.attachments!.map((a) => a.filename)).toEqual(['invite.ics']);
+  });
+
+  it('given a shift cancelled or started by the time the job runs, then none of these mails goes (tapir#828, helfertool#45)', () => {
+    const events = [requested(1, by(VOL)), handedOver(1, by(MANAGER))];
+    const gone = facts({
+      shifts: new Map([[1, { teamId: 3, cancelled: true, ...times('2027-01-04', '10:00', '12:00') }]]),
+    });
+    expect(composeMails(planNotifications(events), gone)).toEqual([]);
+    const started = facts({ now: new Date('2027-01-04T10:30:00Z') });
+    expect(composeMails(planNotifications(events), started)).toEqual([]);
+  });
+
+  it('given a hand-over by a swap, then the take-over mails are not sent (a swap has its own)', () => {
+    expect(planNotifications([handedOver(1, by(TAKER), 'swap')])).toEqual(NOTHING);
   });
 });

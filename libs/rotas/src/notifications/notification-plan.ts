@@ -3,6 +3,7 @@ import { type MailMessage, oneLine } from '#app/platform';
 import type { RotaEvent, ShiftCancelReason, ShiftEvent, ShiftTimesData } from '../rotas.events.js';
 import { CALENDAR_CHANGES, type CalendarChangeType } from '../rota/misfits.js';
 import { type MailShift, type ShiftChange, selfCancelledMail, shiftChangesMail } from './shift-mail.js';
+import { standInFoundMail, standInWantedMail } from './stand-in-mail.js';
 
 /**
  * Who gets what e-mail from the shift events of one request (docs/rota-domain.md#notifications). Pure: the
@@ -19,13 +20,23 @@ import { type MailShift, type ShiftChange, selfCancelledMail, shiftChangesMail }
  * - Acting on one's own shift sends oneself nothing; a volunteer who cancels their own shifts has
  *   the rotas' contacts and the managers with add-user-shifts over the rotas' teams told, one
  *   e-mail each (themselves left out).
+ * - Stand-ins (docs/rota-domain.md#stand-ins-and-take-overs): a request (not a new note) tells the
+ *   rota's contacts, one e-mail each (the volunteer and whoever asked left out); a take-over tells
+ *   the previous volunteer (with a CANCEL part), and a taker put there by a manager gets the usual
+ *   booking e-mail. Neither goes once the shift is cancelled or has started (composeMails).
  * - A booking by the system is an occurrence the series generator booked: it sends nothing,
  *   because the request that started the series told the volunteer of its first shift (and a
  *   series' later dates are its pattern, not news). The generator is the only system actor that
  *   books, so the actor alone tells it, for every event of its transaction alike.
  */
 
-export const MAILED_TYPES = ['rotas.ShiftBooked', 'rotas.ShiftMoved', 'rotas.ShiftCancelled'] as const;
+export const MAILED_TYPES = [
+  'rotas.ShiftBooked',
+  'rotas.ShiftMoved',
+  'rotas.ShiftCancelled',
+  'rotas.ShiftStandInRequested',
+  'rotas.ShiftHandedOver',
+] as const;
 export type MailedType = (typeof MAILED_TYPES)[number];
 
 /** The user an event's metadata names as actor, or null for the system (or an event recorded without one). */
@@ -62,6 +73,8 @@ export interface PlannedChange {
   /** Its times after the request; null for a cancellation (the shift's row keeps the times it had). */
   readonly times: ShiftTimesData | null;
   readonly reason: ShiftCancelReason | null;
+  /** Told only while the shift is booked and has not started (a take-over's booking). */
+  readonly whileOpen?: true;
 }
 
 /** The e-mail to a volunteer whose shifts someone else changed. */
@@ -78,10 +91,35 @@ export interface SelfCancelNotice {
   readonly shifts: readonly { readonly shiftId: number; readonly rotaId: number; readonly sequence: number }[];
 }
 
+/** A stand-in asked for: the rota's contacts are told (`Stand-in wanted:`). */
+export interface StandInWantedNotice {
+  readonly shiftId: number;
+  readonly rotaId: number;
+  /** The shift's volunteer. */
+  readonly userId: number;
+  readonly requestedBy: number;
+  readonly note: string | null;
+}
+
+/** A shift taken over: its previous volunteer is told (`Stand-in found:`, with a CANCEL part). */
+export interface StandInFoundNotice {
+  readonly shiftId: number;
+  readonly rotaId: number;
+  readonly fromUserId: number;
+  readonly toUserId: number;
+  readonly sequence: number;
+}
+
 export interface NotificationPlan {
   readonly volunteers: readonly VolunteerNotice[];
   readonly selfCancelled: readonly SelfCancelNotice[];
+  readonly standInWanted: readonly StandInWantedNotice[];
+  readonly standInFound: readonly StandInFoundNotice[];
 }
+
+/** Whether the plan has anything to send. */
+export const plansMail = (plan: NotificationPlan): boolean =>
+  plan.volunteers.length + plan.selfCancelled.length + plan.standInWanted.length + plan.standInFound.length > 0;
 
 interface ShiftStory {
   readonly userId: number;
@@ -99,8 +137,22 @@ interface ShiftStory {
 export function planNotifications(events: readonly (MailedEvent | RotaChangeEvent)[]): NotificationPlan {
   const changedRotas = new Set(events.filter(isRotaChange).map((e) => e.data.id));
   const stories = new Map<number, ShiftStory>();
+  const standInWanted: StandInWantedNotice[] = [];
+  const standInFound: (StandInFoundNotice & { actor: number | null })[] = [];
   for (const event of events) {
     if (isRotaChange(event)) continue;
+    if (event.type === 'rotas.ShiftStandInRequested') {
+      const { id, rotaId, userId, requestedBy, note } = event.data;
+      standInWanted.push({ shiftId: id, rotaId, userId, requestedBy, note });
+      continue;
+    }
+    if (event.type === 'rotas.ShiftHandedOver') {
+      // Swaps are told by their own notices.
+      const { id, rotaId, fromUserId, toUserId, sequence, by } = event.data;
+      if (by === 'take_over')
+        standInFound.push({ shiftId: id, rotaId, fromUserId, toUserId, sequence, actor: actingUser(event.metadata) });
+      continue;
+    }
     const { id, userId, rotaId } = event.data as { id: number; userId?: number; rotaId?: number };
     if (userId === undefined || rotaId === undefined) continue; // ShiftSeriesChanged: no new times, nothing to tell
     const byRotaChange = event.type === 'rotas.ShiftCancelled' && changedRotas.has(rotaId);
@@ -152,9 +204,28 @@ export function planNotifications(events: readonly (MailedEvent | RotaChangeEven
       volunteers.get(s.userId) ?? volunteers.set(s.userId, { actorUserId: s.actor, changes: [] }).get(s.userId)!;
     notice.changes.push(change);
   }
+  // A taker a manager put there hears of it as of any booking by someone else.
+  for (const { actor, ...found } of standInFound) {
+    if (actor === found.toUserId) continue;
+    const booking: PlannedChange = {
+      kind: 'booked',
+      shiftId: found.shiftId,
+      rotaId: found.rotaId,
+      sequence: found.sequence,
+      times: null,
+      reason: null,
+      whileOpen: true,
+    };
+    const notice =
+      volunteers.get(found.toUserId) ??
+      volunteers.set(found.toUserId, { actorUserId: actor, changes: [] }).get(found.toUserId)!;
+    notice.changes.push(booking);
+  }
   return {
     volunteers: [...volunteers].map(([userId, n]) => ({ userId, ...n })),
     selfCancelled: [...selfCancelled].map(([userId, shifts]) => ({ userId, shifts })),
+    standInWanted,
+    standInFound: standInFound.map(({ actor: _actor, ...n }) => n),
   };
 }
 
@@ -200,14 +271,16 @@ export interface MailFacts {
   readonly host: string;
   readonly now: Date;
   readonly organizer?: string;
-  /** Each planned shift's row (times for a cancelled one; its team). */
-  readonly shifts: ReadonlyMap<number, { readonly teamId: number } & ShiftTimesData>;
+  /** Each planned shift's row (times for a cancelled one; its team; whether it is cancelled now). */
+  readonly shifts: ReadonlyMap<number, { readonly teamId: number; readonly cancelled?: boolean } & ShiftTimesData>;
   readonly rotaNames: ReadonlyMap<number, string>;
   readonly teamNames: ReadonlyMap<number, string>;
   readonly emails: ReadonlyMap<number, string>;
   readonly names: ReadonlyMap<number, string>;
   /** The contacts and add-user-shifts managers of each rota with a self-cancellation. */
   readonly rotaWatchers: ReadonlyMap<number, readonly number[]>;
+  /** The contacts of each rota with a stand-in request. */
+  readonly rotaContacts?: ReadonlyMap<number, readonly number[]>;
 }
 
 /** One e-mail to send once: its outbox key and the message. */
@@ -246,10 +319,16 @@ export function composeMails(plan: NotificationPlan, facts: MailFacts): Outgoing
       localEnd: t.endWall,
     };
   };
+  // docs/rota-domain.md#stand-ins-and-take-overs: nothing about a shift cancelled or started since.
+  const open = (shiftId: number) => {
+    const row = facts.shifts.get(shiftId);
+    return !!row && !row.cancelled && Date.parse(row.start) > facts.now.getTime();
+  };
   const mails: OutgoingMail[] = [];
   for (const notice of plan.volunteers) {
     const to = facts.emails.get(notice.userId);
     const changes = notice.changes.flatMap((c): ShiftChange[] => {
+      if (c.whileOpen && !open(c.shiftId)) return [];
       const shift = mailShift(c.shiftId, c.rotaId, c.sequence, c.times, c.kind === 'cancelled');
       const reason = reasonText(c.reason);
       return shift ? [{ kind: c.kind, shift, ...(reason && { reason }) }] : [];
@@ -266,6 +345,36 @@ export function composeMails(plan: NotificationPlan, facts: MailFacts): Outgoing
       ...(facts.organizer && { organizer: facts.organizer }),
     });
     mails.push({ key: `rotas-shift-mail-${facts.requestKey}-${notice.userId}`, message });
+  }
+  for (const notice of plan.standInWanted) {
+    const shift = open(notice.shiftId) && mailShift(notice.shiftId, notice.rotaId, 0, null, false);
+    if (!shift) continue;
+    const volunteerName = facts.names.get(notice.userId) ?? '';
+    for (const contact of facts.rotaContacts?.get(notice.rotaId) ?? []) {
+      const to = facts.emails.get(contact);
+      if (!to || contact === notice.userId || contact === notice.requestedBy) continue;
+      mails.push({
+        key: `rotas-stand-in-wanted-${facts.requestKey}-${notice.shiftId}-${contact}`,
+        message: standInWantedMail({ to, volunteerName, shift, note: notice.note }),
+      });
+    }
+  }
+  for (const notice of plan.standInFound) {
+    const to = facts.emails.get(notice.fromUserId);
+    const shift = open(notice.shiftId) && mailShift(notice.shiftId, notice.rotaId, notice.sequence, null, true);
+    if (!to || !shift) continue;
+    mails.push({
+      key: `rotas-stand-in-found-${facts.requestKey}-${notice.fromUserId}`,
+      message: standInFoundMail({
+        to,
+        userName: facts.names.get(notice.fromUserId) ?? '',
+        takerName: facts.names.get(notice.toUserId) ?? '',
+        shift,
+        host: facts.host,
+        now: facts.now,
+        ...(facts.organizer && { organizer: facts.organizer }),
+      }),
+    });
   }
   for (const notice of plan.selfCancelled) {
     const volunteerName = facts.names.get(notice.userId) ?? '';

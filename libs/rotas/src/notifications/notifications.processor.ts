@@ -12,6 +12,7 @@ import {
   mailedTypes,
   type NotificationPlan,
   planNotifications,
+  plansMail,
   ROTA_CHANGE_TYPES,
   type RotaChangeEvent,
 } from './notification-plan.js';
@@ -63,7 +64,7 @@ export class NotificationsProcessor extends CausedJobProcessor<NotificationJobDa
       types: [...types, ...ROTA_CHANGE_TYPES],
     })) as unknown as (MailedEvent | RotaChangeEvent)[];
     const plan = planNotifications(events.filter((e) => e.data.organisationId === organisationId));
-    if (plan.volunteers.length === 0 && plan.selfCancelled.length === 0) return;
+    if (!plansMail(plan)) return;
     const mails = composeMails(plan, {
       ...(await this.facts({ organisationId }, plan)),
       requestKey: cause.event.eventId,
@@ -79,19 +80,31 @@ export class NotificationsProcessor extends CausedJobProcessor<NotificationJobDa
 
   /** Everything the plan's e-mails name: shifts' rows, rotas, teams, people, and who watches a rota with a self-cancellation. */
   private async facts(tenant: Tenant, plan: NotificationPlan) {
-    const planned = [...plan.volunteers.flatMap((n) => n.changes), ...plan.selfCancelled.flatMap((n) => n.shifts)];
+    const planned = [
+      ...plan.volunteers.flatMap((n) => n.changes),
+      ...plan.selfCancelled.flatMap((n) => n.shifts),
+      ...plan.standInWanted,
+      ...plan.standInFound,
+    ];
+    const wantedRotas = [...new Set(plan.standInWanted.map((n) => n.rotaId))];
     const rotaIds = [...new Set(planned.map((c) => c.rotaId))];
     const [rows, rotas, { timezone: zone }] = await Promise.all([
       this.shifts.shifts(tenant, [...new Set(planned.map((c) => c.shiftId))]),
       this.contacts.rotas(tenant, rotaIds),
       this.organisations.of(tenant),
     ]);
-    const rotaWatchers = await this.watchers(tenant, plan, new Map([...rotas].map(([id, r]) => [id, r.teamId])));
+    const [rotaWatchers, rotaContacts] = await Promise.all([
+      this.watchers(tenant, plan, new Map([...rotas].map(([id, r]) => [id, r.teamId]))),
+      wantedRotas.length ? this.shifts.contactUsers(tenant, wantedRotas) : new Map<number, number[]>(),
+    ]);
     const people = [
       ...new Set([
         ...plan.volunteers.flatMap((n) => [n.userId, ...(n.actorUserId === null ? [] : [n.actorUserId])]),
         ...plan.selfCancelled.map((n) => n.userId),
+        ...plan.standInWanted.map((n) => n.userId),
+        ...plan.standInFound.flatMap((n) => [n.fromUserId, n.toUserId]),
         ...[...rotaWatchers.values()].flat(),
+        ...[...rotaContacts.values()].flat(),
       ]),
     ];
     const [emails, names, teams] = await Promise.all([
@@ -110,6 +123,7 @@ export class NotificationsProcessor extends CausedJobProcessor<NotificationJobDa
       emails,
       names,
       rotaWatchers,
+      rotaContacts,
     };
   }
 

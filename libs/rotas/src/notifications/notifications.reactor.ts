@@ -31,7 +31,7 @@ function notificationJob(event: StoredEvent<MailedType, Mailed['data']>): Reacto
 }
 
 /**
- * Shift bookings, changes and cancellations become e-mail jobs, one per request (transaction): the
+ * Shift bookings, changes, cancellations, stand-in requests and take-overs become e-mail jobs, one per request (transaction): the
  * job of its first mailed event, which sends the e-mails of the whole transaction.
  */
 @AsReactor()
@@ -44,5 +44,7 @@ export class NotificationsReactor extends defineReactor<Mailed>({
     'rotas.ShiftBooked': notificationJob,
     'rotas.ShiftMoved': notificationJob,
     'rotas.ShiftCancelled': notificationJob,
+    'rotas.ShiftStandInRequested': notificationJob,
+    'rotas.ShiftHandedOver': notificationJob,
   },
 }) {}

@@ -115,7 +115,7 @@ export function selfCancelledMail({ to, volunteerName, shift }: SelfCancelledMai
   return [...addresses.values()].map((address) => ({ to: address, subject, text }));
 }
 
-function calendarFile(method: 'REQUEST' | 'CANCEL', filename: string, content: string): MailAttachment {
+export function calendarFile(method: 'REQUEST' | 'CANCEL', filename: string, content: string): MailAttachment {
   return { filename, content, contentType: `text/calendar; method=${method}; charset=UTF-8` };
 }
 
@@ -128,13 +128,13 @@ function calendarNote(open: boolean, cancelled: boolean): string {
 }
 
 /** "Café, Thursday 2027-07-01 07:30": for a subject. */
-function headline(shift: MailShift): string {
+export function headline(shift: MailShift): string {
   const [date, time] = shift.localStart.split(' ');
   return `${oneLine(shift.rotaName)}, ${weekday(date!)} ${date} ${time}`;
 }
 
 /** "- Café (North): Thursday 2027-07-01, 07:30–15:00"; an overnight shift names its end's date. */
-function line(shift: MailShift, reason?: string): string {
+export function line(shift: MailShift, reason?: string): string {
   const [date, start] = shift.localStart.split(' ');
   const [endDate, end] = shift.localEnd.split(' ');
   const times = endDate === date ? `${start}–${end}` : `${start} to ${weekday(endDate!)} ${endDate} ${end}`;

@@ -246,6 +246,7 @@ describe('dayRota: shifts and the caller', () => {
         end_time: `${DAY} 10:00`,
         timezone: ZONE,
         repeating_shift: null,
+        stand_in: null,
       },
     ]);
     expect(view.shifts[0]).toEqual({
@@ -287,6 +288,27 @@ describe('dayRota: shifts and the caller', () => {
   it('given withShifts false (past the detailed cap), then both shift arrays are empty and coverage still counts the shifts', () => {
     const { view } = dayRota(rotaDay([mine, theirs]), context({ withShifts: false }));
     expect([view.shifts, view.own_shifts, view.hours[0]!.shift_count, view.total_users]).toEqual([[], [], 2, 2]);
+  });
+});
+
+describe('dayRota: a shift looking for a stand-in (docs/rota-domain.md#stand-ins-and-take-overs)', () => {
+  const asked = { at: Date.parse('2027-06-10T08:00:00Z'), by: OTHER, note: 'Away' };
+  const mine = shift(ME, DAY, '09:00', '11:00', { standIn: asked });
+  const theirs = shift(OTHER, DAY, '09:00', '11:00');
+
+  it('given one of two shifts looking for a stand-in, then coverage counts one, while it stays listed, its volunteer’s, with stand_in', () => {
+    const { view } = dayRota(rotaDay([mine, theirs]), context({ userFlags: true }));
+    expect(view.hours.map((h) => h.shift_count)).toEqual([1, 1, 0, 0, 0]);
+    expect([view.own_shift, view.total_users, view.own_shifts.map((s) => s.id)]).toEqual([true, 2, [mine.id]]);
+    expect(view.shifts.map((s) => s.stand_in)).toEqual([
+      { requested_at: '2027-06-10T08:00:00.000Z', requested_by: userBase(OTHER), note: 'Away' },
+      null,
+    ]);
+  });
+
+  it('given the only shift looking for a stand-in, then the hours it covered are a gap: below minimum', () => {
+    const { view } = dayRota(rotaDay([mine]), context());
+    expect([view.hours[0]!.shift_count, view.below_minimum, view.status]).toEqual([0, true, -2]);
   });
 });
 

@@ -19,6 +19,7 @@ import type { TimeslotOccurrence } from '../domain/rota-calendar.js';
 import { type TimeslotVersion, versionOn } from '../domain/timeslot-timeline.js';
 import type { RotaTimeslot } from '../domain/weekly-timeslots.js';
 import type { RepeatingShiftObject } from '../booking/repeating-shift.queries.js';
+import type { StandInView } from '../booking/shift.queries.js';
 import { type CallerReach, isManager, type RotaPermissions, rotaPermissions } from '../rotas.policy.js';
 import type { PatternTimeslotView } from '../shift-pattern/shift-pattern.queries.js';
 
@@ -42,12 +43,21 @@ export interface ViewRota extends BookingRota {
   readonly team: TeamObject;
 }
 
-/** A booked shift as the views read it: its span (epoch ms), series and stored wall clocks. */
+/** An open stand-in request as the views read it: when (epoch ms), by whom, the note. */
+export interface ViewStandIn {
+  readonly at: number;
+  readonly by: number;
+  readonly note: string | null;
+}
+
+/** A booked shift as the views read it: its span (epoch ms), series, stored wall clocks and stand-in request. */
 export interface ViewShift extends BookedSpan {
   readonly seriesId: number | null;
   /** `YYYY-MM-DD HH:MM` in the rota zone, as stored. */
   readonly startWall: string;
   readonly endWall: string;
+  /** Absent or null: not looking for a stand-in. */
+  readonly standIn?: ViewStandIn | null;
 }
 
 /** The Pattern timeslot entry (docs/rota-domain.md#record-shapes), as the shift pattern routes show it. */
@@ -74,6 +84,7 @@ export interface OwnDayShift {
   end_time: string;
   timezone: string;
   repeating_shift: RepeatingShiftObject | null;
+  stand_in: StandInView | null;
 }
 
 /** The Day-view shift as `shifts` holds it: with the caller's permissions (docs/rota-domain.md#day-view). */
@@ -138,7 +149,10 @@ export interface RotaDay {
   readonly occurrences: readonly TimeslotOccurrence[];
   /** The shifts starting on `date`, by start then id. */
   readonly shifts: readonly ViewShift[];
-  /** `shifts` and the previous date's shifts that run into this one (overnight). */
+  /**
+   * What coverage counts: `shifts` and the previous date's shifts that run into this one
+   * (overnight), less those looking for a stand-in (docs/rota-domain.md#stand-ins-and-take-overs).
+   */
   readonly duty: readonly ViewShift[];
 }
 
@@ -160,12 +174,13 @@ const overnight = (shift: Pick<ViewShift, 'date' | 'endWall'>) => shift.endWall.
 export function rotaDayOf(rota: ViewRota, range: RotaRange, date: string, previous: string): RotaDay {
   const shifts = range.shifts.get(date) ?? NONE;
   const before = (range.shifts.get(previous) ?? NONE).filter(overnight);
+  const duty = before.length ? [...before, ...shifts] : shifts;
   return {
     rota,
     date,
     occurrences: range.occurrences.get(date) ?? NONE,
     shifts,
-    duty: before.length ? [...before, ...shifts] : shifts,
+    duty: duty.some((s) => s.standIn) ? duty.filter((s) => !s.standIn) : duty,
   };
 }
 
@@ -273,6 +288,13 @@ function ownShiftOf(shift: ViewShift, ctx: ViewContext): OwnDayShift {
     end_time: shift.endWall,
     timezone: ctx.zone,
     repeating_shift: shift.seriesId === null ? null : (ctx.series.get(shift.seriesId) ?? null),
+    stand_in: shift.standIn
+      ? {
+          requested_at: new Date(shift.standIn.at).toISOString(),
+          requested_by: ctx.users.get(shift.standIn.by)!,
+          note: shift.standIn.note,
+        }
+      : null,
   };
 }
 

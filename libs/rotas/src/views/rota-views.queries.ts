@@ -46,10 +46,24 @@ export interface DayRequest extends ViewFilters {
 
 type RotaRow = RotaRuleRow & { colour: string };
 
-/** A shift as the shifts statement sends it: [id, rota_id, user_id, series_id, date, start ms, end ms, start_wall, end_wall]. */
-type ShiftTuple = [number, number, number, number | null, string, number, number, string, string];
+/**
+ * A shift as the shifts statement sends it: [id, rota_id, user_id, series_id, date, start ms, end ms,
+ * start_wall, end_wall, stand-in: null or [requested_at ms, requested_by, note]].
+ */
+type ShiftTuple = [
+  number,
+  number,
+  number,
+  number | null,
+  string,
+  number,
+  number,
+  string,
+  string,
+  [number, number, string | null] | null,
+];
 
-const shiftOf = ([id, rotaId, userId, seriesId, date, start, end, startWall, endWall]: ShiftTuple): ViewShift => ({
+const shiftOf = ([
   id,
   rotaId,
   userId,
@@ -59,6 +73,18 @@ const shiftOf = ([id, rotaId, userId, seriesId, date, start, end, startWall, end
   end,
   startWall,
   endWall,
+  standIn,
+]: ShiftTuple): ViewShift => ({
+  id,
+  rotaId,
+  userId,
+  seriesId,
+  date,
+  start,
+  end,
+  startWall,
+  endWall,
+  standIn: standIn && { at: standIn[0], by: standIn[1], note: standIn[2] },
 });
 
 /** What the shift records embed, read once for all of them. */
@@ -215,7 +241,9 @@ export class RotaViewQueries {
     const q = tenantSql(
       tenant,
     )`SELECT coalesce(json_agg(json_build_array(s.id, s.rota_id, s.user_id, s.series_id, s.date,
-          (extract(epoch FROM s.starts_at) * 1000)::float8, (extract(epoch FROM s.ends_at) * 1000)::float8, s.start_wall, s.end_wall)
+          (extract(epoch FROM s.starts_at) * 1000)::float8, (extract(epoch FROM s.ends_at) * 1000)::float8, s.start_wall, s.end_wall,
+          CASE WHEN s.stand_in_requested_at IS NOT NULL THEN json_build_array((extract(epoch FROM s.stand_in_requested_at) * 1000)::float8,
+            s.stand_in_requested_by, s.stand_in_note) END)
         ORDER BY s.rota_id, s.date, s.starts_at, s.id), '[]') AS shifts
        FROM rota_shifts s
       WHERE ${tenantScope('s')} AND s.status = 'booked' AND s.rota_id = ANY(${rotaIds}::bigint[]) AND s.date BETWEEN ${from}::date AND ${to}::date`;
@@ -236,7 +264,11 @@ export class RotaViewQueries {
     const needsProfiles = shifts.some((s) => s.userId === caller.userId && restricted.has(s.rotaId));
     const seriesIds = [...new Set(shifts.flatMap((s) => (s.seriesId === null ? [] : [s.seriesId])))];
     const [users, series, bookers] = await Promise.all([
-      this.users.of(caller, [...new Set(shifts.map((s) => s.userId))], 'add-user-shifts'),
+      this.users.of(
+        caller,
+        [...new Set(shifts.flatMap((s) => (s.standIn ? [s.userId, s.standIn.by] : [s.userId])))],
+        'add-user-shifts',
+      ),
       this.series(caller, seriesIds),
       needsProfiles ? this.teams.bookersOf(caller, [caller.userId]) : undefined,
     ]);
