@@ -3,7 +3,6 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Queue } from 'bullmq';
 import { DateTime } from 'luxon';
-import ical, { type VEvent } from 'node-ical';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { EventStore } from '#app/event-store';
@@ -11,6 +10,7 @@ import type { ProvisionResult } from '#app/identity';
 import { todayIn } from '#app/platform';
 import { eventually } from '../support/eventually.js';
 import { type CaughtMail, mailText, startMailCatcher } from '../support/mail-catcher.js';
+import { calendarOf } from '../support/mail-calendar.js';
 import { expectRefused } from '../support/nothing-written.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
@@ -43,27 +43,6 @@ const subjectOf = (raw: string) =>
     .split('\r\n')
     .find((l) => l.startsWith('Subject: '))
     ?.slice('Subject: '.length) ?? '';
-
-/** An attachment of a raw MIME message, decoded (as shift-notifications.e2e-spec.ts reads them). */
-function attachment(raw: string, filename: string): string | null {
-  const at = raw.search(new RegExp(`filename="?${filename.replace('.', '\\.')}"?`));
-  if (at < 0) return null;
-  const headers = raw.slice(raw.lastIndexOf('\r\n--', at), raw.indexOf('\r\n\r\n', at));
-  const body = raw.slice(raw.indexOf('\r\n\r\n', at) + 4, raw.indexOf('\r\n--', at));
-  if (/content-transfer-encoding:\s*base64/i.test(headers))
-    return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
-  if (/content-transfer-encoding:\s*quoted-printable/i.test(headers)) return mailText(`\r\n\r\n${body}`);
-  return body;
-}
-function calendarOf(mail: CaughtMail, filename: string): { method: string | undefined; events: VEvent[] } {
-  const content = attachment(mail.raw, filename);
-  if (content === null) throw new Error(`no ${filename} in the mail`);
-  const parsed = ical.sync.parseICS(content);
-  return {
-    method: parsed.vcalendar?.method,
-    events: Object.values(parsed).filter((c): c is VEvent => c?.type === 'VEVENT'),
-  };
-}
 
 type UserRef = { id: number };
 type Shift = {
