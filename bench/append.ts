@@ -323,8 +323,8 @@ async function legacyAppend(
  *   general path; also with the statements of 7178082), `load` + `commit`, and `handle`;
  * - single event, new stream: no read; `transaction` + `append`, `commit`, `handle` with `expect`;
  * - `streams` streams × 1 event in one transaction, each stream at a known version: the per-stream
- *   statements of 7178082, today's one insert (`transaction` + `append`), and `handleMany` (which
- *   also reads the streams, one query).
+ *   statements of 7178082, today's one insert (`transaction` + `append`), and `write` over named
+ *   streams (which also reads the streams, one query).
  */
 export async function benchAppendPaths(options: PathOptions): Promise<PathFigure[]> {
   const log = options.log ?? (() => undefined);
@@ -457,13 +457,15 @@ export async function benchAppendPaths(options: PathOptions): Promise<PathFigure
           (t, i) => internal.transaction((tx) => internal.append(tx, many(t, i), meta)),
         ],
         [
-          'handleMany (reads the streams too)',
+          'write, named streams (reads the streams too)',
           (t, i) =>
-            store.handleMany(
-              t.map((s) => ({ streamId: s.streamId, evolve: countEvents })),
-              () => t.map((s, k) => ({ streamId: s.streamId, events: [pathEvent(i + k)] })),
-              { metadata: meta },
-            ),
+            store.write({
+              streams: () =>
+                Object.fromEntries(t.map((s) => [s.streamId, { streamId: s.streamId, evolve: countEvents }])),
+              decide: () => t.map((s, k) => ({ streamId: s.streamId, events: [pathEvent(i + k)] })),
+              metadata: meta,
+              retries: 0,
+            }),
         ],
       ],
     });

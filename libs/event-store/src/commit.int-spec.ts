@@ -3,7 +3,8 @@ import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import pg from 'pg';
 import { contextFixture } from '../../../test/support/test-context.js';
 import { ConcurrencyError } from './errors.js';
-import { EventStore, storeInternals, type StoreInternals } from './event-store.js';
+import { Appender } from './appender.js';
+import { EventStore, storeInternals } from './event-store.js';
 import { LOCKS } from './locks.js';
 import type { StoredEvent } from './event.types.js';
 import { op, type Projection } from './projection.js';
@@ -79,7 +80,7 @@ describe('EventStore.commit', () => {
 
   /** Whether `work` took the transaction path rather than the one statement. */
   const viaTransaction = async (work: () => Promise<unknown>) => {
-    const spy = jest.spyOn(ctx.store as unknown as StoreInternals, 'transaction');
+    const spy = jest.spyOn(Appender.prototype, 'transaction');
     await work();
     return spy.mock.calls.length > 0;
   };
@@ -207,7 +208,7 @@ describe('EventStore.commit', () => {
         await replay.query('BEGIN');
         await replay.query(`SELECT pg_advisory_xact_lock(${LOCKS.projections})`);
         const id = randomUUID();
-        const spy = jest.spyOn(ctx.store as unknown as StoreInternals, 'transaction');
+        const spy = jest.spyOn(Appender.prototype, 'transaction');
         const write = note(id, 'no_stream', 'during the swap');
         await new Promise((r) => setTimeout(r, 300));
         expect(spy).toHaveBeenCalled();

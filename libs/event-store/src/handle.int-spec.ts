@@ -4,14 +4,17 @@ import { type EntityManager } from 'typeorm';
 import { DomainError, PreparedStatements } from '#app/platform';
 import { contextFixture } from '../../../test/support/test-context.js';
 import { ConcurrencyError } from './errors.js';
-import { EventStore, storeInternals, type StoreInternals } from './event-store.js';
+import { Appender } from './appender.js';
+import { EventStore, storeInternals } from './event-store.js';
 import type { NewEvent, StoredEvent, StreamAppend } from './event.types.js';
 import { op, type Projection } from './projection.js';
 import { ProjectionRegistry } from './projection-registry.js';
+import { StreamReader } from './stream-reader.js';
 
 /**
- * EventStore.handle / handleMany, the one write path for domain code (docs/adr/0005), and the
- * multi-stream insert under it and under `transaction` + `append`.
+ * EventStore.handle, and `write` over several streams without gates or facts (docs/adr/0005,
+ * docs/adr/0011): the one-statement write path, and the multi-stream insert under it and under
+ * `transaction` + `append`.
  */
 interface Tally {
   readonly count: number;
@@ -45,7 +48,7 @@ const positions: Projection = {
   ],
 };
 
-describe('EventStore.handle and handleMany', () => {
+describe('EventStore.handle, and write over several streams', () => {
   // `ctx.internal`: the transactional writes domain code does not get, to test them and to seed streams.
   const ctx = contextFixture({ also: (app) => ({ internal: storeInternals(app.get(EventStore)) }) });
 
@@ -77,9 +80,16 @@ describe('EventStore.handle and handleMany', () => {
         );
   /** Whether `work` went through a transaction rather than one statement. */
   const viaTransaction = async (work: () => Promise<unknown>) => {
-    const spy = jest.spyOn(ctx.store as unknown as StoreInternals, 'transaction');
+    const spy = jest.spyOn(Appender.prototype, 'transaction');
     await work();
     return spy.mock.calls.length > 0;
+  };
+  /** Another writer's `work`, done once right after a write's next read of its streams: a lost race. */
+  const movedAfterRead = (work: () => Promise<unknown>) => {
+    const read = StreamReader.prototype.readFolded;
+    jest.spyOn(StreamReader.prototype, 'readFolded').mockImplementationOnce(async function (this: StreamReader, ...a) {
+      return read.apply(this, a).then(async (folded) => (await work(), folded));
+    });
   };
 
   describe('handle', () => {
@@ -109,9 +119,16 @@ describe('EventStore.handle and handleMany', () => {
       expect(await tally(id)).toEqual({ note: 'after 2', version: 3 });
     });
 
-    it('gives decide null for a new stream and creates it at version 1', async () => {
+    it("gives decide null for a new stream and the attempt's instant, and creates it at version 1", async () => {
       const id = stream();
-      const result = await ctx.store.handle(id, evolve, (state) => [counted(id, state === null ? 'new' : 'old')]);
+      const before = Date.now();
+      let given: number | undefined;
+      const result = await ctx.store.handle(id, evolve, (state, now) => {
+        given = now;
+        return [counted(id, state === null ? 'new' : 'old')];
+      });
+      expect(given).toBeGreaterThanOrEqual(before);
+      expect(given).toBeLessThanOrEqual(Date.now());
       expect(result.nextExpectedVersion).toBe(1);
       expect(await tally(id)).toEqual({ note: 'new', version: 1 });
     });
@@ -157,7 +174,7 @@ describe('EventStore.handle and handleMany', () => {
       const id = stream();
       await seed(id, 1);
       const sent = [jest.spyOn(ctx.ds, 'query'), jest.spyOn(PreparedStatements.prototype, 'query')];
-      const transaction = jest.spyOn(ctx.store as unknown as StoreInternals, 'transaction');
+      const transaction = jest.spyOn(Appender.prototype, 'transaction');
       const result = await ctx.store.handle(id, evolve, () => []);
       expect(result).toEqual({ streamId: id, nextExpectedVersion: 1, events: [], state: { count: 1, last: 'seed 1' } });
       // The read alone (named; embedded, the named query goes through ds.query unnamed).
@@ -185,11 +202,11 @@ describe('EventStore.handle and handleMany', () => {
     it("without a read: 'no_stream' refuses an existing stream, 'any' queues behind the stream's lock", async () => {
       const id = stream();
       await seed(id, 1);
-      const decide = jest.fn((state: Tally | null) => [counted(id, String(state))]);
+      const decide = jest.fn((state: Tally | null, _now: number) => [counted(id, String(state))]);
       await expect(ctx.store.handle(id, evolve, decide, { expect: 'no_stream' })).rejects.toBeInstanceOf(
         ConcurrencyError,
       );
-      expect(decide).toHaveBeenCalledWith(null);
+      expect(decide).toHaveBeenCalledWith(null, expect.any(Number));
       const results = await Promise.allSettled(
         Array.from({ length: 6 }, () => ctx.store.handle(id, evolve, () => [counted(id, 'any')], { expect: 'any' })),
       );
@@ -198,83 +215,95 @@ describe('EventStore.handle and handleMany', () => {
     });
   });
 
-  describe('handleMany', () => {
-    it('decides over several streams at their versions and appends to them together, in one statement', async () => {
+  describe('write over several streams, without gates or facts', () => {
+    it('given named streams, when the decision appends to some of them, then it saw each state and they are appended together at the versions read, in one statement', async () => {
       const [a, b, c] = [stream(), stream(), stream()];
       await seed(a, 2);
       await seed(b, 1);
-      let results: Awaited<ReturnType<typeof ctx.store.handleMany>> | undefined;
+      let written: Awaited<ReturnType<typeof ctx.store.write>> | undefined;
       const seen: unknown[] = [];
       const oneStatement = !(await viaTransaction(async () => {
-        results = await ctx.store.handleMany(
-          [
-            { streamId: a, evolve },
-            { streamId: b, evolve },
-            { streamId: c, expect: 'no_stream' },
-          ] as const,
-          ([sa, sb, sc]) => {
-            seen.push(sa, sb, sc);
+        written = await ctx.store.write({
+          streams: () => ({
+            a: { streamId: a, evolve },
+            b: { streamId: b, evolve },
+            c: { streamId: c, expect: 'no_stream' as const },
+          }),
+          decide: (states) => {
+            seen.push(states.a, states.b, states.c);
             return [
               // Two tally rows (one statement writes a row once: the same row twice takes the transaction path).
               { streamId: c, events: [counted(c, 'c1'), counted(`${c}-2`, 'c2')] },
-              { streamId: a, events: [counted(a, `a after ${sa!.count}`)] },
+              { streamId: a, events: [counted(a, `a after ${states.a!.count}`)] },
             ];
           },
-        );
+          retries: 0,
+        });
       }));
       expect(oneStatement).toBe(true);
       expect(seen).toEqual([{ count: 2, last: 'seed 2' }, { count: 1, last: 'seed 1' }, null]);
-      expect(results!.map((r) => [r.streamId, r.nextExpectedVersion, r.events.map((e) => e.streamVersion)])).toEqual([
-        [a, 3, [3]],
-        [b, 1, []],
+      expect(written!.states).toEqual({ a: { count: 2, last: 'seed 2' }, b: { count: 1, last: 'seed 1' }, c: null });
+      // One result per stream appended to (b was read, given no events, and is not checked).
+      expect(
+        written!.appended.map((r) => [r.streamId, r.nextExpectedVersion, r.events.map((e) => e.streamVersion)]),
+      ).toEqual([
         [c, 2, [1, 2]],
+        [a, 3, [3]],
       ]);
       expect(await versions(a)).toEqual([1, 2, 3]);
       expect(await versions(b)).toEqual([1]);
       expect(await versions(c)).toEqual([1, 2]);
-      expect(results![2]!.events).toEqual(await ctx.store.readStream(c));
+      expect(written!.appended[0]!.events).toEqual(await ctx.store.readStream(c));
+      expect(written!.events.map((e) => e.position)).toEqual(
+        [...written!.events].map((e) => e.position).sort((x, y) => x - y),
+      );
       expect(await tally(a)).toEqual({ note: 'a after 2', version: 3 });
       expect(await tally(c)).toEqual({ note: 'c1', version: 1 });
       expect(await tally(`${c}-2`)).toEqual({ note: 'c2', version: 2 });
     });
 
-    it('appends to none of its streams when one of them moved after the read', async () => {
+    it('given a stream that moved after the read, when the write may not run again, then it appends to none of its streams and names that stream (409)', async () => {
       const [a, b] = [stream(), stream()];
       await seed(a, 1);
       await seed(b, 1);
-      const race = ctx.store.handleMany(
-        [
-          { streamId: a, evolve },
-          { streamId: b, evolve },
+      movedAfterRead(() => ctx.store.handle(b, evolve, () => [counted(b, 'the other writer')]));
+      const race = ctx.store.write({
+        streams: () => ({ a: { streamId: a, evolve }, b: { streamId: b, evolve } }),
+        decide: () => [
+          { streamId: a, events: [counted(a, 'lost')] },
+          { streamId: b, events: [counted(b, 'lost')] },
         ],
-        async () => {
-          await ctx.store.handle(b, evolve, () => [counted(b, 'the other writer')]);
-          return [
-            { streamId: a, events: [counted(a, 'lost')] },
-            { streamId: b, events: [counted(b, 'lost')] },
-          ];
-        },
-      );
-      await expect(race).rejects.toMatchObject({ streamId: b });
+        retries: 0,
+      });
+      await expect(race).rejects.toMatchObject({ streamId: b, code: 'conflict' });
       await expect(race).rejects.toBeInstanceOf(ConcurrencyError);
       expect(await versions(a)).toEqual([1]);
       expect(await tally(a)).toEqual({ note: 'seed 1', version: 1 });
       expect(await tally(b)).toEqual({ note: 'the other writer', version: 2 });
     });
 
-    it('refuses a decision for a stream it did not list, and a list naming a stream twice', async () => {
+    it('given a decision for a stream it did not name, or one stream under two names, then the write refuses and writes nothing', async () => {
       const a = stream();
       await expect(
-        ctx.store.handleMany([{ streamId: a, evolve }], () => [{ streamId: stream(), events: [counted(a, 'x')] }]),
+        ctx.store.write({
+          streams: () => ({ a: { streamId: a, evolve } }),
+          decide: () => [{ streamId: stream(), events: [counted(a, 'x')] }],
+        }),
       ).rejects.toThrow(/not one of its streams/);
       await expect(
-        ctx.store.handleMany(
-          [
-            { streamId: a, evolve },
-            { streamId: a, evolve },
+        ctx.store.write({
+          streams: () => ({ a: { streamId: a, evolve }, again: { streamId: a, evolve } }),
+          decide: () => [{ streamId: a, events: [counted(a, 'x')] }],
+        }),
+      ).rejects.toThrow(/named twice/);
+      await expect(
+        ctx.store.write({
+          streams: () => ({ a: { streamId: a, evolve } }),
+          decide: () => [
+            { streamId: a, events: [counted(a, 'x')] },
+            { streamId: a, events: [counted(a, 'y')] },
           ],
-          () => [],
-        ),
+        }),
       ).rejects.toThrow(/twice/);
       expect(await versions(a)).toEqual([]);
     });
@@ -346,21 +375,24 @@ describe('EventStore.handle and handleMany', () => {
       expect(await shifts(streams)).toBe(N);
     });
 
-    it('lands 100 streams through handleMany in one statement, each at the version read', async () => {
+    it('lands 100 streams through write in one statement, each at the version read', async () => {
       const streams = await seeded();
-      let results: Awaited<ReturnType<typeof ctx.store.handleMany>> | undefined;
+      const named = Object.fromEntries(streams.map((s) => [s.id, { streamId: s.id, evolve }]));
+      let written: Awaited<ReturnType<typeof ctx.store.write>> | undefined;
       const oneStatement = !(await viaTransaction(async () => {
-        results = await ctx.store.handleMany(
-          streams.map((s) => ({ streamId: s.id, evolve })),
-          (states) =>
-            states.map((state, k) => ({
-              streamId: streams[k]!.id,
-              events: [counted(streams[k]!.id, `after ${state?.count ?? 0}`)],
+        written = await ctx.store.write({
+          streams: () => named,
+          decide: (states) =>
+            streams.map((s) => ({
+              streamId: s.id,
+              events: [counted(s.id, `after ${states[s.id]?.count ?? 0}`)],
             })),
-        );
+        });
       }));
       expect(oneStatement).toBe(true);
-      expect(results!.map((r) => r.events.map((e) => e.streamVersion))).toEqual(streams.map((s) => [s.version + 1]));
+      expect(written!.appended.map((r) => r.events.map((e) => e.streamVersion))).toEqual(
+        streams.map((s) => [s.version + 1]),
+      );
       for (const s of streams.slice(0, 6))
         expect(await tally(s.id)).toEqual({ note: `after ${s.version}`, version: s.version + 1 });
     });
@@ -385,16 +417,15 @@ describe('EventStore.handle and handleMany', () => {
       },
     );
 
-    it('writes none of 100 streams through handleMany when one moved after the read, and names that stream', async () => {
+    it('writes none of 100 streams through write when one moved after the read, and names that stream', async () => {
       const streams = await seeded();
       const stale = streams[50]!;
-      const handled = ctx.store.handleMany(
-        streams.map((s) => ({ streamId: s.id, evolve })),
-        async () => {
-          await ctx.store.handle(stale.id, evolve, () => [counted(stale.id, 'the other writer')]);
-          return streams.map((s) => ({ streamId: s.id, events: [counted(s.id, 'shift')] }));
-        },
-      );
+      movedAfterRead(() => ctx.store.handle(stale.id, evolve, () => [counted(stale.id, 'the other writer')]));
+      const handled = ctx.store.write({
+        streams: () => Object.fromEntries(streams.map((s) => [s.id, { streamId: s.id, evolve }])),
+        decide: () => streams.map((s) => ({ streamId: s.id, events: [counted(s.id, 'shift')] })),
+        retries: 0,
+      });
       await expect(handled).rejects.toBeInstanceOf(ConcurrencyError);
       await expect(handled).rejects.toMatchObject({ streamId: stale.id });
       const stored = new Map((await storedVersions(streams.map((s) => s.id))).map((r) => [r.stream_id, r.v]));

@@ -5,11 +5,12 @@ import { contextFixture } from '../../../test/support/test-context.js';
 import { ConcurrencyError } from './errors.js';
 import { EventStore, storeInternals } from './event-store.js';
 import type { Gates, NewEvent, StreamEvents, WriteQuery } from './event.types.js';
+import { StreamReader } from './stream-reader.js';
 
 /**
- * EventStore.write (docs/adr/0011-declarative-writes.md): gates locked first and held to commit,
- * facts read inside the write's transaction, named streams, a pure decision, retries owned by the
- * store. Both modes: PostgreSQL queues writers on the gates' rows; the embedded database runs one
+ * EventStore.write (docs/adr/0011-declarative-writes.md): a plan read before each attempt, gates
+ * locked first and held to commit, facts read inside the write's transaction, named streams, a check
+ * that the plan holds, a pure decision given the attempt's `now`, retries owned by the store. Both modes: PostgreSQL queues writers on the gates' rows; the embedded database runs one
  * transaction at a time, so there every locked write queues.
  */
 describe('EventStore.write', () => {
@@ -35,6 +36,13 @@ describe('EventStore.write', () => {
     return { promise, open };
   };
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** Another writer's `work`, done once right after the write's next read of its streams: a lost race. */
+  const movedAfterRead = (work: () => Promise<unknown>) => {
+    const read = StreamReader.prototype.readFolded;
+    jest.spyOn(StreamReader.prototype, 'readFolded').mockImplementationOnce(async function (this: StreamReader, ...a) {
+      return read.apply(this, a).then(async (folded) => (await work(), folded));
+    });
+  };
 
   /**
    * A first writer that stays inside its write (after its facts) while a second one starts: whether
@@ -48,14 +56,14 @@ describe('EventStore.write', () => {
     const seen: Record<string, number> = {};
     const write = (name: string, gates: Gates, inside: () => Promise<void>) =>
       ctx.store.write({
-        gates,
+        gates: () => gates,
         facts: async (db) => {
           const n = await eventsUnder(db, prefix);
           await inside();
           return n;
         },
-        streams: { note: { streamId: `${prefix}-${name}`, expect: 'no_stream' } },
-        decide: (_, n) => ((seen[name] = n), onto(`${prefix}-${name}`, noted(n))),
+        streams: () => ({ note: { streamId: `${prefix}-${name}`, expect: 'no_stream' } }),
+        decide: (_, { facts: n }) => ((seen[name] = n), onto(`${prefix}-${name}`, noted(n))),
       });
     const a = write('first', first, async () => {
       entered.open();
@@ -115,8 +123,8 @@ describe('EventStore.write', () => {
     await blocker.startTransaction();
     await blocker.query(`SELECT FROM stream_gates WHERE id = $1 FOR UPDATE`, [advanced]);
     const write = ctx.store.write({
-      gates: { advance: [advanced], hold: [held] },
-      streams: { note: { streamId: id, expect: 'no_stream' } },
+      gates: () => ({ advance: [advanced], hold: [held] }),
+      streams: () => ({ note: { streamId: id, expect: 'no_stream' } }),
       decide: () => onto(id, noted(1)),
     });
     await sleep(100); // the write waits for `advanced`, holding `held` already
@@ -142,12 +150,12 @@ describe('EventStore.write', () => {
       await ctx.internal.commit({ streamId: right, expectedVersion: 'no_stream', events: [noted(1)] });
       const g = gate();
       const written = await ctx.store.write({
-        ...(gated && { gates: { advance: [g] } }),
-        streams: {
+        ...(gated && { gates: () => ({ advance: [g] }) }),
+        streams: () => ({
           left: { streamId: left, evolve: tally },
           right: { streamId: right, evolve: tally },
-          fresh: { streamId: fresh, expect: 'no_stream' },
-        },
+          fresh: { streamId: fresh, expect: 'no_stream' as const },
+        }),
         decide: (states) => [...onto(left, noted(states.left!)), ...onto(fresh, noted(0))],
         metadata: { correlationId: 'write-spec' },
       });
@@ -179,24 +187,19 @@ describe('EventStore.write', () => {
       if (gated && ctx.env.embedded) return;
       const id = stream();
       await ctx.internal.commit({ streamId: id, expectedVersion: 'no_stream', events: [noted(1)] });
-      const store = ctx.store as unknown as { readNamed(...args: unknown[]): Promise<unknown> };
-      const read = store.readNamed.bind(store);
-      let moved = false;
-      jest.spyOn(store, 'readNamed').mockImplementation(async (...args) => {
-        const result = await read(...args);
-        if (!moved) {
-          moved = true;
-          await ctx.internal.commit({ streamId: id, expectedVersion: 'any', events: [noted(2)] });
-        }
-        return result;
-      });
+      movedAfterRead(() => ctx.internal.commit({ streamId: id, expectedVersion: 'any', events: [noted(2)] }));
       const decided: number[] = [];
+      let plans = 0;
       const written = await ctx.store.write({
-        ...(gated && { gates: { advance: [gate()] } }),
-        streams: { tally: { streamId: id, evolve: tally } },
+        plan: async () => ++plans,
+        ...(gated && { gates: () => ({ advance: [gate()] }) }),
+        streams: () => ({ tally: { streamId: id, evolve: tally } }),
         decide: ({ tally }) => (decided.push(tally!), onto(id, noted(3))),
       });
       expect(decided).toEqual([1, 2]);
+      // The whole write ran again, from its plan on.
+      expect(plans).toBe(2);
+      expect(written.plan).toBe(2);
       expect(written.appended[0]!.nextExpectedVersion).toBe(3);
       expect((await ctx.store.readStream(id)).map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
     },
@@ -214,7 +217,7 @@ describe('EventStore.write', () => {
     const write = (mine: number) => {
       const id = stream();
       return ctx.store.write({
-        gates: { advance: [gate()] },
+        gates: () => ({ advance: [gate()] }),
         // Each locks its own row, then, once the other holds its own, the other's.
         facts: async (db) => {
           facts++;
@@ -223,7 +226,7 @@ describe('EventStore.write', () => {
           await inside[1 - mine]!.promise;
           await lock(db, rows[1 - mine]!);
         },
-        streams: { note: { streamId: id, expect: 'no_stream' } },
+        streams: () => ({ note: { streamId: id, expect: 'no_stream' } }),
         decide: () => onto(id, noted(mine)),
       });
     };
@@ -232,71 +235,112 @@ describe('EventStore.write', () => {
     expect(facts).toBe(3);
   });
 
-  it('given a decision that loses every time, when it has run `retries` more times, then the write answers ConcurrencyError and nothing moved', async () => {
+  it('given a plan that no longer holds every time, when it has been planned `retries` more times, then the write answers ConcurrencyError (409) and nothing moved', async () => {
     const [g, id] = [gate(), stream()];
+    let plans = 0;
     let decisions = 0;
     const write = ctx.store.write({
-      gates: { advance: [g] },
-      streams: { note: { streamId: id, expect: 'no_stream' } },
-      decide: () => {
-        decisions++;
-        throw new ConcurrencyError(id, '0');
-      },
+      plan: async () => ++plans,
+      gates: () => ({ advance: [g] }),
+      streams: () => ({ note: { streamId: id, expect: 'no_stream' } }),
+      holds: () => false,
+      decide: () => (decisions++, onto(id, noted(1))),
       retries: 2,
     });
     await expect(write).rejects.toBeInstanceOf(ConcurrencyError);
-    expect(decisions).toBe(3);
+    await expect(write).rejects.toMatchObject({ code: 'conflict' });
+    expect([plans, decisions]).toEqual([3, 0]);
     expect(await version(g)).toBe(0);
+    expect(await ctx.store.readStream(id)).toEqual([]);
   });
 
-  it('given the function form, when an attempt loses, then the function runs again (its pre-read redone) and its own `retries` bound the attempts', async () => {
-    const id = stream();
-    let preReads = 0;
-    let decisions = 0;
-    const written = await ctx.store.write(async () => {
-      const pre = ++preReads; // stands for a read made before the write
-      return {
-        gates: { advance: [gate()] },
-        streams: { note: { streamId: id, expect: 'no_stream' as const } },
-        decide: () => {
-          if (++decisions === 1) throw new ConcurrencyError(id, '0');
-          return onto(id, noted(pre));
-        },
-      };
-    });
-    expect(preReads).toBe(2);
-    expect(written.events.map((e) => e.data)).toEqual([{ n: 2 }]);
+  it.each([
+    ['with a gate (one transaction)', true],
+    ['without gates or facts (one statement)', false],
+  ])(
+    'given a plan that does not hold for the states read once, then the store plans again and decides on the new plan %s',
+    async (_, gated) => {
+      const id = stream();
+      const checked: [number, number | null][] = [];
+      const written = await ctx.store.write({
+        plan: async () => checked.length + 1,
+        ...(gated && { gates: () => ({ advance: [gate()] }) }),
+        streams: () => ({ note: { streamId: id, evolve: tally } }),
+        holds: (states, { plan }) => (checked.push([plan, states.note]), plan > 1),
+        decide: (_, { plan }) => onto(id, noted(plan)),
+      });
+      expect(checked).toEqual([
+        [1, null],
+        [2, null],
+      ]);
+      expect(written.plan).toBe(2);
+      expect((await ctx.store.readStream(id)).map((e) => e.data)).toEqual([{ n: 2 }]);
+    },
+  );
 
-    preReads = 0;
-    const once = ctx.store.write(async () => {
-      preReads++;
-      return {
-        streams: {},
-        decide: () => {
-          throw new ConcurrencyError(id, '1');
-        },
-        retries: 0,
-      };
+  it('given a plan that reads streams through `planning.read`, then it sees their folded states and chooses the streams the decision appends to', async () => {
+    const [index, counter, target] = [stream(), stream(), stream()];
+    const listed: NewEvent = { type: 'test.Listed', data: { target } };
+    await ctx.internal.commit({ streamId: index, expectedVersion: 'no_stream', events: [noted(1), listed] });
+    await ctx.internal.commit({ streamId: counter, expectedVersion: 'no_stream', events: [noted(1), noted(2)] });
+    const lastListed = (state: string | null, e: { type: string; data: { target?: string } }) =>
+      e.type === 'test.Listed' ? e.data.target! : state;
+    const written = await ctx.store.write({
+      plan: async ({ read }) => {
+        const states = await read({
+          index: { streamId: index, evolve: lastListed },
+          counter: { streamId: counter, evolve: tally },
+          nothing: { streamId: stream(), evolve: tally },
+        });
+        return { target: states.index!, count: states.counter!, nothing: states.nothing };
+      },
+      streams: (plan) => ({ target: { streamId: plan.target, expect: 'no_stream' as const } }),
+      decide: (_, { plan }) => onto(plan.target, noted(plan.count)),
     });
-    await expect(once).rejects.toBeInstanceOf(ConcurrencyError);
-    expect(preReads).toBe(1);
+    expect(written.plan).toEqual({ target, count: 2, nothing: null });
+    expect((await ctx.store.readStream(target)).map((e) => e.data)).toEqual([{ n: 2 }]);
+  });
+
+  it('given an attempt, then `decide` is given its `now`, the same `now` as its `plan` and as the write answers, and a lost race gives the next attempt its own', async () => {
+    const id = stream();
+    await ctx.internal.commit({ streamId: id, expectedVersion: 'no_stream', events: [noted(1)] });
+    movedAfterRead(async () => {
+      await sleep(5);
+      await ctx.internal.commit({ streamId: id, expectedVersion: 'any', events: [noted(2)] });
+    });
+    const planned: number[] = [];
+    const decided: [number, number][] = [];
+    const before = Date.now();
+    const written = await ctx.store.write({
+      plan: async ({ now }) => (planned.push(now), now),
+      streams: () => ({ tally: { streamId: id, evolve: tally } }),
+      decide: (_, { plan, now }) => (decided.push([plan, now]), onto(id, noted(now))),
+    });
+    expect(planned).toHaveLength(2);
+    expect(decided).toEqual(planned.map((now) => [now, now]));
+    expect(planned[1]!).toBeGreaterThan(planned[0]!);
+    expect(planned[0]!).toBeGreaterThanOrEqual(before);
+    expect(planned[1]!).toBeLessThanOrEqual(Date.now());
+    expect(written.now).toBe(planned[1]);
+    expect((await ctx.store.readStream(id)).at(-1)!.data).toEqual({ n: planned[1] });
   });
 
   it('given a decision that appends nothing, then no gate moves (nor is created) and nothing is written', async () => {
     const [moved, fresh, held, id] = [gate(), gate(), gate(), stream()];
     const before = stream();
     await ctx.store.write({
-      gates: { advance: [moved] },
-      streams: { note: { streamId: before, expect: 'no_stream' } },
+      gates: () => ({ advance: [moved] }),
+      streams: () => ({ note: { streamId: before, expect: 'no_stream' } }),
       decide: () => onto(before, noted(0)),
     });
     const written = await ctx.store.write({
-      gates: { advance: [moved, fresh], hold: [held] },
+      plan: async () => 'plan',
+      gates: () => ({ advance: [moved, fresh], hold: [held] }),
       facts: async () => 'facts',
-      streams: { note: { streamId: id, expect: 'no_stream' } },
+      streams: () => ({ note: { streamId: id, expect: 'no_stream' } }),
       decide: () => onto(id),
     });
-    expect(written).toMatchObject({ facts: 'facts', states: { note: null }, appended: [], events: [] });
+    expect(written).toMatchObject({ plan: 'plan', facts: 'facts', states: { note: null }, appended: [], events: [] });
     const rows = await ctx.ds.query(`SELECT id, version::int FROM stream_gates WHERE id = ANY($1::text[])`, [
       [moved, fresh, held],
     ]);
@@ -304,26 +348,32 @@ describe('EventStore.write', () => {
     expect(await ctx.store.readStream(id)).toEqual([]);
   });
 
-  it('given a decision that appends to a stream it did not name, then the write throws and writes nothing', async () => {
-    const [g, named, other] = [gate(), stream(), stream()];
-    const write = ctx.store.write({
-      gates: { advance: [g] },
-      streams: { named: { streamId: named, expect: 'no_stream' } },
-      decide: () => [...onto(named, noted(1)), ...onto(other, noted(2))],
-    });
-    await expect(write).rejects.toThrow(`appends to ${other}, which it did not name`);
-    expect(await version(g)).toBe(0);
-    expect(await ctx.store.readStream(named)).toEqual([]);
-    expect(await ctx.store.readStream(other)).toEqual([]);
-  });
+  it.each([
+    ['with a gate (one transaction)', true],
+    ['without gates or facts (one statement)', false],
+  ])(
+    'given a decision that appends to a stream it did not name, then the write throws and writes nothing %s',
+    async (_, gated) => {
+      const [g, named, other] = [gate(), stream(), stream()];
+      const write = ctx.store.write({
+        ...(gated && { gates: () => ({ advance: [g] }) }),
+        streams: () => ({ named: { streamId: named, expect: 'no_stream' as const } }),
+        decide: () => [...onto(named, noted(1)), ...onto(other, noted(2))],
+      });
+      await expect(write).rejects.toThrow(`appends to ${other}, which it did not name`);
+      expect(await version(g)).toBe(0);
+      expect(await ctx.store.readStream(named)).toEqual([]);
+      expect(await ctx.store.readStream(other)).toEqual([]);
+    },
+  );
 
   it('given a decision that refuses with a domain error, then the write rejects with it at once and writes nothing', async () => {
     const [g, id] = [gate(), stream()];
     let decisions = 0;
     const write = ctx.store.write({
-      gates: { advance: [g] },
+      gates: () => ({ advance: [g] }),
       facts: async (db) => eventsUnder(db, id),
-      streams: { note: { streamId: id, expect: 'no_stream' } },
+      streams: () => ({ note: { streamId: id, expect: 'no_stream' } }),
       decide: () => {
         decisions++;
         throw new DomainError('validation', 'not allowed');

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { EventStore, type StreamEvents } from '#app/event-store';
 import { type Caller, metadataOf } from '#app/identity';
 import { SettingsViews } from '#app/organisation';
-import { expenseStream, type ExpenseState } from '../expense/expense.js';
+import { expenseStream } from '../expense/expense.js';
 import { type ExpenseEvent, streams } from '../expenses.events.js';
 import { ExpensesPolicy } from '../expenses.policy.js';
 import { nextId } from '../next-id.js';
@@ -46,24 +46,29 @@ export class CreateClaimHandler implements ICommandHandler<CreateClaimCommand> {
     const id = await nextId(this.dataSource.manager, 'claim');
     // Each expense's stream once (decideCreate refuses an expense listed twice).
     const distinct = [...new Set(expenseIds)];
-    await this.store.handleMany(
-      [{ streamId: streams.claim(id), expect: 'no_stream' }, ...distinct.map(expenseStream)],
-      ([, ...states]) => {
-        const stateOf = new Map(distinct.map((expenseId, i) => [expenseId, states[i] as ExpenseState | null]));
+    const expenses: Record<`expense-${number}`, ReturnType<typeof expenseStream>> = Object.fromEntries(
+      distinct.map((e) => [`expense-${e}`, expenseStream(e)]),
+    );
+    await this.store.write({
+      // Object.assign keeps the expenses' names in the type, where a spread would drop them.
+      streams: () => Object.assign({ claim: { streamId: streams.claim(id), expect: 'no_stream' as const } }, expenses),
+      decide: (states, { now }) => {
         const events = decideCreate(
           null,
           { id, organisationId: caller.organisationId, userId: caller.userId, assignedTo, notes, expenseIds },
           {
-            now: new Date().toISOString(),
+            now: new Date(now).toISOString(),
             assigneeIsAuthoriser,
             requireAuthorisation: settings.expenses_require_authorisation !== '0',
-            expenses: expenseIds.map((e) => stateOf.get(e) ?? null),
+            expenses: expenseIds.map((e) => states[`expense-${e}`] ?? null),
           },
         );
         return [{ streamId: streams.claim(id), events }, ...distinct.map((e) => claimed(e, caller.organisationId, id))];
       },
-      { metadata: metadataOf(caller) },
-    );
+      metadata: metadataOf(caller),
+      // Of two claims racing for an expense, the loser gets a 409 (not decided again).
+      retries: 0,
+    });
     return id;
   }
 }

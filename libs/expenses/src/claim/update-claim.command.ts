@@ -30,8 +30,8 @@ export class UpdateClaimHandler implements ICommandHandler<UpdateClaimCommand> {
   /**
    * The owner and the owner's approvers act on a claim; anyone else of the organisation gets a 403,
    * before the claim is looked at. A rejection releases the claim's expenses: their streams are
-   * known from the claim's, read first, and the decision is then made over the claim and them
-   * together (a claim that moved since that first read loses the race, 409).
+   * known from the claim's, read in the write's plan, and the decision is then made over the claim
+   * and them together (a claim that moved after the decision's read loses the race, 409).
    */
   async execute({ caller, ownerId, claimId, update }: UpdateClaimCommand): Promise<void> {
     const { approvesOwner, selfApproves } = this.policy.claimAuthority(
@@ -45,22 +45,29 @@ export class UpdateClaimHandler implements ICommandHandler<UpdateClaimCommand> {
       'expenses_submission_email',
     ]);
     const financeEmail = typeof finance === 'string' && isEmailAddress(finance) ? finance : null;
-    const decide = (state: ClaimState | null) =>
+    const decide = (state: ClaimState | null, now: number) =>
       decideUpdate(
         state,
         { actorId: caller.userId, organisationId: caller.organisationId, ownerId, update },
-        { now: new Date().toISOString(), approvesOwner, selfApproves, financeEmail, assigneeIsAuthoriser },
+        { now: new Date(now).toISOString(), approvesOwner, selfApproves, financeEmail, assigneeIsAuthoriser },
       );
     const claim = streams.claim(claimId);
     if (update.rejectionNote === undefined) {
       await this.store.handle(claim, evolve, decide, { metadata: metadataOf(caller) });
       return;
     }
-    const expenseIds = await this.expensesOf(claimId);
-    await this.store.handleMany(
-      [{ streamId: claim, evolve }, ...expenseIds.map(expenseStream)],
-      ([state]) => {
-        const events = decide(state as ClaimState | null);
+    await this.store.write({
+      // The expenses the claim lists (fixed when it is created; none when there is no such claim).
+      plan: async ({ read }) => (await read({ claim: { streamId: claim, evolve } })).claim?.expenseIds ?? [],
+      streams: (expenseIds) => {
+        const expenses: Record<`expense-${number}`, ReturnType<typeof expenseStream>> = Object.fromEntries(
+          expenseIds.map((e) => [`expense-${e}`, expenseStream(e)]),
+        );
+        // Object.assign keeps the claim's name in the type, where a spread would lose it.
+        return Object.assign({ claim: { streamId: claim, evolve } }, expenses);
+      },
+      decide: (states, given) => {
+        const events = decide(states.claim, given.now);
         const rejection = events.find(
           (e): e is Extract<ClaimEvent, { type: 'expenses.ClaimRejected' }> => e.type === 'expenses.ClaimRejected',
         );
@@ -76,15 +83,9 @@ export class UpdateClaimHandler implements ICommandHandler<UpdateClaimCommand> {
         }));
         return [{ streamId: claim, events }, ...released];
       },
-      { metadata: metadataOf(caller) },
-    );
-  }
-
-  /** The expenses a claim lists (fixed when it is created); none when there is no such claim. */
-  private async expensesOf(claimId: number): Promise<readonly number[]> {
-    const created = (await this.store.readStream(streams.claim(claimId))).find(
-      (e) => e.type === 'expenses.ClaimCreated',
-    );
-    return created ? (created.data as Extract<ClaimEvent, { type: 'expenses.ClaimCreated' }>['data']).expenseIds : [];
+      metadata: metadataOf(caller),
+      // A claim that moved since it was read loses the race: a 409, not decided again.
+      retries: 0,
+    });
   }
 }

@@ -17,7 +17,7 @@ import { tokenHashOf } from './issue-pre-auth-token.command.js';
 import { JwtTokens } from './jwt-tokens.js';
 import { loginStreamOf, type SessionEvent } from './login.events.js';
 import { type LoginUser, userById } from './login-user.js';
-import { decideRedeem, evolve, type PreAuthState, REFUSALS } from './pre-auth.js';
+import { decideRedeem, evolve, REFUSALS } from './pre-auth.js';
 import { keyMatches, verifyTotp } from './two-factor.js';
 
 /** Step two: the pre-authentication token, plus the second factor's key, for a JWT. */
@@ -49,10 +49,9 @@ export class CreateJwtHandler implements ICommandHandler<CreateJwtCommand> {
   async execute(cmd: CreateJwtCommand): Promise<{ token: string }> {
     const sessionId = randomUUID();
     const jti = randomUUID();
-    const now = new Date();
-    let outcome: { refusal: RecordedRefusal | null; user: LoginUser | null };
+    let outcome: { refusal: RecordedRefusal | null; user: LoginUser | null; now: Date };
     try {
-      outcome = await this.redeem(cmd, { sessionId, jti, now });
+      outcome = await this.redeem(cmd, { sessionId, jti });
     } catch (err) {
       // A lost race (the same token or TOTP code used twice at once) is a refusal, not a conflict.
       if (err instanceof ConcurrencyError) throw new DomainError('unauthorized', REFUSALS.invalidToken);
@@ -60,7 +59,8 @@ export class CreateJwtHandler implements ICommandHandler<CreateJwtCommand> {
     }
     // A wrong key is counted in the log first, then refused.
     if (outcome.refusal) throw outcome.refusal;
-    return { token: this.tokens.issue(outcome.user!, sessionId, cmd.minimal, now, jti).token };
+    // Issued at the instant the decision was given, the session's `issuedAt`.
+    return { token: this.tokens.issue(outcome.user!, sessionId, cmd.minimal, outcome.now, jti).token };
   }
 
   /**
@@ -71,8 +71,8 @@ export class CreateJwtHandler implements ICommandHandler<CreateJwtCommand> {
    */
   private async redeem(
     cmd: CreateJwtCommand,
-    ids: { sessionId: string; jti: string; now: Date },
-  ): Promise<{ refusal: RecordedRefusal | null; user: LoginUser | null }> {
+    ids: { sessionId: string; jti: string },
+  ): Promise<{ refusal: RecordedRefusal | null; user: LoginUser | null; now: Date }> {
     const [row] = await this.dataSource.query(
       `SELECT id, user_id, organisation_id FROM pre_auth_tokens WHERE token_hash = $1`,
       [tokenHashOf(cmd.preAuthToken)],
@@ -85,19 +85,19 @@ export class CreateJwtHandler implements ICommandHandler<CreateJwtCommand> {
     if (!user) throw new DomainError('unauthorized', REFUSALS.invalidToken);
     const preAuth = loginStreamOf.preAuth(row.id);
     const session = loginStreamOf.session(ids.sessionId);
-    const spentBy = user?.totpSecret && key ? streamOf.user(user.id) : null;
+    const spentBy = user.totpSecret && key ? streamOf.user(user.id) : null;
     let refusal: RecordedRefusal | null = null;
-    await this.store.handleMany(
-      [
-        { streamId: preAuth, evolve },
-        { streamId: session, expect: 'no_stream' },
-        ...(spentBy ? [{ streamId: spentBy, evolve: lastSpentStep }] : []),
-      ],
-      ([state, , spent]) => {
-        const pre = state as PreAuthState | null;
+    const written = await this.store.write({
+      streams: () => ({
+        preAuth: { streamId: preAuth, evolve },
+        session: { streamId: session, expect: 'no_stream' as const },
+        ...(spentBy ? { spent: { streamId: spentBy, evolve: lastSpentStep } } : {}),
+      }),
+      decide: ({ preAuth: pre, spent }, given) => {
+        const now = new Date(given.now);
         const step =
-          pre?.twoFactor === 'auth_app' && key && user?.totpSecret
-            ? verifyTotp(this.secrets.open(user.totpSecret), key, (spent as number | null) ?? 0, ids.now)
+          pre?.twoFactor === 'auth_app' && key && user.totpSecret
+            ? verifyTotp(this.secrets.open(user.totpSecret), key, spent ?? 0, now)
             : null;
         const keyValid =
           !!key &&
@@ -106,8 +106,9 @@ export class CreateJwtHandler implements ICommandHandler<CreateJwtCommand> {
             ? step !== null
             : !!pre.challenge && keyMatches(this.config.secretsKey, key, pre.challenge.keyHash));
         const decided = decideRecording(() =>
-          decideRedeem(pre, { keyGiven: !!key, sessionId: ids.sessionId }, { now: ids.now, keyValid }),
+          decideRedeem(pre, { keyGiven: !!key, sessionId: ids.sessionId }, { now, keyValid }),
         );
+        // The one attempt's refusal (no retries), for the caller to throw once it is recorded.
         refusal = decided.refusal;
         const out: StreamEvents[] = [{ streamId: preAuth, events: decided.events }];
         if (refusal) return out;
@@ -118,7 +119,7 @@ export class CreateJwtHandler implements ICommandHandler<CreateJwtCommand> {
             userId: pre!.userId,
             organisationId: pre!.organisationId,
             jti: ids.jti,
-            issuedAt: ids.now.toISOString(),
+            issuedAt: now.toISOString(),
           },
         };
         out.push({ streamId: session, events: [started] });
@@ -130,8 +131,10 @@ export class CreateJwtHandler implements ICommandHandler<CreateJwtCommand> {
           });
         return out;
       },
-      { metadata: metadataOf({ organisationId: Number(row.organisation_id), userId: Number(row.user_id) }) },
-    );
-    return { refusal, user };
+      metadata: metadataOf({ organisationId: Number(row.organisation_id), userId: Number(row.user_id) }),
+      // Of two log-ins racing with one token or one code, the loser is refused (execute), not run again.
+      retries: 0,
+    });
+    return { refusal, user, now: new Date(written.now) };
   }
 }

@@ -72,11 +72,16 @@ export class ProvisionHandler implements ICommandHandler<ProvisionCommand> {
     const plan = await new Allocation(this.dataSource).plan(file, hashes, (s) => this.secrets.seal(s));
     // Every record is a new stream under a drawn id: none is read, all are appended together or none.
     await this.store
-      .handleMany(
-        plan.appends.map((a) => ({ streamId: a.streamId, expect: 'no_stream' as const })),
-        () => plan.appends,
-        { metadata: { organisationId: plan.result.organisation.id, actor: systemActor('provisioning') } },
-      )
+      .write({
+        streams: () =>
+          Object.fromEntries(
+            plan.appends.map((a) => [a.streamId, { streamId: a.streamId, expect: 'no_stream' as const }]),
+          ),
+        decide: () => plan.appends,
+        metadata: { organisationId: plan.result.organisation.id, actor: systemActor('provisioning') },
+        // New streams under drawn ids: a lost race would lose again, so it answers 409 at once.
+        retries: 0,
+      })
       .catch(refuseTakenEmailRace((problems) => new ProvisioningRefused(problems)));
     return plan.result;
   }

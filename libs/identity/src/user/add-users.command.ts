@@ -1,12 +1,12 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { EventStore, type StreamEvents } from '#app/event-store';
+import { EventStore, type StreamEvents, type StreamRead } from '#app/event-store';
 import { SecretBox } from '#app/platform';
 import { streamOf } from '../directory/directory.events.js';
 import { PasswordHasher } from '../login/password-hasher.js';
 import { ProvisioningRefused } from '../provisioning/problems.js';
 import { adminMetadata, drawIds, refuseTakenEmailRace, takenEmails, UnknownOrganisation } from './admin.js';
-import { decideAssignRole, decideRegister, evolveOrganisation, type OrganisationState } from './user.js';
+import { decideAssignRole, decideRegister, evolveOrganisation } from './user.js';
 import { lookupsOfUsersFile, validateUsersFile } from './users-file.js';
 
 /** What `users:add` prints: each user's key with the id it got, and the ids of their roles in the file's order. */
@@ -79,21 +79,28 @@ export class AddUsersHandler implements ICommandHandler<AddUsersCommand> {
     const registrations = file.users.map((u, i) => {
       result.users[u.key] = userIds[i]!;
       result.roles[u.key] = u.roles.map(() => roleIds.shift()!);
-      return { user: u, id: userIds[i]!, hash: hashes[i]!, roles: result.roles[u.key]! };
+      // Sealed here, not in the decision: a fresh IV each time (SecretBox), and the decision is pure.
+      const sealedTotpSecret = u.totp_secret ? this.secrets.seal(u.totp_secret) : null;
+      return { user: u, id: userIds[i]!, hash: hashes[i]!, sealedTotpSecret, roles: result.roles[u.key]! };
     });
-    const streams = [
-      { streamId: streamOf.organisation(organisationId), evolve: evolveOrganisation },
-      ...registrations.flatMap((r) => [
-        { streamId: streamOf.user(r.id), expect: 'no_stream' as const },
-        ...r.roles.map((id) => ({ streamId: streamOf.role(id), expect: 'no_stream' as const })),
+    const context = { teams: facts.teams, roleProfiles: facts.roleProfiles };
+    // Every user and role is a new stream under a drawn id: none is read.
+    const created: Record<`user-${number}` | `role-${number}`, StreamRead> = Object.fromEntries(
+      registrations.flatMap((r) => [
+        [`user-${r.id}`, { streamId: streamOf.user(r.id), expect: 'no_stream' }],
+        ...r.roles.map((id) => [`role-${id}`, { streamId: streamOf.role(id), expect: 'no_stream' }]),
       ]),
-    ];
+    );
     await this.store
-      .handleMany(
-        streams,
-        ([organisation]) => {
-          const context = { teams: facts.teams, roleProfiles: facts.roleProfiles };
-          return registrations.flatMap(({ user: u, id, hash, roles }): StreamEvents[] => [
+      .write({
+        // Object.assign keeps the organisation's name in the type, where a spread would lose it.
+        streams: () =>
+          Object.assign(
+            { organisation: { streamId: streamOf.organisation(organisationId), evolve: evolveOrganisation } },
+            created,
+          ),
+        decide: ({ organisation }) =>
+          registrations.flatMap(({ user: u, id, hash, sealedTotpSecret, roles }): StreamEvents[] => [
             {
               streamId: streamOf.user(id),
               events: decideRegister(
@@ -103,9 +110,9 @@ export class AddUsersHandler implements ICommandHandler<AddUsersCommand> {
                   organisationId,
                   entry: u,
                   passwordHash: hash,
-                  sealedTotpSecret: u.totp_secret ? this.secrets.seal(u.totp_secret) : null,
+                  sealedTotpSecret,
                 },
-                { organisation: organisation as OrganisationState | null },
+                { organisation },
               ),
             },
             ...u.roles.map((r, position) => ({
@@ -123,10 +130,11 @@ export class AddUsersHandler implements ICommandHandler<AddUsersCommand> {
                 context,
               ),
             })),
-          ]);
-        },
-        { metadata: adminMetadata(organisationId, 'users:add') },
-      )
+          ]),
+        metadata: adminMetadata(organisationId, 'users:add'),
+        // The file was judged on reads made before the write: a lost race answers 409, not decided again.
+        retries: 0,
+      })
       .catch(refuseTakenEmailRace(refuse));
     return result;
   }

@@ -83,7 +83,7 @@ export class AnonymiseUsersHandler implements ICommandHandler<AnonymiseUsersComm
     // sees its shift) or waits, and then finds the user anonymised (docs/privacy.md#anonymising-a-user).
     // The plan is read after the gates, in the facts step.
     const written = await this.store.write({
-      gates: { advance: userIds.map(identityGateOf.user) },
+      gates: () => ({ advance: userIds.map(identityGateOf.user) }),
       // Inside the write's transaction, after the gates, before the append.
       // Their keys go in this transaction: from its commit nothing opens their sealed fields
       // (docs/privacy.md#sealed-fields-in-the-log). Rolled back with the write if it is planned again.
@@ -98,7 +98,7 @@ export class AnonymiseUsersHandler implements ICommandHandler<AnonymiseUsersComm
         const attachments = await this.expenses.attachmentRemovals(userIds, db);
         return { shiftsPlan, attachments };
       },
-      streams: ({ shiftsPlan, attachments }) => {
+      streams: (_plan, { shiftsPlan, attachments }) => {
         const userStreams: Record<string, StreamRead<UserState, never>> = Object.fromEntries(
           userIds.map((id) => [`user-${id}`, { streamId: identityStreamOf.user(id), evolve: evolveUser as never }]),
         );
@@ -107,7 +107,7 @@ export class AnonymiseUsersHandler implements ICommandHandler<AnonymiseUsersComm
         );
         return { ...userStreams, ...shiftsPlan.streams, ...expenseStreams };
       },
-      decide: (states: Readonly<Record<string, unknown>>, { shiftsPlan, attachments }): StreamEvents[] => {
+      decide: (states: Readonly<Record<string, unknown>>, { facts: { shiftsPlan, attachments } }): StreamEvents[] => {
         const anonymised: StreamEvents[] = [];
         for (const id of userIds) {
           const events = decideAnonymise(states[`user-${id}`] as UserState | null, {
