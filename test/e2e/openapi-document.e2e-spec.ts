@@ -73,6 +73,7 @@ const VERBS = [
   'anonymise',
   'apply',
   'archive',
+  'ask',
   'attach',
   'book',
   'cancel',
@@ -93,9 +94,11 @@ const VERBS = [
   'retry',
   'revoke',
   'rotate',
+  'take',
   'update',
   'upload',
   'validate',
+  'withdraw',
 ];
 /** Answers that are not JSON. */
 const NOT_JSON: Record<string, string[]> = {
