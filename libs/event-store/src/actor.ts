@@ -1,12 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EventMetadata, StoredEvent } from './event.types.js';
-
-/**
- * Who caused an event: a user acting through the API, or the system acting on its own (a worker
- * following the log, a scheduler), with the reason a person reading the history would want.
- */
-export type Actor =
-  { readonly kind: 'user'; readonly userId: number } | { readonly kind: 'system'; readonly reason: string };
+import type { Actor, EventMetadata, StoredEvent } from './event.types.js';
 
 export const userActor = (userId: number): Actor => ({ kind: 'user', userId });
 export const systemActor = (reason: string): Actor => ({ kind: 'system', reason });

@@ -1,4 +1,9 @@
-import type { Actor } from './actor.js';
+/**
+ * Who caused an event: a user acting through the API, or the system acting on its own (a worker
+ * following the log, a scheduler), with the reason a person reading the history would want.
+ */
+export type Actor =
+  { readonly kind: 'user'; readonly userId: number } | { readonly kind: 'system'; readonly reason: string };
 
 /** Who and what caused an event; stored beside it, never part of the domain data. */
 export interface EventMetadata {

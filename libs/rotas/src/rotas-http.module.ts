@@ -1,27 +1,38 @@
 import { Module } from '@nestjs/common';
-import { CALENDAR_FEED_CONTROLLERS } from './calendar-feed/calendar-feed.providers.js';
-import { HISTORY_CONTROLLERS } from './history/history.providers.js';
-import { HOURS_CONTROLLERS } from './hours/hours.providers.js';
-import { BULK_CONTROLLERS } from './rota/bulk.providers.js';
-import { ROTA_CONTROLLERS } from './rota/rota.providers.js';
+import { CalendarFeedController } from './http/calendar-feed.controller.js';
+import { RotasHistoryController } from './http/history.controller.js';
+import { RepeatingShiftsController } from './http/repeating-shifts.controller.js';
+import { RotaContactsController } from './http/rota-contacts.controller.js';
+import { RotaViewsController } from './http/rota-views.controller.js';
+import { RotasBulkController } from './http/rotas-bulk.controller.js';
+import { RotasController, RotaTeamsController } from './http/rotas.controller.js';
+import { ShiftChangesController } from './http/shift-changes.controller.js';
+import { ShiftPatternsController } from './http/shift-patterns.controller.js';
+import { ShiftsController } from './http/shifts.controller.js';
+import { StandInsController } from './http/stand-ins.controller.js';
+import { VolunteerHoursController } from './http/volunteer-hours.controller.js';
 import { RotasModule } from './rotas.module.js';
-import { REPEATING_SHIFT_CONTROLLERS } from './booking/repeating-shift.providers.js';
-import { SHIFT_CONTROLLERS } from './booking/shift.providers.js';
-import { SHIFT_PATTERN_CONTROLLERS } from './shift-pattern/shift-pattern.providers.js';
-import { VIEW_CONTROLLERS } from './views/views.providers.js';
 
+/**
+ * The rota context's api role: its controllers, listed here only, so http/ imports the areas and no
+ * area imports http/ (docs/contexts.md, "Layout"). Their handlers and queries come from RotasModule.
+ */
 @Module({
   imports: [RotasModule],
   controllers: [
-    ...SHIFT_PATTERN_CONTROLLERS,
-    ...ROTA_CONTROLLERS,
-    ...BULK_CONTROLLERS,
-    ...SHIFT_CONTROLLERS,
-    ...REPEATING_SHIFT_CONTROLLERS,
-    ...CALENDAR_FEED_CONTROLLERS,
-    ...VIEW_CONTROLLERS,
-    ...HISTORY_CONTROLLERS,
-    ...HOURS_CONTROLLERS,
+    ShiftPatternsController,
+    RotasController,
+    RotaTeamsController,
+    RotasBulkController,
+    RotaContactsController,
+    ShiftsController,
+    ShiftChangesController,
+    StandInsController,
+    RepeatingShiftsController,
+    CalendarFeedController,
+    RotaViewsController,
+    RotasHistoryController,
+    VolunteerHoursController,
   ],
 })
 export class RotasHttpModule {}

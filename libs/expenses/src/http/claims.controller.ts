@@ -16,7 +16,7 @@ import {
   UserClaimsQuery,
 } from './claim.dto.js';
 import { ClaimDto } from './claim.responses.js';
-import { CLAIM_CSV_COLUMNS } from './csv.js';
+import { CLAIM_CSV_COLUMNS } from '../claim/claim-csv.js';
 import { ClaimsDocs } from './claims.openapi.js';
 
 /** Claims are read by their owner and by users who approve for the owner; creating one needs create-expenses. */

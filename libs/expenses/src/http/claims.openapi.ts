@@ -21,7 +21,7 @@ import {
 import { CLAIM_INCLUDES, CLAIM_SORTS } from '../claim/claim.queries.js';
 import { CLAIM_LIST_SPEC, USER_CLAIM_LIST_SPEC } from './claim.dto.js';
 import { ClaimDto } from './claim.responses.js';
-import { CLAIM_CSV_COLUMNS } from './csv.js';
+import { CLAIM_CSV_COLUMNS } from '../claim/claim-csv.js';
 
 /** The query filters ManagedClaimsQuery and UserClaimsQuery read (claim.dto.ts), for the document. */
 const ApiSubmittedQuery = () =>

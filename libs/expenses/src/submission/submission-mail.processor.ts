@@ -6,7 +6,7 @@ import { OutboxMailer, oneLine, toCsv } from '#app/platform';
 import { ClaimQueries } from '../claim/claim.queries.js';
 import { RecordSubmissionMailedCommand } from '../claim/record-submission-mailed.command.js';
 import { ExpenseQueries } from '../expense/expense.queries.js';
-import { CLAIM_CSV_COLUMNS } from '../http/csv.js';
+import { CLAIM_CSV_COLUMNS } from '../claim/claim-csv.js';
 import { EXPENSES_MAIL, type SubmissionJob } from './submission-mail.reactor.js';
 
 /** Links in the finance mail stay good for 30 days: the mail is read later than a page is. */

@@ -13,11 +13,10 @@ import {
 } from '#app/platform';
 import { metadataOf } from '../auth/metadata.js';
 import { type DirectoryEvent, streamOf } from '../directory/directory.events.js';
-import { tokenHashOf } from './issue-pre-auth-token.command.js';
 import { JwtTokens } from './jwt-tokens.js';
 import { loginStreamOf, type SessionEvent } from './login.events.js';
 import { type LoginUser, userById } from './login-user.js';
-import { decideRedeem, evolve, REFUSALS } from './pre-auth.js';
+import { decideRedeem, evolve, REFUSALS, tokenHashOf } from './pre-auth.js';
 import { keyMatches, verifyTotp } from './two-factor.js';
 
 /** Step two: the pre-authentication token, plus the second factor's key, for a JWT. */

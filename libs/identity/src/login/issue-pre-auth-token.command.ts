@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
@@ -9,7 +9,7 @@ import type { TwoFactorMethod } from '../permissions.js';
 import { loginStreamOf, type PreAuthEvent } from './login.events.js';
 import { type LoginUser, userByEmail } from './login-user.js';
 import { PasswordHasher } from './password-hasher.js';
-import { decideIssue, evolve } from './pre-auth.js';
+import { decideIssue, evolve, tokenHashOf } from './pre-auth.js';
 import { keyHash, newCode, newMagicKey } from './two-factor.js';
 
 export interface PreAuthToken {
@@ -27,8 +27,6 @@ export const ACCOUNT_ANYWHERE_FACTOR = 20;
 export const ACCOUNT_ANYWHERE_WINDOW_SECONDS = 900;
 
 export const BAD_CREDENTIALS = 'These credentials do not match our records.';
-
-export const tokenHashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 /** Step one of log-in: e-mail and password for a short-lived pre-authentication token. */
 export class IssuePreAuthTokenCommand extends Command<PreAuthToken> {

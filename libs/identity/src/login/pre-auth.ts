@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ConflictError, DomainError, RecordedRefusal } from '#app/platform';
 import type { TwoFactorMethod } from '../permissions.js';
 import type { PreAuthEvent } from './login.events.js';
@@ -6,6 +7,9 @@ import { CHALLENGE_TTL_SECONDS } from './two-factor.js';
 
 /** Five wrong keys burn a pre-authentication token (the sixth try gets nothing to guess against). */
 export const MAX_KEY_FAILURES = 5;
+
+/** What the store keeps of a pre-auth token (issued and redeemed by two handlers). */
+export const tokenHashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 export interface PreAuthState {
   readonly id: string;

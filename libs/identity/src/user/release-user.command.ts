@@ -1,7 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { EventStore } from '#app/event-store';
-import { holdOrRelease, type HoldResult } from './hold-user.command.js';
+import { holdOrRelease, type HoldResult } from './hold-or-release.js';
 
 /** `users:release <email>`: the user's status is back to `active`. Releasing an active user changes nothing. */
 export class ReleaseUserCommand extends Command<HoldResult> {

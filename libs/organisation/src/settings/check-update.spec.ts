@@ -1,15 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ForbiddenError, NotFoundError, testDecider, ValidationError } from '#app/platform';
-import {
-  checkUpdate,
-  decideUpdate,
-  evolve,
-  imagesNamed,
-  type NamedFile,
-  type SettingValue,
-  type UpdateContext,
-} from './check-update.js';
-import type { SettingsEvent } from './settings.events.js';
+import { checkUpdate, decideUpdate, evolve, imagesNamed, type NamedFile, type UpdateContext } from './check-update.js';
+import type { SettingsEvent, SettingValue } from './settings.events.js';
 
 const all = new Set(['manage-organisation', 'manage-integrations', 'edit-expense-settings', 'manage-rotas']);
 const seal = (changes: Record<string, SettingValue>) =>

@@ -10,9 +10,7 @@ import {
   ValidationError,
 } from '#app/platform';
 import { FIELDS, type Kind, SECRETS } from './fields.js';
-import type { SettingsEvent } from './settings.events.js';
-
-export type SettingValue = string | boolean | number | null;
+import type { SettingsEvent, SettingValue } from './settings.events.js';
 
 export type UpdateCheck =
   | { readonly outcome: 'invalid'; readonly errors: FieldErrors }

@@ -1,4 +1,5 @@
-import type { SettingValue } from './check-update.js';
+/** A setting's value as the events carry it. */
+export type SettingValue = string | boolean | number | null;
 
 /**
  * A change of organisation settings, with the fields changed and their new values. Secrets are

@@ -4,7 +4,7 @@ import { type Caller, metadataOf, OrganisationFactsReader } from '#app/identity'
 import { streamOf } from '../rotas.events.js';
 import { RotasPolicy } from '../rotas.policy.js';
 import { BookingFactsReader } from './booking-facts.js';
-import { shiftToChange } from './change-shift.command.js';
+import { shiftToChange } from './shift-access.js';
 import { evolve } from './shift.js';
 import { decideCancelShift } from './shift-changes.js';
 import { ShiftQueries } from './shift.queries.js';

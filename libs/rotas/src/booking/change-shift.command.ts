@@ -2,15 +2,15 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { combineStreams, EventStore, streamsById } from '#app/event-store';
 import { type Caller, metadataOf, OrganisationFactsReader } from '#app/identity';
 import { NotFoundError, ValidationError } from '#app/platform';
-import { type BookingAction, checkBookingAccess } from '../domain/booking-rules.js';
 import { type RecurrenceInput, seriesPastCalendar, validateRecurrence } from '../domain/series-dates.js';
 import { toFieldErrors } from '../domain/refusals.js';
 import { RotaIds } from '../next-id.js';
 import { gateOf, streamOf } from '../rotas.events.js';
-import { type CallerReach, RotasPolicy } from '../rotas.policy.js';
+import { RotasPolicy } from '../rotas.policy.js';
 import { evolve as evolveSeries, type SeriesState } from './repeating-shift.js';
 import { RepeatingShiftQueries } from './repeating-shift.queries.js';
-import { BookingFactsReader, type RotaForBooking } from './booking-facts.js';
+import { BookingFactsReader } from './booking-facts.js';
+import { shiftToChange } from './shift-access.js';
 import { evolve as evolveShift, type ShiftState } from './shift.js';
 import {
   changePlanHolds,
@@ -20,13 +20,11 @@ import {
   laterOccurrences,
   listedStill,
   occurrenceAt,
-  ownerOf,
   planChange,
   timesOfDayOf,
 } from './shift-changes.js';
-import { bookingCaller } from './shift-decisions.js';
 import { datesTouched, parseShiftTimes } from './shift-times.js';
-import { type ShiftRow, ShiftQueries } from './shift.queries.js';
+import { ShiftQueries } from './shift.queries.js';
 
 /** The update body, as the controller passes it on. */
 export interface ShiftChange {
@@ -47,36 +45,6 @@ export class ChangeShiftCommand extends Command<void> {
   ) {
     super();
   }
-}
-
-/** The 404 / 403s before anything else: the shift (seen), its rota and the caller's right to act on the user's shifts there. */
-/** The shift the caller sees (404 / 403) and its rota as the rules read it (404 when it went). */
-export async function shiftWithRota(
-  shifts: ShiftQueries,
-  facts: BookingFactsReader,
-  caller: Caller,
-  reach: CallerReach,
-  shiftId: number,
-  zone: string,
-): Promise<{ row: ShiftRow; rota: RotaForBooking }> {
-  const row = await shifts.seen(caller, reach, shiftId);
-  const rota = (await facts.rotas(caller, [row.rotaId], zone)).get(row.rotaId);
-  if (!rota) throw new NotFoundError('Shift');
-  return { row, rota };
-}
-
-export async function shiftToChange(
-  shifts: ShiftQueries,
-  facts: BookingFactsReader,
-  caller: Caller,
-  reach: CallerReach,
-  action: BookingAction,
-  shiftId: number,
-  zone: string,
-): Promise<{ row: ShiftRow; rota: RotaForBooking }> {
-  const { row, rota } = await shiftWithRota(shifts, facts, caller, reach, shiftId, zone);
-  checkBookingAccess({ action, rota, user: ownerOf(row.userId), caller: bookingCaller({ reach }, rota.teamId) });
-  return { row, rota };
 }
 
 /**

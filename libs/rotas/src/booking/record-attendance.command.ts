@@ -6,7 +6,7 @@ import { type AttendanceStatus, streamOf } from '../rotas.events.js';
 import { RotasPolicy } from '../rotas.policy.js';
 import { decideRecordAttendance } from './attendance.js';
 import { BookingFactsReader } from './booking-facts.js';
-import { shiftWithRota } from './change-shift.command.js';
+import { shiftWithRota } from './shift-access.js';
 import { evolve } from './shift.js';
 import { ShiftQueries } from './shift.queries.js';
 import { parseShiftInstant } from './shift-times.js';

@@ -1,5 +1,4 @@
-import type { Provider, Type } from '@nestjs/common';
-import { RepeatingShiftsController } from '../http/repeating-shifts.controller.js';
+import type { Provider } from '@nestjs/common';
 import { CancelSeriesHandler } from './cancel-series.command.js';
 import { RepeatingShiftQueries } from './repeating-shift.queries.js';
 import { RepeatingShiftsProjection } from './repeating-shifts.projection.js';
@@ -12,6 +11,3 @@ export const REPEATING_SHIFT_PROVIDERS: Provider[] = [
   SeriesQueries,
   CancelSeriesHandler,
 ];
-
-/** Their controllers (rotas-http.module.ts). */
-export const REPEATING_SHIFT_CONTROLLERS: Type<unknown>[] = [RepeatingShiftsController];

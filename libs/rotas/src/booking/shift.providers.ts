@@ -1,7 +1,4 @@
-import type { Provider, Type } from '@nestjs/common';
-import { ShiftChangesController } from '../http/shift-changes.controller.js';
-import { ShiftsController } from '../http/shifts.controller.js';
-import { StandInsController } from '../http/stand-ins.controller.js';
+import type { Provider } from '@nestjs/common';
 import { BookShiftsHandler } from './book-shifts.command.js';
 import { BookingFactsReader } from './booking-facts.js';
 import { CancelShiftHandler } from './cancel-shift.command.js';
@@ -9,8 +6,8 @@ import { ChangeShiftHandler } from './change-shift.command.js';
 import { RecordAttendanceHandler } from './record-attendance.command.js';
 import { ShiftQueries } from './shift.queries.js';
 import { ShiftsProjection } from './shifts.projection.js';
-import { TakeOverShiftHandler } from './take-over.command.js';
 import { StandInHandler } from './stand-in.command.js';
+import { TakeOverShiftHandler } from './take-over.command.js';
 
 /** Shifts: booking, its facts, queries and projection (rotas.module.ts lists these). */
 export const SHIFT_PROVIDERS: Provider[] = [
@@ -24,6 +21,3 @@ export const SHIFT_PROVIDERS: Provider[] = [
   StandInHandler,
   TakeOverShiftHandler,
 ];
-
-/** Its controllers (rotas-http.module.ts). */
-export const SHIFT_CONTROLLERS: Type<unknown>[] = [ShiftsController, ShiftChangesController, StandInsController];

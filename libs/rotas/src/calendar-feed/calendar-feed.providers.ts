@@ -1,5 +1,4 @@
-import type { Provider, Type } from '@nestjs/common';
-import { CalendarFeedController } from '../http/calendar-feed.controller.js';
+import type { Provider } from '@nestjs/common';
 import { CalendarUidDomain } from '../notifications/calendar-uid-domain.js';
 import { CalendarFeedQueries } from './calendar-feed.queries.js';
 import { CalendarFeedsProjection } from './calendar-feeds.projection.js';
@@ -17,6 +16,3 @@ export const CALENDAR_FEED_PROVIDERS: Provider[] = [
   IssueCalendarFeedHandler,
   RevokeCalendarFeedHandler,
 ];
-
-/** Its controller (rotas-http.module.ts). */
-export const CALENDAR_FEED_CONTROLLERS: Type<unknown>[] = [CalendarFeedController];

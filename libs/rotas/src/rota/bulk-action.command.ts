@@ -1,12 +1,10 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { StreamEvents } from '#app/event-store';
 import { type Caller, OrganisationFactsReader, UserBases } from '#app/identity';
-import { isPositiveId, groupBy } from '#app/platform';
+import { isPositiveId } from '#app/platform';
 import { MAX_BULK_ROTAS } from '../domain/rota-rules.js';
 import { RotaIds } from '../next-id.js';
-import { type RotaEvent, streamOf } from '../rotas.events.js';
 import { RotasPolicy } from '../rotas.policy.js';
-import { type BulkActionName, decideBulk, MAX_CONTACT_USERS, ROTA_V2, rotaIdOf } from './bulk.js';
+import { type BulkActionName, byRotaStream, decideBulk, MAX_CONTACT_USERS, ROTA_V2 } from './bulk.js';
 import { ContactQueries } from './contacts.queries.js';
 import { RotaChanges } from './rota-change.js';
 import { RotaQueries } from './rota.queries.js';
@@ -20,11 +18,6 @@ export class BulkActionCommand extends Command<void> {
   ) {
     super();
   }
-}
-
-/** The events of a decision over several rotas, by stream. */
-export function byRotaStream(events: readonly RotaEvent[]): StreamEvents[] {
-  return [...groupBy(events, rotaIdOf)].map(([id, list]) => ({ streamId: streamOf.rota(id), events: list }));
 }
 
 /** The bulk actions that can leave booked shifts outside the rota. */

@@ -1,6 +1,4 @@
-import type { Provider, Type } from '@nestjs/common';
-import { RotaContactsController } from '../http/rota-contacts.controller.js';
-import { RotasBulkController } from '../http/rotas-bulk.controller.js';
+import type { Provider } from '@nestjs/common';
 import { AddContactHandler } from './add-contact.command.js';
 import { BulkActionHandler } from './bulk-action.command.js';
 import { ContactQueries } from './contacts.queries.js';
@@ -17,6 +15,3 @@ export const BULK_PROVIDERS: Provider[] = [
   ContactQueries,
   ValidateContactsQuery,
 ];
-
-/** Their controllers (rotas-http.module.ts). */
-export const BULK_CONTROLLERS: Type<unknown>[] = [RotasBulkController, RotaContactsController];

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ConflictError, testDecider, ValidationError } from '#app/platform';
 import type { RotaTimeslot } from '../domain/weekly-timeslots.js';
 import type { RotaCreatedData, RotaEvent } from '../rotas.events.js';
-import { byRotaStream } from './bulk-action.command.js';
+import { byRotaStream } from './bulk.js';
 import { type BulkCommand, type BulkContext, decideBulk, evolveRotas } from './bulk.js';
 import { calendarData, evolve, type RotaState } from './rota.js';
 

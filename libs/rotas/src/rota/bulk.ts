@@ -1,4 +1,5 @@
-import { ConflictError, ValidationError } from '#app/platform';
+import type { StreamEvents } from '#app/event-store';
+import { ConflictError, groupBy, ValidationError } from '#app/platform';
 import { addDays } from '../domain/calendar-dates.js';
 import { type Refusal, refusal, requiredMessage, throwIfRefused } from '../domain/refusals.js';
 import {
@@ -9,7 +10,7 @@ import {
   closeDates,
   reopenDates,
 } from '../domain/rota-rules.js';
-import type { RotaEvent } from '../rotas.events.js';
+import { type RotaEvent, streamOf } from '../rotas.events.js';
 import { calendarData, evolve, type RotaState } from './rota.js';
 
 /**
@@ -317,4 +318,9 @@ export function decideBulk(rotas: Rotas | null, cmd: BulkCommand, ctx: BulkConte
       }));
     }
   }
+}
+
+/** The events of a decision over several rotas, by stream. */
+export function byRotaStream(events: readonly RotaEvent[]): StreamEvents[] {
+  return [...groupBy(events, rotaIdOf)].map(([id, list]) => ({ streamId: streamOf.rota(id), events: list }));
 }

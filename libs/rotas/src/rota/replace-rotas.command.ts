@@ -4,7 +4,7 @@ import { MAX_BULK_ROTAS } from '../domain/rota-rules.js';
 import { RotaIds } from '../next-id.js';
 import { RotasPolicy } from '../rotas.policy.js';
 import { ShiftPatternQueries } from '../shift-pattern/shift-pattern.queries.js';
-import { byRotaStream } from './bulk-action.command.js';
+import { byRotaStream } from './bulk.js';
 import { decideReplace } from './replace-rotas.js';
 import { RotaChanges } from './rota-change.js';
 

@@ -1,5 +1,4 @@
-import type { Provider, Type } from '@nestjs/common';
-import { RotasController, RotaTeamsController } from '../http/rotas.controller.js';
+import type { Provider } from '@nestjs/common';
 import { CreateRotasHandler } from './create-rota.command.js';
 import { RotaChanges } from './rota-change.js';
 import { RotaQueries } from './rota.queries.js';
@@ -16,6 +15,3 @@ export const ROTA_PROVIDERS: Provider[] = [
   UpdateRotaHandler,
   UpdateTimeslotsHandler,
 ];
-
-/** Its controllers (rotas-http.module.ts). */
-export const ROTA_CONTROLLERS: Type<unknown>[] = [RotasController, RotaTeamsController];

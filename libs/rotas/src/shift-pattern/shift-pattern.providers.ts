@@ -1,5 +1,4 @@
-import type { Provider, Type } from '@nestjs/common';
-import { ShiftPatternsController } from '../http/shift-patterns.controller.js';
+import type { Provider } from '@nestjs/common';
 import { ArchiveShiftPatternHandler } from './archive-shift-pattern.command.js';
 import { CreateShiftPatternHandler } from './create-shift-pattern.command.js';
 import { ShiftPatternQueries } from './shift-pattern.queries.js';
@@ -12,6 +11,3 @@ export const SHIFT_PATTERN_PROVIDERS: Provider[] = [
   CreateShiftPatternHandler,
   ArchiveShiftPatternHandler,
 ];
-
-/** Its controllers (rotas-http.module.ts). */
-export const SHIFT_PATTERN_CONTROLLERS: Type<unknown>[] = [ShiftPatternsController];
