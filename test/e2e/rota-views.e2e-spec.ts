@@ -240,6 +240,7 @@ describe('rota views: period and day', () => {
         end_time: `${day} 14:00`,
         timezone: ZONE,
         repeating_shift: null,
+        stand_in: null,
       },
     ]);
     // The volunteer's own shift: cancel yes; edit no, since the manager filled its timeslot past max (rule 7). Others' shifts: nothing.

@@ -3,13 +3,13 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Job, Queue } from 'bullmq';
 import { DateTime } from 'luxon';
-import ical, { type VEvent } from 'node-ical';
 import request from 'supertest';
 import { EventStore } from '#app/event-store';
 import type { ProvisionResult } from '#app/identity';
 import { todayIn } from '#app/platform';
 import { eventually } from '../support/eventually.js';
-import { type CaughtMail, mailText, startMailCatcher } from '../support/mail-catcher.js';
+import { mailText, startMailCatcher } from '../support/mail-catcher.js';
+import { attachment, calendarOf } from '../support/mail-calendar.js';
 import { testEnvironment, type TestEnvironment } from '../support/test-config.js';
 import { bootStandalone, logIn, provision, TEST_PASSWORD } from '../support/test-app.js';
 
@@ -19,28 +19,6 @@ const plusDays = (date: string, n: number) => DateTime.fromISO(date).plus({ days
 /** The notification worker's queue (libs/rotas/src/notifications/notifications.reactor.ts). */
 const ROTA_NOTIFICATIONS = 'rotas-notifications';
 const address = (key: string) => `${key}@notify.example`;
-
-/** An attachment of a raw MIME message, decoded (nodemailer writes text parts as base64 or quoted-printable). */
-function attachment(raw: string, filename: string): string | null {
-  const at = raw.search(new RegExp(`filename="?${filename.replace('.', '\\.')}"?`));
-  if (at < 0) return null;
-  const headers = raw.slice(raw.lastIndexOf('\r\n--', at), raw.indexOf('\r\n\r\n', at));
-  const body = raw.slice(raw.indexOf('\r\n\r\n', at) + 4, raw.indexOf('\r\n--', at));
-  if (/content-transfer-encoding:\s*base64/i.test(headers))
-    return Buffer.from(body.replace(/\s/g, ''), 'base64').toString('utf8');
-  if (/content-transfer-encoding:\s*quoted-printable/i.test(headers)) return mailText(`\r\n\r\n${body}`);
-  return body;
-}
-/** The calendar of an attachment as node-ical reads it back: its METHOD and its events. */
-function calendarOf(mail: CaughtMail, filename: string): { method: string | undefined; events: VEvent[] } {
-  const content = attachment(mail.raw, filename);
-  if (content === null) throw new Error(`no ${filename} in the mail`);
-  const parsed = ical.sync.parseICS(content);
-  return {
-    method: parsed.vcalendar?.method,
-    events: Object.values(parsed).filter((c): c is VEvent => c?.type === 'VEVENT'),
-  };
-}
 
 /**
  * docs/rota-domain.md#notifications, end to end: shift events → reactor → BullMQ → processor → a

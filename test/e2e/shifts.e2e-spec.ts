@@ -165,6 +165,7 @@ describe('shifts: booking (docs/rota-domain.md#booking-rules)', () => {
         recurrence_pattern: null,
         rota_id: rotas.shop,
         attendance: null,
+        stand_in: null,
       },
     });
     expect((await http().get(`/api/rota/shifts/${res.body.data.id}`).set(as('vol2')).expect(200)).body).toEqual(

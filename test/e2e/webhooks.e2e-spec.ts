@@ -351,6 +351,29 @@ describe('webhooks', () => {
     });
   }, 240_000);
 
+  it('a shift taken over is shift.changed, carrying the Shift now the taker’s (docs/rota-domain.md#stand-ins-and-take-overs)', async () => {
+    await createEndpoint('boss', '/handed', ['shift.changed']);
+    const { shift } = await bookOnNewRota('Handed', plusDays(today, 69), plusDays(today, 70));
+    await http().put(`/api/rota/shifts/${shift.id}/stand-in`).set(as('boss')).send({}).expect(200);
+    await http()
+      .post(`/api/rota/shifts/${shift.id}/take-over`)
+      .set(as('boss'))
+      .send({ user: { id: org.users.plain } })
+      .expect(200);
+    const received = () =>
+      receiver
+        .at('/handed')
+        .map(
+          (r) => JSON.parse(r.body) as { type: string; data: { id: number; user: { id: number }; stand_in: unknown } },
+        )
+        .filter((b) => b.data.id === shift.id);
+    await eventually(() => received().length >= 1, 60_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(received().map((b) => [b.type, b.data.user.id, b.data.stand_in])).toEqual([
+      ['shift.changed', org.users.plain, null],
+    ]);
+  }, 240_000);
+
   it('expense.created, expense.updated and expense.deleted carry the Expense; the last as it was, plus deleted: true', async () => {
     await createEndpoint('boss', '/expenses', ['expense.created', 'expense.updated', 'expense.deleted']);
     const type = (await http().post('/api/expenses/types').set(as('boss')).send({ name: 'Hooks' }).expect(201))

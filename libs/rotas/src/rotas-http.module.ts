@@ -28,12 +28,12 @@ import { RotasModule } from './rotas.module.js';
     RotaContactsController,
     ShiftsController,
     ShiftChangesController,
+    StandInsController,
     RepeatingShiftsController,
     CalendarFeedController,
     RotaViewsController,
     RotasHistoryController,
     VolunteerHoursController,
-    StandInsController,
     ShiftSwapsController,
   ],
 })

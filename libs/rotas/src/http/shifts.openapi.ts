@@ -9,6 +9,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import {
+  ApiBooleanQuery,
   ApiData,
   ApiErrors,
   ApiIdListQuery,
@@ -62,13 +63,10 @@ export const ShiftsDocs = {
         schema: { type: 'string', format: 'date' },
         description: 'Last local date (default start_date + 31 days; at most 365 days after it)',
       }),
-      ApiQuery({
-        name: 'stand_in',
-        required: false,
-        schema: { type: 'boolean' },
-        description:
-          'true: only shifts looking for a stand-in (any volunteer’s, on rotas the caller sees); false: only those not (also 1 / 0; anything else a 422)',
-      }),
+      ApiBooleanQuery(
+        'stand_in',
+        'true: only shifts looking for a stand-in (any volunteer’s, on rotas the caller sees); false: only those not',
+      ),
       ApiPaginated(ShiftDto),
       ApiErrors(400, 401, 406, 422),
     ),

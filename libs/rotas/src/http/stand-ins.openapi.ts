@@ -6,7 +6,7 @@ import { ShiftDto } from './shift.responses.js';
 const ORDER = 'Refusals come in this order: 404, 403, 409, then the 422s.';
 
 const WHO =
-  'The shift’s volunteer on a self_manage rota, or a manager of the rota (manage-rotas or add-user-shifts over its team) for anyone’s shift on any ' +
+  'Permission: the shift’s volunteer on a self_manage rota, or a manager of the rota (manage-rotas or add-user-shifts over its team) for anyone’s shift on any ' +
   'rota; anyone else a 403 (a rota the caller does not see too). A shift of another organisation, unknown or cancelled is a 404. A shift that has ' +
   'started is a 422 naming start_datetime; rule 8 binds the volunteer as a cancel does (on today’s date only with allow_same_day_cancel, an overnight ' +
   'shift never on its start date: 422 naming start_datetime).';
@@ -51,6 +51,7 @@ export const StandInsDocs = {
         operationId: 'takeOverShift',
         summary: 'Take over a shift',
         description:
+          'Permission: the taker themself on a self_manage rota, or a manager of the rota for anyone. ' +
           'The shift (same id, times and rota) passes to the taker: `user` (default the caller; naming someone else, or ignore_on_hold / ' +
           'confirm_role_restriction, needs a manager of the rota, else 403). A volunteer takes over for themself only on a self_manage rota (else 403). ' +
           'The taker must pass booking rules 1–6 and 8 on the shift’s times as if booking (themself, or by that manager); rule 7 is not applied, the ' +
