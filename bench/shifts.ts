@@ -604,7 +604,18 @@ async function floorBookings(
          $6::timestamp AT TIME ZONE $7, $5, $6, 'booked', 0, now(), now()) RETURNING id`,
       [command.caller.organisationId, r.rotaId, teamId, r.userId, r.start_datetime, r.end_datetime, ZONE],
     );
-    return [Number(row.id)];
+    // The booking's answer is built from its events (ShiftsController.booked): the row's, as the handler's would be.
+    const id = Number(row.id);
+    const data = {
+      id,
+      userId: r.userId,
+      rotaId: r.rotaId,
+      teamId,
+      seriesId: null,
+      date: r.start_datetime.slice(0, 10),
+    };
+    const walls = { startWall: r.start_datetime, endWall: r.end_datetime };
+    return { ids: [id], events: [{ type: 'rotas.ShiftBooked', data: { ...data, ...walls } }] };
   }) as typeof bus.execute;
   try {
     return await loadWithCpu(w, { url: `${w.base}/api/rota/shifts`, headers, seconds, shifts: space });

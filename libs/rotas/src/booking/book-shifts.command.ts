@@ -2,14 +2,20 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '#app/event-store';
 import { type Caller, metadataOf, OrganisationFactsReader } from '#app/identity';
 import { RotaIds } from '../next-id.js';
+import type { RepeatingShiftEvent, ShiftEvent } from '../rotas.events.js';
 import { RotasPolicy } from '../rotas.policy.js';
 import { BookingFactsReader } from './booking-facts.js';
 import { bookShiftsWrite, parseBooking, type ShiftRequest, withIds } from './book-shifts.write.js';
 
 export type { ShiftRequest } from './book-shifts.write.js';
 
-/** Answers the new shifts' ids, in the body's order. */
-export class BookShiftsCommand extends Command<number[]> {
+/** What a booking answers: the new shifts' ids in the body's order, and the events it appended (the answer is built from them). */
+export interface Booked {
+  readonly ids: readonly number[];
+  readonly events: readonly (ShiftEvent | RepeatingShiftEvent)[];
+}
+
+export class BookShiftsCommand extends Command<Booked> {
   constructor(
     readonly caller: Caller,
     readonly requests: readonly ShiftRequest[],
@@ -30,7 +36,7 @@ export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
     private readonly ids: RotaIds,
   ) {}
 
-  async execute({ caller, requests, bulk }: BookShiftsCommand): Promise<number[]> {
+  async execute({ caller, requests, bulk }: BookShiftsCommand): Promise<Booked> {
     const { timezone: zone, today } = await this.organisations.of(caller);
     const parsed = parseBooking(requests, { zone, today, bulk });
     const [reach, shifts, series] = await Promise.all([
@@ -43,7 +49,7 @@ export class BookShiftsHandler implements ICommandHandler<BookShiftsCommand> {
       ...(await this.facts.read(db, caller, ask, zone)),
       bookers: await this.facts.bookers(caller, ask.userIds, db),
     }));
-    await this.store.write({ ...write, metadata: metadataOf(caller) });
-    return shifts;
+    const written = await this.store.write({ ...write, metadata: metadataOf(caller) });
+    return { ids: shifts, events: written.events as unknown as Booked['events'] };
   }
 }

@@ -70,11 +70,16 @@ export class ShiftsController {
         throw new ValidationError(
           Object.fromEntries(mixed.map((f) => [f, [`The ${f} field is not allowed beside shifts.`]])),
         );
-      const ids = await this.commands.execute(new BookShiftsCommand(caller, body.shifts.map(requestOf), true));
-      return { data: await this.shifts.views(caller, ids) };
+      return { data: await this.booked(caller, new BookShiftsCommand(caller, body.shifts.map(requestOf), true)) };
     }
-    const [id] = await this.commands.execute(new BookShiftsCommand(caller, [requestOf(body)], false));
-    return { data: (await this.shifts.views(caller, [id!]))[0]! };
+    return { data: (await this.booked(caller, new BookShiftsCommand(caller, [requestOf(body)], false)))[0]! };
+  }
+
+  /** The booking's Shift records in the body's order, built from the events it appended (not read back). */
+  private async booked(caller: Caller, command: BookShiftsCommand): Promise<ShiftDto[]> {
+    const { ids, events } = await this.commands.execute(command);
+    const views = new Map((await this.shifts.viewsOfBooked(caller, events)).map((v) => [v.id, v]));
+    return ids.map((id) => views.get(id)!);
   }
 
   @Get(':id')
