@@ -136,25 +136,28 @@ export class Teams {
     db: Queries = this.prepared,
   ): Promise<Map<number, { onHold: boolean; roleProfileIds: Set<number>; seen: Set<number> }>> {
     if (userIds.length === 0) return new Map();
-    const q = tenantSql(
-      tenant,
-    )`SELECT u.id, u.status, coalesce(array_agg(DISTINCT r.role_profile_id) FILTER (WHERE r.role_profile_id IS NOT NULL), '{}') AS profiles
+    // One statement: the users' standing and the teams each sees (seenByEach's reach), so a write
+    // reading it inside its transaction pays one round trip.
+    const q = tenantSql(tenant)`WITH RECURSIVE reach AS (
+         SELECT r.user_id, t.id FROM teams t JOIN roles r ON r.team_id = t.id
+          WHERE ${tenantScope('t')} AND r.user_id = ANY(${userIds}::bigint[])
+         UNION
+         SELECT reach.user_id, c.id FROM teams c JOIN reach ON c.parent_id = reach.id
+       )
+       SELECT u.id, u.status,
+              coalesce(array_agg(DISTINCT r.role_profile_id) FILTER (WHERE r.role_profile_id IS NOT NULL), '{}') AS profiles,
+              ARRAY(SELECT reach.id FROM reach WHERE reach.user_id = u.id) AS seen
          FROM users u LEFT JOIN roles r ON r.user_id = u.id
         WHERE ${tenantScope('u')} AND u.id = ANY(${userIds}::bigint[]) AND u.anonymised_at IS NULL
         GROUP BY u.id, u.status`;
-    const rowsOf = () => db.query(q.text, q.values) as Promise<{ id: string; status: string; profiles: string[] }[]>;
-    // In parallel on the pool; one after the other on a write's one connection.
-    const [rows, seen] =
-      db === this.prepared
-        ? await Promise.all([rowsOf(), this.seenByEach(tenant, userIds)])
-        : [await rowsOf(), await this.seenByEach(tenant, userIds, db)];
+    const rows: { id: string; status: string; profiles: string[]; seen: string[] }[] = await db.query(q.text, q.values);
     return new Map(
       rows.map((r) => [
         Number(r.id),
         {
           onHold: r.status === 'on_hold',
           roleProfileIds: new Set(r.profiles.map(Number)),
-          seen: seen.get(Number(r.id)) ?? new Set(),
+          seen: new Set(r.seen.map(Number)),
         },
       ]),
     );
