@@ -4,7 +4,7 @@ import { EventStore } from '#app/event-store';
 import { SecretBox } from '#app/platform';
 import { PasswordHasher } from '../login/password-hasher.js';
 import { ProvisioningRefused } from '../provisioning/problems.js';
-import { drawIds, refuseTakenEmailRace, takenEmails, UnknownOrganisation } from './admin.js';
+import { drawIds, organisationIdsAmong, refuseTakenEmailRace, takenEmails, UnknownOrganisation } from './admin.js';
 import { type AddUsersResult, addUsersWrite } from './add-users.write.js';
 import { lookupsOfUsersFile, validateUsersFile } from './users-file.js';
 
@@ -38,20 +38,9 @@ export class AddUsersHandler implements ICommandHandler<AddUsersCommand> {
     if (!org) throw new UnknownOrganisation(slug);
     const organisationId = Number(org.id);
     const lookups = lookupsOfUsersFile(input);
-    const idsOf = async (table: 'teams' | 'role_profiles', ids: number[]) =>
-      new Set<number>(
-        ids.length
-          ? (
-              await db.query(`SELECT id FROM ${table} WHERE organisation_id = $1 AND id = ANY($2::bigint[])`, [
-                organisationId,
-                ids,
-              ])
-            ).map((r: { id: string }) => Number(r.id))
-          : [],
-      );
     const facts = {
-      teams: await idsOf('teams', lookups.teams),
-      roleProfiles: await idsOf('role_profiles', lookups.roleProfiles),
+      teams: await organisationIdsAmong(db, 'teams', organisationId, lookups.teams),
+      roleProfiles: await organisationIdsAmong(db, 'role_profiles', organisationId, lookups.roleProfiles),
       takenEmails: await takenEmails(
         db,
         lookups.emails.map((e) => e.email),
