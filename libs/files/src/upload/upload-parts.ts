@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { DomainError, ValidationError } from '#app/platform';
+import type { FileStorage, Received } from '../storage/file-storage.js';
 
 /** A part of a multipart body, as @fastify/multipart's `req.parts()` yields them. */
 export type UploadPart =
@@ -74,4 +75,32 @@ export async function receiveFile<Written>(
     await iterator.return?.();
   }
   return received;
+}
+
+/**
+ * The body's one file part streamed into the storage under `key`: over `maxBytes` is a 413, no file
+ * part or an empty one a 422.
+ */
+export async function receiveUpload(
+  storage: Pick<FileStorage, 'receive'>,
+  key: string,
+  parts: AsyncIterable<UploadPart>,
+  maxBytes: number,
+): Promise<{ received: Received; clientName: string | undefined }> {
+  const tooLarge = () => new DomainError('payload_too_large', `The file is larger than ${maxBytes} bytes.`);
+  const write = async (content: Readable & { truncated?: boolean }) => {
+    let received: Received;
+    try {
+      received = await storage.receive(key, content);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+      throw err;
+    }
+    if (content.truncated) throw tooLarge();
+    return received;
+  };
+  const file = await receiveFile(parts, write, tooLarge);
+  if (!file) throw new ValidationError({ file: ['The file field is required.'] });
+  if (file.received.size === 0) throw new ValidationError({ file: ['The file is empty.'] });
+  return file;
 }

@@ -110,3 +110,18 @@ export function refuseTakenEmailRace(refuse: (problems: string[]) => Error): (er
     ]);
   };
 }
+
+/** The ids among `ids` that are rows of `table` in the organisation. */
+export async function organisationIdsAmong(
+  db: DataSource,
+  table: 'teams' | 'role_profiles',
+  organisationId: number,
+  ids: readonly number[],
+): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows: { id: string }[] = await db.query(
+    `SELECT id FROM ${table} WHERE organisation_id = $1 AND id = ANY($2::bigint[])`,
+    [organisationId, ids],
+  );
+  return new Set(rows.map((r) => Number(r.id)));
+}

@@ -5,23 +5,8 @@ import { NotFoundError, testDecider } from '#app/platform';
 import { decideEndUserShifts } from '#app/rotas';
 import { deepStrictEqual } from 'node:assert';
 import { decideAnonymise } from './anonymise.js';
+import { registered } from './anonymise.fixtures.js';
 
-const registered: DirectoryEvent = {
-  type: 'identity.UserRegistered',
-  data: {
-    id: 5,
-    organisationId: 1,
-    email: 'alice@riverside.example',
-    passwordHash: 'hash',
-    displayName: 'Alice',
-    title: null,
-    phone: null,
-    status: 'active',
-    twoFactor: null,
-    totpSecret: null,
-    permissions: [],
-  },
-};
 const at = new Date('2026-03-02T10:00:00.000Z');
 const anonymised = (requestedBy: 'self' | 'manager' | 'operator' | 'retention'): DirectoryEvent => ({
   type: 'identity.UserAnonymised',
