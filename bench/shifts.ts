@@ -24,6 +24,7 @@
  *                             timed span) and again before the bookings, as autovacuum would in time (bench/README.md)
  *   BENCH_SHIFTS_SECONDS      seconds of each measured latency run (default 10), after
  *   BENCH_SHIFTS_WARM_UP      seconds of warm-up of the same route (default 10)
+ *   BENCH_SHIFTS_TAKE_OVERS   shifts set up with an open stand-in request for the take-over figure (default 4000)
  *   BENCH_SHIFTS_KEEP         1: leave the scratch database uvol_bench_shifts behind (for EXPLAIN); the next run drops it
  *   BENCH_SHIFTS_PROFILE      1: over the generation and over the measured bookings, a V8 CPU profile
  *                             of this process (summarised, and kept as dist/bench/shifts-generation.cpuprofile
@@ -120,6 +121,8 @@ export interface ShiftFigures {
     readonly floor: LatencyFigure & { readonly cpu: CpuPerItem };
     /** POST /api/expenses of the same app under the same load, with its CPU per request: the cost baseline. */
     readonly expenses: LatencyFigure & { readonly cpu: CpuPerItem };
+    /** POST /api/rota/shifts/{id}/take-over, each request another shift with an open stand-in request, with its CPU (issue 34). */
+    readonly takeOver: LatencyFigure & { readonly cpu: CpuPerItem; readonly prepared: number };
   };
   readonly queues: string;
   /** Jobs the generation worker runs at once. */
@@ -157,6 +160,14 @@ interface LoadSpec {
   /** A fixed body (the bare route), or the bookings to draw from: request k books bookingBody(shifts, k). */
   readonly body?: string;
   readonly shifts?: BookingSpace;
+  /** A JSON file of TakeOver[]: request k is POST {url}/{id}/take-over of the k-th, from `offset` (too many for argv). */
+  readonly takeOvers?: { readonly file: string; readonly offset: number };
+}
+
+/** A shift with an open stand-in request and the volunteer who takes it over. */
+interface TakeOver {
+  readonly id: number;
+  readonly taker: number;
 }
 
 /** Where the single bookings go: hours 10:00–19:00 (the series hold 09:00–10:00) on days 1..days ahead. */
@@ -195,12 +206,14 @@ interface AutocannonResult {
 type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
 interface RawRequest {
   body?: string;
+  path?: string;
 }
 
 async function loadChild(spec: LoadSpec): Promise<void> {
   const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-  let k = spec.shifts?.offset ?? 0;
+  let k = spec.shifts?.offset ?? spec.takeOvers?.offset ?? 0;
   const space = spec.shifts;
+  const takeOvers = spec.takeOvers && (JSON.parse(readFileSync(spec.takeOvers.file, 'utf8')) as TakeOver[]);
   const result = await autocannon({
     url: spec.url,
     connections: spec.connections ?? 16,
@@ -210,6 +223,20 @@ async function loadChild(spec: LoadSpec): Promise<void> {
     body: spec.body,
     ...(space && {
       requests: [{ setupRequest: (req: RawRequest) => ({ ...req, body: JSON.stringify(bookingBody(space, k++)) }) }],
+    }),
+    ...(takeOvers && {
+      requests: [
+        {
+          setupRequest: (req: RawRequest) => {
+            const t = takeOvers[k++ % takeOvers.length]!;
+            return {
+              ...req,
+              path: `${new URL(spec.url).pathname}/${t.id}/take-over`,
+              body: JSON.stringify({ user: { id: t.taker } }),
+            };
+          },
+        },
+      ],
     }),
   });
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]));
@@ -223,7 +250,7 @@ async function loadChild(spec: LoadSpec): Promise<void> {
         requests: result.requests.total,
         statusCodes,
       },
-      sent: k - (space?.offset ?? 0),
+      sent: k - (space?.offset ?? spec.takeOvers?.offset ?? 0),
     }),
   );
 }
@@ -572,7 +599,11 @@ async function latencies(w: World, url: string, log: (line: string) => void): Pr
     log(
       `POST /api/expenses: p50 ${expenses.p50} ms, ${expenses.perSecond.toFixed(0)} req/s, ${JSON.stringify(expenses.statusCodes)}`,
     );
-    return { api, bare: bareFigure, single, floor, expenses };
+    const takeOver = await takeOvers(w, headers, seconds, warmUp, log);
+    log(
+      `POST /api/rota/shifts/{id}/take-over: p50 ${takeOver.p50} ms, ${takeOver.perSecond.toFixed(0)} req/s, ${JSON.stringify(takeOver.statusCodes)}`,
+    );
+    return { api, bare: bareFigure, single, floor, expenses, takeOver };
   } finally {
     await bare.close();
   }
@@ -621,6 +652,69 @@ async function floorBookings(
     return await loadWithCpu(w, { url: `${w.base}/api/rota/shifts`, headers, seconds, shifts: space });
   } finally {
     bus.execute = execute;
+  }
+}
+
+/**
+ * Take-overs (issue 34, docs/rota-domain.md "Stand-ins and take-overs"), not timed: TAKE_OVERS
+ * shifts at 08:00–09:00 (an hour no other figure books) for the first half of the volunteers, a
+ * stand-in asked on each by the manager; the taker of each is a volunteer of the second half, free
+ * at that hour. Consecutive shifts are on consecutive dates, as the bookings are, so 16 requests in
+ * flight meet 16 rota-days. Then the manager hands each to its taker, 16 connections, with the CPU.
+ */
+async function takeOvers(
+  w: World,
+  headers: Record<string, string>,
+  seconds: number,
+  warmUp: number,
+  log: (line: string) => void,
+): Promise<ShiftFigures['post']['takeOver']> {
+  const days = 150;
+  const half = Math.floor(w.userIds.length / 2);
+  const wanted = Math.min(Number(env.BENCH_SHIFTS_TAKE_OVERS ?? 4000), days * half);
+  const items = Array.from({ length: wanted }, (_, j) => {
+    const date = plusDays(w.today, 1 + (j % days));
+    return {
+      body: {
+        rota: { id: w.rotaId },
+        user: { id: w.userIds[Math.floor(j / days)]! },
+        start_datetime: `${date} 08:00`,
+        end_datetime: `${date} 09:00`,
+      },
+      taker: w.userIds[half + Math.floor(j / days)]!,
+    };
+  });
+  const started = performance.now();
+  const list: TakeOver[] = [];
+  for (let b = 0; b < wanted; b += BULK) {
+    const bulk = items.slice(b, b + BULK);
+    const answer = await created(w.base, '/api/rota/shifts', { shifts: bulk.map((i) => i.body) }, w.token);
+    (answer.data as { id: number }[]).forEach((shift, i) => list.push({ id: shift.id, taker: bulk[i]!.taker }));
+  }
+  for (let b = 0; b < list.length; b += 16)
+    await Promise.all(
+      list.slice(b, b + 16).map(async (t) => {
+        const res = await fetch(`${w.base}/api/rota/shifts/${t.id}/stand-in`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ note: 'bench' }),
+        });
+        if (!res.ok) throw new Error(`PUT stand-in ${t.id}: ${res.status} ${await res.text()}`);
+      }),
+    );
+  await w.ds.query('ANALYZE');
+  log(`take-overs: ${list.length} shifts asked for a stand-in in ${secondsSince(started).toFixed(0)} s`);
+  const dir = mkdtempSync(join(tmpdir(), 'uvol-bench-take-overs-'));
+  const file = join(dir, 'take-overs.json');
+  writeFileSync(file, JSON.stringify(list));
+  try {
+    const spec = { url: `${w.base}/api/rota/shifts`, headers, body: '{}' };
+    let offset = 0;
+    if (warmUp > 0) offset += (await load({ ...spec, seconds: warmUp, takeOvers: { file, offset } })).sent;
+    const figure = await loadWithCpu(w, { ...spec, seconds, takeOvers: { file, offset } });
+    return { ...figure, prepared: list.length };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -880,6 +974,15 @@ const profileLines = (span: string, p: ProfileSummary | null, units: number, uni
       statementLines(`SQL statements of this process over the ${span}`, p.statements, units, unit)
     : '';
 
+/** Issue 34's goal: a take-over within 1.5× a booking, in time per request at 16 connections and in CPU per request. */
+const takeOverLine = (api: ShiftFigures['post']['api'], t: ShiftFigures['post']['takeOver']) => {
+  const cpu = (f: { cpu: CpuPerItem }) => f.cpu.nodeUs + f.cpu.postgresUs;
+  return (
+    `take-over vs booking: ${(api.perSecond / t.perSecond).toFixed(2)}× time per request (${t.perSecond.toFixed(0)}/s vs ${api.perSecond.toFixed(0)}/s), ` +
+    `${(cpu(t) / cpu(api)).toFixed(2)}× CPU per request (${cpu(t).toFixed(0)} µs vs ${cpu(api).toFixed(0)} µs)\n`
+  );
+};
+
 /** The printed figures; the last line is `shifts: generation <n>/s, append <m>/s, ratio <n/m>`. */
 export function shiftsReport(s: ShiftFigures): string {
   const g = s.generation;
@@ -908,6 +1011,9 @@ export function shiftsReport(s: ShiftFigures): string {
     latencyLine('POST /api/rota/shifts, one connection', s.post.single) +
     latencyLine('POST /api/expenses (same app, 16 connections)', s.post.expenses) +
     `  CPU per expense: ${cpuLine(s.post.expenses.cpu)}\n` +
+    latencyLine('POST /api/rota/shifts/{id}/take-over (16)', s.post.takeOver) +
+    `  CPU per take-over: ${cpuLine(s.post.takeOver.cpu)} (${s.post.takeOver.prepared} shifts prepared)\n` +
+    takeOverLine(api, s.post.takeOver) +
     `bookings: api ${api.perSecond.toFixed(0)}/s, bare ${bare.perSecond.toFixed(0)}/s, ratio ${(api.perSecond / bare.perSecond).toFixed(3)}, ` +
     `cpu per booking ${(api.cpu.nodeUs + api.cpu.postgresUs).toFixed(0)} µs (expense ${(s.post.expenses.cpu.nodeUs + s.post.expenses.cpu.postgresUs).toFixed(0)} µs, ` +
     `${((api.cpu.nodeUs + api.cpu.postgresUs) / (s.post.expenses.cpu.nodeUs + s.post.expenses.cpu.postgresUs)).toFixed(1)}×); ` +
