@@ -66,7 +66,7 @@ export const ShiftSwapsDocs = {
       }),
       ApiIdParam('id', 'Shift swap id'),
       ApiData(ShiftSwapDto, { description: 'Accepted' }),
-      ApiErrors(401, 403, 404, 406, 409, 422),
+      ApiErrors(400, 401, 403, 404, 406, 409, 422),
     ),
   decline: () =>
     ApiDocs(
@@ -78,7 +78,7 @@ export const ShiftSwapsDocs = {
       }),
       ApiIdParam('id', 'Shift swap id'),
       ApiData(ShiftSwapDto, { description: 'Declined' }),
-      ApiErrors(401, 403, 404, 406, 409),
+      ApiErrors(400, 401, 403, 404, 406, 409),
     ),
   withdraw: () =>
     ApiDocs(
