@@ -111,6 +111,7 @@ describe('npm run cli', () => {
       'rotas.notifications',
       'rotas.reminders',
       'rotas.series-generation',
+      'rotas.swap-mail',
       'webhooks.fan-out',
     ]);
   });
